@@ -1,0 +1,847 @@
+//! Every tunable of the generator, read from RON.
+//!
+//! Parsing has two stages, as in ripgrep's flag handling: serde turns the text
+//! into a [`Config`] (fields left out take their defaults, unknown fields are
+//! refused), then [`Config::validate`] checks what the values mean together.
+//! Both stages report `file:line:column: field: problem`, because a person
+//! editing a config file needs to know where to look, not just what is wrong.
+//!
+//! This module and the save module are the only ones that touch the file
+//! system; everything else receives a validated `Config`.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// Smallest level that still holds a couple of rooms and corridors.
+pub const MIN_WIDTH: u16 = 30;
+pub const MIN_HEIGHT: u16 = 15;
+/// Largest level side. Positions are `u16` and a level is two bytes a cell,
+/// so 4000x4000 is 32 MB: large, but well inside what a machine holds.
+pub const MAX_SIDE: u16 = 4000;
+pub const MAX_LEVELS: u16 = 1000;
+/// Rooms are numbered with `u16` in the level graph.
+pub const MAX_ROOMS: u16 = 4096;
+/// 003: a room has up to eight doors.
+pub const MAX_DOORS: u8 = 8;
+/// 002: a room is at least 3 cells wide and 2 tall.
+pub const MIN_ROOM_WIDTH: u16 = 3;
+pub const MIN_ROOM_HEIGHT: u16 = 2;
+
+/// An inclusive range of whole numbers, written `(min: 5, max: 40)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    pub min: u16,
+    pub max: u16,
+}
+
+impl Range {
+    pub const fn new(min: u16, max: u16) -> Self {
+        Range { min, max }
+    }
+}
+
+/// The whole configuration of a run. See `data/default.ron` for what each
+/// field does; the defaults here and that file must agree (a test checks).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub width: u16,
+    pub height: u16,
+    pub levels: u16,
+    pub rooms: RoomConfig,
+    pub hardness: HardnessConfig,
+    pub tunnel: TunnelConfig,
+    pub stairs: StairsConfig,
+    pub generation_retries: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RoomConfig {
+    pub count: Range,
+    pub width: Range,
+    pub height: Range,
+    pub circle_share: f64,
+    pub circle_radius: Range,
+    pub attempts_per_room: u16,
+    pub give_up_streak: u32,
+    pub max_floor_share: f64,
+    pub max_doors: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HardnessConfig {
+    pub feature_size: u16,
+    pub octaves: u8,
+    pub persistence: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TunnelConfig {
+    pub step_cost: u16,
+    pub soft_below: u16,
+    pub hardness_weight: f64,
+    pub turn_penalty: u16,
+    pub open_cost: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StairsConfig {
+    pub per_level: u8,
+    pub exit_on_first_level: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            width: 150,
+            height: 150,
+            levels: 10,
+            rooms: RoomConfig::default(),
+            hardness: HardnessConfig::default(),
+            tunnel: TunnelConfig::default(),
+            stairs: StairsConfig::default(),
+            generation_retries: 32,
+        }
+    }
+}
+
+impl Default for RoomConfig {
+    fn default() -> Self {
+        RoomConfig {
+            count: Range::new(5, 40),
+            width: Range::new(4, 14),
+            height: Range::new(3, 8),
+            circle_share: 0.25,
+            circle_radius: Range::new(2, 5),
+            attempts_per_room: 100,
+            give_up_streak: 500,
+            max_floor_share: 0.3,
+            max_doors: 8,
+        }
+    }
+}
+
+impl Default for HardnessConfig {
+    fn default() -> Self {
+        HardnessConfig {
+            feature_size: 8,
+            octaves: 2,
+            persistence: 0.5,
+        }
+    }
+}
+
+impl Default for TunnelConfig {
+    fn default() -> Self {
+        TunnelConfig {
+            step_cost: 40,
+            soft_below: 60,
+            hardness_weight: 0.5,
+            turn_penalty: 15,
+            open_cost: 41,
+        }
+    }
+}
+
+impl Default for StairsConfig {
+    fn default() -> Self {
+        StairsConfig {
+            per_level: 1,
+            exit_on_first_level: true,
+        }
+    }
+}
+
+/// Where a configuration came from and where in it a problem sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub origin: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.origin, self.line, self.column)
+    }
+}
+
+/// A configuration that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: cannot read config: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The text is not RON, or does not have the shape of a config.
+    #[error("{location}: {}{message}", field_prefix(field))]
+    Syntax {
+        location: Location,
+        field: Option<String>,
+        message: String,
+    },
+    /// The text parsed but a value makes no sense.
+    #[error("{location}: {field}: {message}")]
+    Invalid {
+        location: Location,
+        field: String,
+        message: String,
+    },
+}
+
+fn field_prefix(field: &Option<String>) -> String {
+    field.as_ref().map(|f| format!("{f}: ")).unwrap_or_default()
+}
+
+impl ConfigError {
+    /// The dotted field path the error is about, if any.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ConfigError::Read { .. } => None,
+            ConfigError::Syntax { field, .. } => field.as_deref(),
+            ConfigError::Invalid { field, .. } => Some(field),
+        }
+    }
+}
+
+impl Config {
+    /// Reads, parses and validates a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let origin = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+            path: origin.clone(),
+            source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
+            ConfigError::Syntax {
+                location: Location {
+                    origin: origin.clone(),
+                    line,
+                    column,
+                },
+                field: None,
+                message: "the file is not valid UTF-8".into(),
+            }
+        })?;
+        Config::from_ron(&text, &origin)
+    }
+
+    /// Parses and validates RON text; `origin` names it in errors.
+    pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        let fields = FieldIndex::scan(text);
+        let config: Config = ron::Options::default()
+            .from_str(text)
+            .map_err(|e| syntax_error(e, text, origin, &fields))?;
+        config.validate().map_err(|problem| {
+            let (line, column) = fields.locate(&problem.field);
+            ConfigError::Invalid {
+                location: Location {
+                    origin: origin.into(),
+                    line,
+                    column,
+                },
+                field: problem.field,
+                message: problem.message,
+            }
+        })?;
+        Ok(config)
+    }
+
+    /// The config as RON, every field written out.
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .expect("a Config always serialises")
+    }
+
+    /// Checks the meaning of the values. The first problem found is
+    /// returned with the dotted path of the field it is about.
+    pub fn validate(&self) -> Result<(), Problem> {
+        let c = self;
+        let r = &c.rooms;
+        check((MIN_WIDTH..=MAX_SIDE).contains(&c.width), "width", || {
+            format!("must be from {MIN_WIDTH} to {MAX_SIDE}, got {}", c.width)
+        })?;
+        check(
+            (MIN_HEIGHT..=MAX_SIDE).contains(&c.height),
+            "height",
+            || format!("must be from {MIN_HEIGHT} to {MAX_SIDE}, got {}", c.height),
+        )?;
+        check((1..=MAX_LEVELS).contains(&c.levels), "levels", || {
+            format!("must be from 1 to {MAX_LEVELS}, got {}", c.levels)
+        })?;
+        check_range(r.count, "rooms.count", 1, MAX_ROOMS)?;
+        // Rooms stay off the border, so the inner area bounds their size.
+        check_range(r.width, "rooms.width", MIN_ROOM_WIDTH, c.width - 2)?;
+        check_range(r.height, "rooms.height", MIN_ROOM_HEIGHT, c.height - 2)?;
+        check_fraction(r.circle_share, "rooms.circle_share")?;
+        if r.circle_share > 0.0 {
+            let inner = (c.width.min(c.height) - 3) / 2;
+            check_range(r.circle_radius, "rooms.circle_radius", 1, inner)?;
+        }
+        check(r.attempts_per_room >= 1, "rooms.attempts_per_room", || {
+            "must be at least 1".into()
+        })?;
+        check(r.give_up_streak >= 1, "rooms.give_up_streak", || {
+            "must be at least 1".into()
+        })?;
+        check(
+            r.max_floor_share.is_finite() && r.max_floor_share > 0.0 && r.max_floor_share <= 1.0,
+            "rooms.max_floor_share",
+            || {
+                format!(
+                    "must be a number above 0 and at most 1, got {}",
+                    r.max_floor_share
+                )
+            },
+        )?;
+        check(
+            (1..=MAX_DOORS).contains(&r.max_doors),
+            "rooms.max_doors",
+            || format!("must be from 1 to {MAX_DOORS}, got {}", r.max_doors),
+        )?;
+
+        let h = &c.hardness;
+        check(
+            (1..=1024).contains(&h.feature_size),
+            "hardness.feature_size",
+            || format!("must be from 1 to 1024 cells, got {}", h.feature_size),
+        )?;
+        check((1..=8).contains(&h.octaves), "hardness.octaves", || {
+            format!("must be from 1 to 8, got {}", h.octaves)
+        })?;
+        check_fraction(h.persistence, "hardness.persistence")?;
+
+        let t = &c.tunnel;
+        check(t.step_cost >= 1, "tunnel.step_cost", || {
+            "must be at least 1, so every step has a cost".into()
+        })?;
+        check(t.soft_below <= 254, "tunnel.soft_below", || {
+            format!("must be from 0 to 254, got {}", t.soft_below)
+        })?;
+        check(
+            t.hardness_weight.is_finite() && (0.0..=16.0).contains(&t.hardness_weight),
+            "tunnel.hardness_weight",
+            || format!("must be a number from 0 to 16, got {}", t.hardness_weight),
+        )?;
+        check(t.open_cost >= 1, "tunnel.open_cost", || {
+            "must be at least 1".into()
+        })?;
+
+        let s = &c.stairs;
+        check((1..=8).contains(&s.per_level), "stairs.per_level", || {
+            format!("must be from 1 to 8, got {}", s.per_level)
+        })?;
+        let stair_rooms = 2 * u16::from(s.per_level);
+        check(r.count.min >= stair_rooms, "rooms.count.min", || {
+            format!(
+                "must be at least {stair_rooms}: {} up and {} down staircases \
+                 stand in different rooms",
+                s.per_level, s.per_level
+            )
+        })?;
+        check(c.generation_retries >= 1, "generation_retries", || {
+            "must be at least 1".into()
+        })?;
+
+        // Can the minimum number of rooms fit at all? Pack the smallest room
+        // the config allows, with the one-cell gap rooms keep, in a grid over
+        // the area inside the border. No placement can beat that packing.
+        let (small_w, small_h) = smallest_room(self);
+        let per_row = (c.width - 2 + 1) / (small_w + 1);
+        let per_col = (c.height - 2 + 1) / (small_h + 1);
+        let capacity = u32::from(per_row) * u32::from(per_col);
+        check(
+            u32::from(r.count.min) <= capacity,
+            "rooms.count.min",
+            || {
+                format!(
+                    "{} rooms cannot fit: a {}x{} level holds at most {capacity} rooms of the \
+                 smallest allowed size {small_w}x{small_h} with the one-cell gap rooms keep \
+                 between them; lower rooms.count.min or enlarge the level",
+                    r.count.min, c.width, c.height
+                )
+            },
+        )?;
+        Ok(())
+    }
+}
+
+/// The narrowest and shortest room the config can produce.
+fn smallest_room(c: &Config) -> (u16, u16) {
+    let r = &c.rooms;
+    let mut w = r.width.min;
+    let mut h = r.height.min;
+    if r.circle_share > 0.0 {
+        let d = 2 * r.circle_radius.min + 1;
+        if d * d < w * h {
+            (w, h) = (d, d);
+        }
+    }
+    (w, h)
+}
+
+/// A validation failure before it is given a place in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+fn check(ok: bool, field: &str, message: impl FnOnce() -> String) -> Result<(), Problem> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Problem {
+            field: field.into(),
+            message: message(),
+        })
+    }
+}
+
+fn check_range(r: Range, field: &str, lo: u16, hi: u16) -> Result<(), Problem> {
+    check(r.min <= r.max, field, || {
+        format!("is empty: min {} is greater than max {}", r.min, r.max)
+    })?;
+    check(r.min >= lo, &format!("{field}.min"), || {
+        format!("must be at least {lo}, got {}", r.min)
+    })?;
+    check(r.max <= hi, &format!("{field}.max"), || {
+        format!("must be at most {hi} for this level size, got {}", r.max)
+    })
+}
+
+fn check_fraction(v: f64, field: &str) -> Result<(), Problem> {
+    check(v.is_finite() && (0.0..=1.0).contains(&v), field, || {
+        format!("must be a number from 0 to 1, got {v}")
+    })
+}
+
+fn syntax_error(
+    e: ron::error::SpannedError,
+    text: &str,
+    origin: &str,
+    fields: &FieldIndex,
+) -> ConfigError {
+    use ron::error::Error as E;
+    let start = e.span.start;
+    let (line, column) = (start.line.max(1), start.col.max(1));
+    let location = Location {
+        origin: origin.into(),
+        line,
+        column,
+    };
+    let enclosing = fields.enclosing(line, column);
+    let (field, message) = match &e.code {
+        E::NoSuchStructField {
+            expected, found, ..
+        } => {
+            let parent = enclosing.map(|p| p.0.clone()).unwrap_or_default();
+            let parent = parent_of(&parent, fields, line, column, found);
+            let path = join(&parent, found);
+            let message = format!(
+                "unknown field \"{found}\", expected one of {}",
+                expected
+                    .iter()
+                    .map(|s| format!("\"{s}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            (Some(path), message)
+        }
+        E::DuplicateStructField { field, .. } => (
+            enclosing.map(|p| p.0.clone()),
+            format!("field \"{field}\" appears twice"),
+        ),
+        other => (
+            enclosing.map(|p| p.0.clone()),
+            lowercase_first(&other.to_string()),
+        ),
+    };
+    let _ = text;
+    ConfigError::Syntax {
+        location,
+        field,
+        message,
+    }
+}
+
+/// For an unknown field, the index holds the unknown key itself as the
+/// innermost field at the error; its parent is the struct it sits in.
+fn parent_of(
+    innermost: &str,
+    fields: &FieldIndex,
+    line: usize,
+    column: usize,
+    found: &str,
+) -> String {
+    match fields.key_at(line, column) {
+        Some(path) if path.rsplit('.').next() == Some(found) => path
+            .rsplit_once('.')
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_default(),
+        _ => innermost.to_string(),
+    }
+}
+
+fn join(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}.{name}")
+    }
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
+}
+
+/// Where each `key:` of a RON struct stands in the text, with its dotted
+/// path (`rooms.count.min`), so errors found after parsing can point at the
+/// line that set the value. A small scanner rather than a second parser: it
+/// only needs to follow brackets, strings and comments.
+#[derive(Debug, Default)]
+struct FieldIndex {
+    /// (path, line, column of the key, byte offset where its value ends)
+    keys: Vec<(String, usize, usize, usize)>,
+    /// (line, column) of each byte offset is computed on demand from this.
+    line_starts: Vec<usize>,
+}
+
+impl FieldIndex {
+    fn scan(text: &str) -> FieldIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let mut index = FieldIndex {
+            keys: Vec::new(),
+            line_starts,
+        };
+        // Stack of open brackets; for each, the path of the key whose value
+        // it opened (or the parent path for brackets not opened by a key).
+        let mut stack: Vec<(String, Option<usize>)> = Vec::new();
+        let mut pending: Option<usize> = None; // key index whose value is next
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    let mut depth = 0usize;
+                    while i < bytes.len() {
+                        if bytes[i..].starts_with(b"/*") {
+                            depth += 1;
+                            i += 2;
+                        } else if bytes[i..].starts_with(b"*/") {
+                            depth -= 1;
+                            i += 2;
+                            if depth == 0 {
+                                break;
+                            }
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'(' | b'[' | b'{' => {
+                    let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                    let (path, owner) = match pending.take() {
+                        Some(k) => (index.keys[k].0.clone(), Some(k)),
+                        None => (parent, None),
+                    };
+                    stack.push((path, owner));
+                }
+                b')' | b']' | b'}' => {
+                    if let Some((_, Some(k))) = stack.pop() {
+                        index.keys[k].3 = i + 1;
+                    }
+                }
+                b',' => {
+                    if let Some(k) = pending.take() {
+                        index.keys[k].3 = i;
+                    }
+                }
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    let start = i;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                    let mut j = i;
+                    while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    // `key:` but not `key::`, and only directly inside a struct.
+                    if bytes.get(j) == Some(&b':')
+                        && bytes.get(j + 1) != Some(&b':')
+                        && !stack.is_empty()
+                    {
+                        if let Some(k) = pending.take() {
+                            index.keys[k].3 = start;
+                        }
+                        let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                        let path = join(&parent, &text[start..i]);
+                        let (line, column) = index.line_col(start);
+                        index.keys.push((path, line, column, usize::MAX));
+                        pending = Some(index.keys.len() - 1);
+                        i = j + 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        index
+    }
+
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        (line, offset - self.line_starts[line - 1] + 1)
+    }
+
+    fn offset(&self, line: usize, column: usize) -> usize {
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(usize::MAX)
+            + column.saturating_sub(1)
+    }
+
+    /// Where the field is set; for a field left to its default, where its
+    /// nearest written ancestor is; failing that, the start of the file.
+    fn locate(&self, path: &str) -> (usize, usize) {
+        let mut p = path;
+        loop {
+            if let Some(k) = self.keys.iter().rev().find(|k| k.0 == p) {
+                return (k.1, k.2);
+            }
+            match p.rsplit_once('.') {
+                Some((parent, _)) => p = parent,
+                None => return (1, 1),
+            }
+        }
+    }
+
+    /// The innermost field whose key or value spans the position.
+    fn enclosing(&self, line: usize, column: usize) -> Option<&(String, usize, usize, usize)> {
+        let at = self.offset(line, column);
+        self.keys
+            .iter()
+            .filter(|k| {
+                let start = self.offset(k.1, k.2);
+                start <= at && at <= k.3
+            })
+            .max_by_key(|k| self.offset(k.1, k.2))
+    }
+
+    /// The field whose key starts exactly at the position.
+    fn key_at(&self, line: usize, column: usize) -> Option<&str> {
+        self.keys
+            .iter()
+            .find(|k| k.1 == line && k.2 == column)
+            .map(|k| k.0.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> ConfigError {
+        Config::from_ron(text, "mine.ron").unwrap_err()
+    }
+
+    #[test]
+    fn three_fields_are_a_complete_config() {
+        let c = Config::from_ron("(width: 80, height: 21, levels: 3)", "x").unwrap();
+        assert_eq!((c.width, c.height, c.levels), (80, 21, 3));
+        assert_eq!(c.rooms, RoomConfig::default());
+    }
+
+    #[test]
+    fn empty_struct_is_the_default() {
+        assert_eq!(Config::from_ron("()", "x").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn defaults_validate() {
+        Config::default().validate().unwrap();
+    }
+
+    #[test]
+    fn round_trips_through_ron() {
+        let c = Config::default();
+        assert_eq!(Config::from_ron(&c.to_ron(), "x").unwrap(), c);
+    }
+
+    #[test]
+    fn unknown_field_names_file_line_column_and_path() {
+        let e = err("(\n  rooms: (\n    max_rom: 3,\n  ),\n)");
+        let s = e.to_string();
+        assert!(
+            s.starts_with("mine.ron:3:5: rooms.max_rom: unknown field \"max_rom\""),
+            "{s}"
+        );
+        assert!(s.contains("\"count\""), "{s}");
+        assert_eq!(e.field(), Some("rooms.max_rom"));
+    }
+
+    #[test]
+    fn unknown_top_level_field() {
+        let s = err("(widht: 80)").to_string();
+        assert!(
+            s.starts_with("mine.ron:1:2: widht: unknown field \"widht\""),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn type_errors_name_the_field() {
+        let e = err("(\n  width: \"wide\",\n)");
+        assert_eq!(e.field(), Some("width"));
+        assert!(e.to_string().starts_with("mine.ron:2:"), "{e}");
+        let e = err("(rooms: (count: (min: -3, max: 4)))");
+        assert_eq!(e.field(), Some("rooms.count.min"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_have_a_position() {
+        let e = err("(width: 80,\n height: 21");
+        assert!(e.to_string().starts_with("mine.ron:2:"), "{e}");
+    }
+
+    #[test]
+    fn validation_points_at_the_offending_line() {
+        let e = err("(\n  width: 80,\n  height: 10,\n)");
+        assert_eq!(
+            e.to_string(),
+            "mine.ron:3:3: height: must be from 15 to 4000, got 10"
+        );
+    }
+
+    #[test]
+    fn empty_range_refused() {
+        let e = err("(rooms: (\n width: (min: 9, max: 4)))");
+        assert_eq!(e.field(), Some("rooms.width"));
+        assert!(e.to_string().starts_with("mine.ron:2:2:"), "{e}");
+        assert!(e.to_string().contains("is empty"), "{e}");
+    }
+
+    #[test]
+    fn nan_and_out_of_range_fractions_refused() {
+        for v in ["NaN", "inf", "-0.5", "1.5"] {
+            let e = err(&format!("(rooms: (circle_share: {v}))"));
+            assert_eq!(e.field(), Some("rooms.circle_share"), "{v}: {e}");
+        }
+        let e = err("(tunnel: (hardness_weight: NaN))");
+        assert_eq!(e.field(), Some("tunnel.hardness_weight"));
+    }
+
+    #[test]
+    fn negative_numbers_refused() {
+        let e = err("(levels: -1)");
+        assert_eq!(e.field(), Some("levels"), "{e}");
+    }
+
+    #[test]
+    fn room_minimum_that_cannot_fit_says_why() {
+        let e = err("(width: 30, height: 15, rooms: (count: (min: 60, max: 60)))");
+        let s = e.to_string();
+        assert_eq!(e.field(), Some("rooms.count.min"));
+        assert!(s.contains("cannot fit"), "{s}");
+        assert!(s.contains("30x15"), "{s}");
+    }
+
+    #[test]
+    fn default_field_error_points_at_nearest_written_parent() {
+        // rooms.count.min is left at 5, too few for four staircases each way;
+        // the error points at the `rooms` the file does write.
+        let e = err("(\n  rooms: (circle_share: 0.1),\n  stairs: (per_level: 4),\n)");
+        assert_eq!(e.field(), Some("rooms.count.min"));
+        assert!(
+            e.to_string()
+                .starts_with("mine.ron:2:3: rooms.count.min: must be at least 8"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn big_levels_accepted() {
+        Config::from_ron("(width: 1000, height: 1000)", "x").unwrap();
+    }
+
+    #[test]
+    fn field_index_paths() {
+        let idx = FieldIndex::scan("(a: 1, b: (c: (d: 2), e: [1, 2]), // f: 3\n g: \"h: i\")");
+        let paths: Vec<&str> = idx.keys.iter().map(|k| k.0.as_str()).collect();
+        assert_eq!(paths, ["a", "b", "b.c", "b.c.d", "b.e", "g"]);
+    }
+}
+
+#[cfg(test)]
+mod default_file {
+    use super::*;
+
+    #[test]
+    fn data_default_ron_matches_the_built_in_defaults() {
+        let text = include_str!("../data/default.ron");
+        let parsed = Config::from_ron(text, "data/default.ron").unwrap();
+        assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn data_default_ron_writes_every_field() {
+        // Every field the serialiser knows appears in the shipped file.
+        let text = include_str!("../data/default.ron");
+        let fields = FieldIndex::scan(&Config::default().to_ron());
+        let shipped = FieldIndex::scan(text);
+        for (path, ..) in &fields.keys {
+            assert!(
+                shipped.keys.iter().any(|k| &k.0 == path),
+                "data/default.ron lacks {path}"
+            );
+        }
+    }
+}
