@@ -1,0 +1,235 @@
+//! The stack of levels of one run, and the stairs that link them.
+//!
+//! Levels are generated lazily, on first visit, or all at once on every core;
+//! since a level is a function of (config, seed, depth), both give identical
+//! levels. Stairs are linked by position in link order: the k-th down
+//! staircase of depth d and the k-th up staircase of depth d+1 lead to each
+//! other. Depth 1's up staircase, if the config asks for one, leaves the
+//! dungeon.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use petgraph::graph::{NodeIndex, UnGraph};
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::generate::{GenerateError, Generator};
+use crate::geom::Pos;
+use crate::level::{Level, StairDirection};
+
+/// Where a staircase leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Destination {
+    pub depth: u16,
+    pub pos: Pos,
+    /// Index into the destination level's stairs.
+    pub stairs: usize,
+}
+
+/// A run's dungeon: config, seed and the levels generated so far.
+#[derive(Clone, Debug)]
+pub struct Dungeon {
+    config: Config,
+    seed: u64,
+    levels: Vec<Option<Level>>,
+}
+
+impl Dungeon {
+    /// A dungeon with no level generated yet.
+    pub fn new(config: Config, seed: u64) -> Dungeon {
+        let levels = vec![None; usize::from(config.levels)];
+        Dungeon {
+            config,
+            seed,
+            levels,
+        }
+    }
+
+    /// A dungeon with every level generated, in parallel.
+    pub fn generate_all(config: Config, seed: u64) -> Result<Dungeon, GenerateError> {
+        let mut dungeon = Dungeon::new(config, seed);
+        let depths: Vec<u16> = (1..=dungeon.config.levels).collect();
+        dungeon.generate_depths(&depths)?;
+        Ok(dungeon)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn depth_count(&self) -> u16 {
+        self.config.levels
+    }
+
+    /// The level at `depth` if it has been generated.
+    pub fn generated(&self, depth: u16) -> Option<&Level> {
+        self.levels
+            .get(usize::from(depth).checked_sub(1)?)?
+            .as_ref()
+    }
+
+    /// The level at `depth`, generating it on first visit.
+    pub fn level(&mut self, depth: u16) -> Result<&Level, GenerateError> {
+        let slot = self.slot(depth)?;
+        if self.levels[slot].is_none() {
+            let level = Generator::default().level(&self.config, self.seed, depth)?;
+            self.levels[slot] = Some(level);
+        }
+        Ok(self.levels[slot].as_ref().expect("just generated"))
+    }
+
+    fn slot(&self, depth: u16) -> Result<usize, GenerateError> {
+        if depth == 0 || depth > self.config.levels {
+            return Err(GenerateError::NoSuchDepth {
+                depth,
+                levels: self.config.levels,
+            });
+        }
+        Ok(usize::from(depth) - 1)
+    }
+
+    /// Generates the missing levels among `depths`, spread over the
+    /// machine's cores. Each thread keeps its own buffers; results land in
+    /// their depth's slot, so thread timing cannot change anything. On
+    /// failure the error of the shallowest failing depth is returned.
+    pub fn generate_depths(&mut self, depths: &[u16]) -> Result<(), GenerateError> {
+        let mut todo: Vec<u16> = Vec::with_capacity(depths.len());
+        for &d in depths {
+            let slot = self.slot(d)?;
+            if self.levels[slot].is_none() && !todo.contains(&d) {
+                todo.push(d);
+            }
+        }
+        todo.sort_unstable();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(todo.len());
+        if threads <= 1 {
+            let mut generator = Generator::default();
+            for &d in &todo {
+                self.levels[usize::from(d) - 1] =
+                    Some(generator.level(&self.config, self.seed, d)?);
+            }
+            return Ok(());
+        }
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<(u16, Result<Level, GenerateError>)>> =
+            Mutex::new(Vec::with_capacity(todo.len()));
+        let (config, seed, todo_ref) = (&self.config, self.seed, &todo);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let mut generator = Generator::default();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&d) = todo_ref.get(i) else { break };
+                        let level = generator.level(config, seed, d);
+                        results
+                            .lock()
+                            .expect("no thread panics holding the lock")
+                            .push((d, level));
+                    }
+                });
+            }
+        });
+        let mut results = results
+            .into_inner()
+            .expect("no thread panics holding the lock");
+        results.sort_by_key(|r| r.0);
+        for (d, level) in results {
+            self.levels[usize::from(d) - 1] = Some(level?);
+        }
+        Ok(())
+    }
+
+    /// Where the `index`-th staircase of the level at `depth` leads: `None`
+    /// for depth 1's exit. Needs both levels generated (see
+    /// [`Dungeon::level`]); returns `None` if the other one is not.
+    pub fn destination(&self, depth: u16, index: usize) -> Option<Destination> {
+        let level = self.generated(depth)?;
+        let stairs = level.stairs().get(index)?;
+        let (to_depth, to_dir) = match stairs.direction {
+            StairDirection::Down => (depth + 1, StairDirection::Up),
+            StairDirection::Up => (
+                depth.checked_sub(1).filter(|&d| d >= 1)?,
+                StairDirection::Down,
+            ),
+        };
+        let k = level.stairs()[..index]
+            .iter()
+            .filter(|s| s.direction == stairs.direction)
+            .count();
+        let other = self.generated(to_depth)?;
+        let (i, s) = other
+            .stairs()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.direction == to_dir)
+            .nth(k)?;
+        Some(Destination {
+            depth: to_depth,
+            pos: s.pos,
+            stairs: i,
+        })
+    }
+
+    /// The stack graph over the generated levels: a node per (depth, room),
+    /// an edge per pair of rooms a corridor links, and an edge per linked
+    /// pair of stairs.
+    pub fn stack_graph(&self) -> UnGraph<(u16, u16), StackEdge> {
+        let mut graph = UnGraph::new_undirected();
+        let mut first_node = vec![0usize; self.levels.len() + 1];
+        for (i, level) in self.levels.iter().enumerate() {
+            first_node[i] = graph.node_count();
+            if let Some(level) = level {
+                for r in 0..level.rooms().len() {
+                    graph.add_node((level.depth(), r as u16));
+                }
+            }
+        }
+        for (i, level) in self.levels.iter().enumerate() {
+            let Some(level) = level else { continue };
+            let base = first_node[i];
+            for r in 0..level.rooms().len() as u16 {
+                for other in level.graph().linked_rooms(r) {
+                    if other >= r {
+                        graph.add_edge(
+                            NodeIndex::new(base + usize::from(r)),
+                            NodeIndex::new(base + usize::from(other)),
+                            StackEdge::Corridor,
+                        );
+                    }
+                }
+            }
+            for (k, s) in level.stairs().iter().enumerate() {
+                if s.direction != StairDirection::Down {
+                    continue;
+                }
+                if let (Some(dest), Some(below)) = (
+                    self.destination(level.depth(), k),
+                    self.generated(level.depth() + 1),
+                ) {
+                    let to_room = below.stairs()[dest.stairs].room;
+                    graph.add_edge(
+                        NodeIndex::new(base + usize::from(s.room)),
+                        NodeIndex::new(first_node[i + 1] + usize::from(to_room)),
+                        StackEdge::Stairs,
+                    );
+                }
+            }
+        }
+        graph
+    }
+}
+
+/// An edge of the stack graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StackEdge {
+    Corridor,
+    Stairs,
+}

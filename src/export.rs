@@ -1,0 +1,124 @@
+//! Text forms of generated levels: 002's ASCII drawing and a JSON document.
+//! Pure functions from levels to strings; the CLI decides where they go.
+
+use serde::Serialize;
+
+use crate::dungeon::Dungeon;
+use crate::geom::Shape;
+use crate::level::{Level, StairDirection};
+
+/// `level D`, then exactly `height` rows of exactly `width` characters
+/// (trailing spaces kept), then an empty line.
+pub fn ascii(level: &Level) -> String {
+    let w = usize::from(level.width());
+    let mut out = String::with_capacity((w + 1) * usize::from(level.height()) + 16);
+    out.push_str(&format!("level {}\n", level.depth()));
+    for y in 0..level.height() {
+        out.push_str(&level.row_string(y));
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+#[derive(Serialize)]
+struct JsonDungeon {
+    seed: u64,
+    width: u16,
+    height: u16,
+    levels: Vec<JsonLevel>,
+}
+
+#[derive(Serialize)]
+struct JsonLevel {
+    depth: u16,
+    rows: Vec<String>,
+    rooms: Vec<JsonRoom>,
+    stairs: Vec<JsonStairs>,
+}
+
+#[derive(Serialize)]
+struct JsonRoom {
+    id: usize,
+    shape: &'static str,
+    x: u16,
+    y: u16,
+    width: u16,
+    height: u16,
+    doors: Vec<[u16; 2]>,
+}
+
+#[derive(Serialize)]
+struct JsonStairs {
+    x: u16,
+    y: u16,
+    direction: &'static str,
+    to: Option<JsonPlace>,
+}
+
+#[derive(Serialize)]
+struct JsonPlace {
+    depth: u16,
+    x: u16,
+    y: u16,
+}
+
+/// The JSON document for the given depths, which must be generated, along
+/// with their neighbours if stair destinations are to be filled in.
+pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
+    let levels = depths
+        .iter()
+        .filter_map(|&d| dungeon.generated(d))
+        .map(|level| JsonLevel {
+            depth: level.depth(),
+            rows: (0..level.height()).map(|y| level.row_string(y)).collect(),
+            rooms: level
+                .rooms()
+                .iter()
+                .enumerate()
+                .map(|(id, room)| {
+                    let b = room.shape.bounds();
+                    JsonRoom {
+                        id,
+                        shape: match room.shape {
+                            Shape::Rect(_) => "rect",
+                            Shape::Circle { .. } => "circle",
+                        },
+                        x: b.x,
+                        y: b.y,
+                        width: b.width,
+                        height: b.height,
+                        doors: room.doors.iter().map(|d| [d.pos.x, d.pos.y]).collect(),
+                    }
+                })
+                .collect(),
+            stairs: level
+                .stairs()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| JsonStairs {
+                    x: s.pos.x,
+                    y: s.pos.y,
+                    direction: match s.direction {
+                        StairDirection::Up => "up",
+                        StairDirection::Down => "down",
+                    },
+                    to: dungeon.destination(level.depth(), i).map(|d| JsonPlace {
+                        depth: d.depth,
+                        x: d.pos.x,
+                        y: d.pos.y,
+                    }),
+                })
+                .collect(),
+        })
+        .collect();
+    let doc = JsonDungeon {
+        seed: dungeon.seed(),
+        width: dungeon.config().width,
+        height: dungeon.config().height,
+        levels,
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("plain data always serialises");
+    s.push('\n');
+    s
+}

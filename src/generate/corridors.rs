@@ -1,0 +1,554 @@
+//! Corridors by 002's method: take the rooms in order and join each to the
+//! nearest room already joined (Euclidean distance between centres), carving
+//! the cheapest path through rock. The order is Prim's over room centres
+//! (see [`join_order`]), so each corridor is as local as 002's rule intends.
+//!
+//! The path search is A* over (cell, arrival direction) states, so that a
+//! change of direction can carry a penalty exactly. A step into rock costs
+//! `step_cost + hardness_weight * hardness`; a step along an existing
+//! corridor costs `open_cost`, close to the softest rock, so later corridors
+//! often follow earlier ones for a while and then leave them, which is where
+//! loops come from (002: "you need to weight empty space close to the
+//! hardness of the softest rock").
+//!
+//! Rooms are sealed by their ring: every cell within one cell of a room's
+//! floor (diagonals included) is closed to corridors, except the door
+//! candidates of the two rooms being joined. So a corridor never runs along a
+//! room wall, never touches a floor cell diagonally, and enters a room only
+//! through a door. A union-find tracks which rooms are joined, as 003's
+//! merging room sets do; a room no path can reach leaves the sets apart and
+//! the attempt is rejected.
+
+use petgraph::unionfind::UnionFind;
+
+use crate::config::Config;
+use crate::geom::{Dir, Pos, Shape};
+use crate::level::{Door, Tile};
+
+/// Ring mark of a cell next to two or more rooms: never a door.
+const SHARED: u16 = u16::MAX;
+const NO_PARENT: u32 = u32::MAX;
+
+/// Reusable buffers for carving; one per generating thread.
+#[derive(Default)]
+pub(crate) struct Carver {
+    /// 0 = not in a ring, room index + 1, or `SHARED`.
+    ring: Vec<u16>,
+    /// Door candidates of each room, as cell indices.
+    candidates: Vec<Vec<u32>>,
+    /// Per cell: the cost of a corridor step into it, 0 where corridors may
+    /// not go (rooms, rings, border). One lookup decides both questions.
+    step: Vec<u16>,
+    /// Per search state (cell * 2 + axis of arrival).
+    states: Vec<State>,
+    /// Per cell: `search` when the cell is a goal of the current search.
+    goal: Vec<u32>,
+    search: u32,
+    queue: BucketQueue,
+    path: Vec<u32>,
+    rock_cost: Vec<u32>,
+}
+
+/// Search bookkeeping of one (cell, axis) state, kept together so a visit
+/// touches one cache line.
+#[derive(Clone, Copy, Default)]
+struct State {
+    /// The search that last reached this state; other fields are stale
+    /// unless it is the current one.
+    search: u32,
+    cost: u32,
+    parent: u32,
+}
+
+/// What carving needs to know about the level under construction.
+pub(crate) struct Site<'a> {
+    pub width: usize,
+    pub height: usize,
+    pub tiles: &'a mut [Tile],
+    pub hardness: &'a mut [u8],
+    pub room_id: &'a [u16],
+    pub shapes: &'a [Shape],
+    pub doors: &'a mut [Vec<Door>],
+}
+
+/// Why carving failed: some room could not be joined to the others.
+#[derive(Debug)]
+pub(crate) struct Unjoined;
+
+impl Carver {
+    pub(crate) fn carve(&mut self, cfg: &Config, site: &mut Site<'_>) -> Result<(), Unjoined> {
+        let n = site.width * site.height;
+        self.prepare(cfg, site, n);
+        let rooms = site.shapes.len();
+        let mut sets = UnionFind::<usize>::new(rooms);
+        let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
+        let mut joined: Vec<usize> = Vec::with_capacity(rooms);
+        let mut order: Vec<usize> = Vec::with_capacity(rooms);
+        for room in join_order(&centres) {
+            if joined.is_empty() {
+                joined.push(room);
+                continue;
+            }
+            // Nearest joined rooms first; ties go to the earlier room.
+            order.clear();
+            order.extend(joined.iter().copied());
+            let c = centres[room];
+            order.sort_by_key(|&j| (dist2(c, centres[j]), j));
+            // The nearest room is the goal, as in 002. If a room's ring
+            // leaves no way through, the next nearest is tried.
+            for &target in order.iter().take(4) {
+                if self.join(cfg, site, room, target) {
+                    sets.union(room, target);
+                    joined.push(room);
+                    break;
+                }
+            }
+        }
+        if (1..rooms).all(|r| sets.equiv(0, r)) {
+            Ok(())
+        } else {
+            Err(Unjoined)
+        }
+    }
+
+    fn prepare(&mut self, cfg: &Config, site: &Site<'_>, n: usize) {
+        let t = &cfg.tunnel;
+        self.rock_cost.clear();
+        self.rock_cost.extend((0..256u16).map(|h| {
+            let excess = h.saturating_sub(t.soft_below);
+            u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
+        }));
+        self.ring.clear();
+        self.ring.resize(n, 0);
+        // Search marks keep counting up across levels, so these buffers
+        // never need clearing: a stale mark never equals a new one.
+        if self.states.len() < 2 * n {
+            self.states.resize(2 * n, State::default());
+            self.goal.resize(n, 0);
+        }
+        if self.search > u32::MAX - 1_000_000 {
+            self.states.fill(State::default());
+            self.goal.fill(0);
+            self.search = 0;
+        }
+        let w = site.width;
+
+        // Mark rings: every non-room cell within one cell of a room.
+        for (i, shape) in site.shapes.iter().enumerate() {
+            let id = i as u16 + 1;
+            let b = shape.bounds();
+            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
+                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
+                    let c = y * w + x;
+                    if x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
+                        continue;
+                    }
+                    // A rectangle's ring is its dilated box minus the box.
+                    let in_ring = match shape {
+                        Shape::Rect(r) => !r.contains(Pos::new(x as u16, y as u16)),
+                        Shape::Circle { .. } => {
+                            site.room_id[c] == 0 && touches(site.room_id, w, x, y, id)
+                        }
+                    };
+                    if !in_ring {
+                        continue;
+                    }
+                    self.ring[c] = match self.ring[c] {
+                        0 => id,
+                        prev if prev == id => id,
+                        _ => SHARED,
+                    };
+                }
+            }
+        }
+
+        // Corridor step costs. Every room cell and ring cell is closed, and
+        // so is the border (hardness 255).
+        let table: Vec<u16> = (0..256)
+            .map(|h| {
+                if h == 255 {
+                    0
+                } else {
+                    self.rock_cost[h].min(u32::from(u16::MAX)) as u16
+                }
+            })
+            .collect();
+        self.step.clear();
+        self.step
+            .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
+        for shape in site.shapes {
+            let b = shape.bounds();
+            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
+                let row = y * w + usize::from(b.x) - 1..=y * w + usize::from(b.right()) + 1;
+                match shape {
+                    Shape::Rect(_) => self.step[row].fill(0),
+                    Shape::Circle { .. } => {
+                        for c in row {
+                            if self.ring[c] != 0 || site.room_id[c] != 0 {
+                                self.step[c] = 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // Door candidates: ring cells of one room, orthogonally next to its
+        // floor, off the border, with a way out into free rock.
+        self.candidates.resize_with(site.shapes.len(), Vec::new);
+        for (i, shape) in site.shapes.iter().enumerate() {
+            let id = i as u16 + 1;
+            let list = &mut self.candidates[i];
+            list.clear();
+            let b = shape.bounds();
+            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
+                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
+                    let c = y * w + x;
+                    if self.ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height
+                    {
+                        continue;
+                    }
+                    let orth = [c - w, c + 1, c + w, c - 1];
+                    let floor = orth.iter().any(|&o| site.room_id[o] == id);
+                    let outside = orth.iter().any(|&o| {
+                        let (ox, oy) = (o % w, o / w);
+                        self.ring[o] == 0
+                            && site.room_id[o] == 0
+                            && ox > 0
+                            && oy > 0
+                            && ox + 1 < w
+                            && oy + 1 < site.height
+                    });
+                    if floor && outside {
+                        list.push(c as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Carves the cheapest corridor from `from` to `to`; false if none exists.
+    fn join(&mut self, cfg: &Config, site: &mut Site<'_>, from: usize, to: usize) -> bool {
+        let max_doors = usize::from(cfg.rooms.max_doors);
+        let ends = |room: usize, site: &Site<'_>, cands: &[Vec<u32>]| -> Vec<u32> {
+            if site.doors[room].len() >= max_doors {
+                // A full room reuses its doors.
+                site.doors[room]
+                    .iter()
+                    .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
+                    .collect()
+            } else {
+                cands[room].clone()
+            }
+        };
+        let sources = ends(from, site, &self.candidates);
+        let goals = ends(to, site, &self.candidates);
+        if sources.is_empty() || goals.is_empty() {
+            return false;
+        }
+        let Some(goal_state) = self.search(cfg, site, &sources, &goals, to) else {
+            return false;
+        };
+
+        // Walk back from the goal and open the path.
+        self.path.clear();
+        let mut s = goal_state;
+        while s != NO_PARENT {
+            self.path.push(s >> 1);
+            s = self.states[s as usize].parent;
+        }
+        for &c in &self.path {
+            let c = c as usize;
+            match self.ring[c] {
+                0 => {
+                    site.tiles[c] = Tile::Corridor;
+                    self.step[c] = cfg.tunnel.open_cost;
+                }
+                id => {
+                    if site.tiles[c] != Tile::Door {
+                        site.tiles[c] = Tile::Door;
+                        let pos = Pos::new((c % site.width) as u16, (c / site.width) as u16);
+                        site.doors[usize::from(id) - 1].push(Door { pos });
+                    }
+                }
+            }
+            site.hardness[c] = 0;
+        }
+        true
+    }
+
+    /// A* from any source to any goal; returns the goal state reached.
+    ///
+    /// States are (cell, axis of arrival): a turn is a change of axis, and
+    /// stepping straight back to the previous cell is never allowed, so two
+    /// states a cell price turns exactly. The queue is a ring of buckets
+    /// keyed by f = g + h (Dial's algorithm): costs are small integers and
+    /// f never decreases under a consistent heuristic, so push and pop are
+    /// O(1) and the order among equal keys is fixed (last in, first out).
+    fn search(
+        &mut self,
+        cfg: &Config,
+        site: &Site<'_>,
+        sources: &[u32],
+        goals: &[u32],
+        to: usize,
+    ) -> Option<u32> {
+        let t = &cfg.tunnel;
+        let w = site.width;
+        let open_cost = u32::from(t.open_cost);
+        let turn = u32::from(t.turn_penalty);
+        let min_step = open_cost.min(self.rock_cost[1]);
+        self.search += 1;
+        let mark = self.search;
+        for &g in goals {
+            self.goal[g as usize] = mark;
+        }
+        // Heuristic: orthogonal steps to the target's ring at the cheapest
+        // step cost, plus one turn when the target lies off the current
+        // axis. Consistent, so the first goal popped is the cheapest.
+        let b = site.shapes[to].bounds();
+        let (bx0, by0) = (i32::from(b.x) - 1, i32::from(b.y) - 1);
+        let (bx1, by1) = (i32::from(b.right()) + 1, i32::from(b.bottom()) + 1);
+        let h = |x: i32, y: i32, axis: usize| -> u32 {
+            let dx = (bx0 - x).max(x - bx1).max(0);
+            let dy = (by0 - y).max(y - by1).max(0);
+            let off_axis = if axis == HORIZONTAL { dy > 0 } else { dx > 0 };
+            (dx + dy) as u32 * min_step + if off_axis { turn } else { 0 }
+        };
+        // Sources and goals are ring cells, closed to passing corridors;
+        // entering one costs like rock, or like open space if already a door.
+        let rock = &self.rock_cost;
+        let end_cost = |c: usize| -> u32 {
+            match site.tiles[c] {
+                Tile::Rock => rock[usize::from(site.hardness[c])],
+                _ => open_cost,
+            }
+        };
+
+        let ring_len =
+            (self.rock_cost[255] + open_cost + 2 * turn + 1).next_power_of_two() as usize;
+        self.queue.reset(ring_len);
+        for &s in sources {
+            let c = s as usize;
+            // Leave the room straight away from the floor.
+            let out = Dir::ALL
+                .into_iter()
+                .find(|&d| site.room_id[offset(c, d.opposite(), w)] != 0)
+                .unwrap_or(Dir::North);
+            let state = c * 2 + axis_of(out);
+            let g = end_cost(c);
+            self.states[state] = State {
+                search: mark,
+                cost: g,
+                parent: NO_PARENT,
+            };
+            let (x, y) = xy(c, w);
+            self.queue.push(g + h(x, y, axis_of(out)), state as u32);
+        }
+
+        while let Some((f, state)) = self.queue.pop() {
+            let state = state as usize;
+            let (c, axis) = (state >> 1, state & 1);
+            let g = self.states[state].cost;
+            let (x, y) = xy(c, w);
+            if g + h(x, y, axis) != f {
+                continue; // superseded by a cheaper push
+            }
+            if self.goal[c] == mark {
+                return Some(state as u32);
+            }
+            let came_from = match self.states[state].parent {
+                NO_PARENT => usize::MAX,
+                p => p as usize >> 1,
+            };
+            // Only sources are ring cells at this point: a source may not step
+            // straight into a goal, so every door touches a corridor cell.
+            let at_source = self.ring[c] != 0;
+            for nd in Dir::ALL {
+                let nc = offset(c, nd, w);
+                if nc == came_from {
+                    continue;
+                }
+                let step = match u32::from(self.step[nc]) {
+                    0 if self.goal[nc] == mark && !at_source => end_cost(nc),
+                    0 => continue,
+                    step => step,
+                };
+                let n_axis = axis_of(nd);
+                let mut ng = g + step;
+                if n_axis != axis {
+                    ng += turn;
+                }
+                let ns = nc * 2 + n_axis;
+                let seen = &mut self.states[ns];
+                if seen.search != mark || ng < seen.cost {
+                    *seen = State {
+                        search: mark,
+                        cost: ng,
+                        parent: state as u32,
+                    };
+                    let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
+                    self.queue.push(nf, ns as u32);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A monotone priority queue over small integer keys (Dial's algorithm):
+/// a ring of buckets, with a bitmap to skip empty ones. Keys pushed are never
+/// below the last key popped, nor more than the ring's length above it.
+#[derive(Default)]
+struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    occupied: Vec<u64>,
+    len: usize,
+    cursor: u32,
+    started: bool,
+}
+
+impl BucketQueue {
+    fn reset(&mut self, ring_len: usize) {
+        let ring_len = ring_len.max(64);
+        if self.buckets.len() != ring_len {
+            self.buckets.resize_with(ring_len, Vec::new);
+            self.occupied = vec![0; ring_len / 64];
+        }
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.occupied.fill(0);
+        self.len = 0;
+        self.started = false;
+    }
+
+    fn push(&mut self, key: u32, value: u32) {
+        if !self.started || key < self.cursor {
+            // Only the initial pushes (sources) may come below the cursor.
+            self.cursor = if self.started {
+                self.cursor.min(key)
+            } else {
+                key
+            };
+            self.started = true;
+        }
+        let i = key as usize & (self.buckets.len() - 1);
+        self.buckets[i].push(value);
+        self.occupied[i / 64] |= 1 << (i % 64);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.buckets.len() - 1;
+        loop {
+            let i = self.cursor as usize & mask;
+            if let Some(v) = self.buckets[i].pop() {
+                if self.buckets[i].is_empty() {
+                    self.occupied[i / 64] &= !(1 << (i % 64));
+                }
+                self.len -= 1;
+                return Some((self.cursor, v));
+            }
+            // Jump to the next occupied bucket, wrapping around the ring.
+            let words = self.occupied.len();
+            let (w0, b0) = (i / 64, i % 64);
+            let mut skip = 0usize;
+            let first = self.occupied[w0] & (!0u64 << b0);
+            if first != 0 {
+                skip = first.trailing_zeros() as usize - b0;
+            } else {
+                skip += 64 - b0;
+                for k in 1..=words {
+                    let word = self.occupied[(w0 + k) % words];
+                    if word != 0 {
+                        skip += word.trailing_zeros() as usize;
+                        break;
+                    }
+                    skip += 64;
+                }
+            }
+            self.cursor += skip as u32;
+        }
+    }
+}
+
+const HORIZONTAL: usize = 0;
+const VERTICAL: usize = 1;
+
+fn axis_of(d: Dir) -> usize {
+    match d {
+        Dir::East | Dir::West => HORIZONTAL,
+        Dir::North | Dir::South => VERTICAL,
+    }
+}
+
+/// A cell's coordinates, with one 32-bit division.
+fn xy(c: usize, w: usize) -> (i32, i32) {
+    let y = c as u32 / w as u32;
+    ((c as u32 - y * w as u32) as i32, y as i32)
+}
+
+/// The neighbour index of an interior cell; callers only step from cells
+/// that are off the border.
+fn offset(c: usize, d: Dir, w: usize) -> usize {
+    match d {
+        Dir::North => c - w,
+        Dir::South => c + w,
+        Dir::East => c + 1,
+        Dir::West => c - 1,
+    }
+}
+
+fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {
+    (y - 1..=y + 1).any(|ny| (x - 1..=x + 1).any(|nx| room_id[ny * w + nx] == id))
+}
+
+/// The order rooms are joined in: room 0 first, then always the room
+/// nearest (by centre) to any room already taken, ties to the lower index.
+/// This is Prim's order over the room centres. Joining in placement order
+/// instead would make the early corridors cross the whole level (room 1 is
+/// anywhere relative to room 0) and cost the search most of its time, for
+/// corridors that 002's nearest-room rule means to be local anyway.
+fn join_order(centres: &[(i64, i64)]) -> Vec<usize> {
+    let n = centres.len();
+    let mut order = Vec::with_capacity(n);
+    let mut best = vec![(i64::MAX, usize::MAX); n];
+    let mut taken = vec![false; n];
+    let mut next = 0;
+    for _ in 0..n {
+        taken[next] = true;
+        order.push(next);
+        let mut pick = (i64::MAX, usize::MAX);
+        for r in 0..n {
+            if taken[r] {
+                continue;
+            }
+            let d = dist2(centres[next], centres[r]);
+            if d < best[r].0 {
+                best[r] = (d, next);
+            }
+            if (best[r].0, r) < (pick.0, pick.1) {
+                pick = (best[r].0, r);
+            }
+        }
+        next = pick.1;
+    }
+    order
+}
+
+/// Twice the centre of the bounding box, so centres stay integral.
+fn centre2(s: &Shape) -> (i64, i64) {
+    let b = s.bounds();
+    (
+        2 * i64::from(b.x) + i64::from(b.width) - 1,
+        2 * i64::from(b.y) + i64::from(b.height) - 1,
+    )
+}
+
+fn dist2(a: (i64, i64), b: (i64, i64)) -> i64 {
+    (a.0 - b.0).pow(2) + (a.1 - b.1).pow(2)
+}

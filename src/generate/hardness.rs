@@ -1,0 +1,163 @@
+//! The rock hardness field: smooth value noise, so hard and soft rock form
+//! veins that corridors bend around (002: "veins of harder minerals occur in
+//! the rock, and miners will probably tunnel around them").
+//!
+//! All arithmetic is integer fixed point, so the field is bit-identical on
+//! every machine; floats enter only through the per-octave weights, which are
+//! computed once with exactly rounded operations.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::HardnessConfig;
+
+/// Smoothstep weights for each offset inside a lattice cell, 0..=256.
+fn smooth_weights(spacing: usize) -> Vec<u32> {
+    (0..spacing)
+        .map(|i| {
+            // t in 0..=4096 (12-bit), s = t²(3 - 2t) scaled back to 0..=256.
+            let t = (i as u64 * 4096) / spacing as u64;
+            let s = t * t * (3 * 4096 - 2 * t) / (4096 * 4096 * 16);
+            s as u32
+        })
+        .collect()
+}
+
+/// Fills `hardness` (row-major, `width` x `height`) with rock of hardness
+/// 1..=254 and the border with 255. `acc` is scratch space.
+pub(crate) fn fill(
+    hardness: &mut [u8],
+    acc: &mut Vec<u32>,
+    width: usize,
+    height: usize,
+    cfg: &HardnessConfig,
+    rng: &mut Pcg64,
+) {
+    let n = width * height;
+    acc.clear();
+    acc.resize(n, 0);
+
+    // Octave o has lattice spacing feature_size / 2^o and weight
+    // persistence^o, in 1/1024ths.
+    let mut weight = 1.0f64;
+    let mut lattice = Vec::new();
+    let mut column = Vec::new();
+    for octave in 0..cfg.octaves {
+        let spacing = (usize::from(cfg.feature_size) >> octave).max(1);
+        let w = (weight * 1024.0).round() as u32;
+        weight *= cfg.persistence;
+        if w == 0 {
+            break;
+        }
+        let gw = width / spacing + 2;
+        let gh = height / spacing + 2;
+        lattice.clear();
+        lattice.extend((0..gw * gh).map(|_| u32::from(rng.random::<u8>())));
+        let weights = smooth_weights(spacing);
+        column.resize(gw, 0);
+        for y in 0..height {
+            let (gy, ty) = (y / spacing, weights[y % spacing]);
+            let (top, bottom) = (
+                &lattice[gy * gw..(gy + 1) * gw],
+                &lattice[(gy + 1) * gw..(gy + 2) * gw],
+            );
+            for gx in 0..gw {
+                column[gx] = (top[gx] * (256 - ty) + bottom[gx] * ty) as i32; // 0..=255*256
+            }
+            // One lattice span at a time, so the inner loop is a plain
+            // multiply-add over contiguous cells.
+            let row = &mut acc[y * width..(y + 1) * width];
+            for (gx, span) in row.chunks_mut(spacing).enumerate() {
+                let (a, b) = (column[gx], column[gx + 1]);
+                for (cell, &tx) in span.iter_mut().zip(weights.iter()) {
+                    let v = (a * 256 + (b - a) * tx as i32) >> 14; // 0..=1020
+                    *cell += v as u32 * w;
+                }
+            }
+        }
+    }
+
+    // Stretch the interior's range onto 1..=254 so every level uses the full
+    // scale of hardness, whatever the octave count.
+    let (mut lo, mut hi) = (u32::MAX, 0u32);
+    for y in 1..height - 1 {
+        for &v in &acc[y * width + 1..(y + 1) * width - 1] {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    let span = u64::from(hi.saturating_sub(lo)).max(1);
+    // Fixed-point reciprocal: one multiply a cell instead of a division.
+    let scale = (253u64 << 32) / span;
+    hardness.fill(255);
+    for y in 1..height - 1 {
+        let row = y * width + 1..(y + 1) * width - 1;
+        for (h, &v) in hardness[row.clone()].iter_mut().zip(&acc[row]) {
+            *h = (1 + ((u64::from(v - lo) * scale + (1 << 31)) >> 32).min(253)) as u8;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::seed::{Stage, stage_rng};
+
+    #[test]
+    fn border_immutable_interior_in_range() {
+        let (w, h) = (40, 20);
+        let mut hard = vec![0u8; w * h];
+        let mut acc = Vec::new();
+        let mut rng = stage_rng(1, 1, 0, Stage::Hardness);
+        fill(
+            &mut hard,
+            &mut acc,
+            w,
+            h,
+            &HardnessConfig::default(),
+            &mut rng,
+        );
+        for y in 0..h {
+            for x in 0..w {
+                let v = hard[y * w + x];
+                if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                    assert_eq!(v, 255);
+                } else {
+                    assert!((1..=254).contains(&v));
+                }
+            }
+        }
+        // The stretch uses the whole scale.
+        assert!(hard.contains(&1) && hard.contains(&254));
+    }
+
+    #[test]
+    fn field_is_smooth() {
+        // Neighbouring cells differ far less than the full range: veins, not static.
+        let (w, h) = (150, 150);
+        let mut hard = vec![0u8; w * h];
+        let mut acc = Vec::new();
+        let mut rng = stage_rng(7, 3, 0, Stage::Hardness);
+        fill(
+            &mut hard,
+            &mut acc,
+            w,
+            h,
+            &HardnessConfig::default(),
+            &mut rng,
+        );
+        let mut total = 0u64;
+        let mut count = 0u64;
+        for y in 1..h - 1 {
+            for x in 1..w - 2 {
+                total += u64::from(hard[y * w + x].abs_diff(hard[y * w + x + 1]));
+                count += 1;
+            }
+        }
+        assert!(
+            total / count < 20,
+            "mean neighbour difference {}",
+            total / count
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! Level generation: seed and config in, a verified [`Level`] out.
+//!
+//! The pipeline of one attempt:
+//! 1. hardness field (smooth noise, immutable border),
+//! 2. rooms by random placement,
+//! 3. corridors by weighted A* between nearest rooms, with doors,
+//! 4. stairs far apart by path,
+//! 5. the level graph read off the grid,
+//! 6. verification.
+//!
+//! An attempt that places too few rooms or fails verification is thrown away
+//! and the next attempt (a fresh sub-seed) is made, up to
+//! `generation_retries`. No IO, no clock, no global state: the result depends
+//! on (config, seed, depth) alone.
+
+mod corridors;
+mod hardness;
+mod rooms;
+pub(crate) mod seed;
+mod stairs;
+mod verify;
+
+use crate::config::Config;
+use crate::graph::LevelGraph;
+use crate::level::{Door, Level, Room, Tile};
+
+use self::corridors::{Carver, Site};
+use self::seed::{Stage, stage_rng};
+
+/// Why no level could be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error(
+        "depth {depth}: placed only {placed} of at least {wanted} rooms in a {width}x{height} level \
+         after {attempts} attempts; lower rooms.count.min, shrink rooms.width/height, \
+         raise rooms.give_up_streak or enlarge the level"
+    )]
+    TooFewRooms {
+        depth: u16,
+        placed: usize,
+        wanted: u16,
+        width: u16,
+        height: u16,
+        attempts: u32,
+    },
+    #[error(
+        "depth {depth}: rooms stand too close for corridors to join them all in {attempts} attempts; \
+         lower rooms.max_floor_share or rooms.count, or enlarge the level"
+    )]
+    Crowded { depth: u16, attempts: u32 },
+    /// A level failed its final verification: a generator bug, not a config
+    /// problem, since carving only succeeds on a connected layout.
+    #[error(
+        "depth {depth}: no level passed verification in {attempts} attempts (last problem: {reason})"
+    )]
+    Unverified {
+        depth: u16,
+        attempts: u32,
+        reason: String,
+    },
+    #[error("depth {depth} is outside the dungeon (1..={levels})")]
+    NoSuchDepth { depth: u16, levels: u16 },
+}
+
+/// Reusable buffers, so generating many levels on one thread allocates
+/// almost nothing after the first.
+#[derive(Default)]
+pub struct Generator {
+    room_id: Vec<u16>,
+    acc: Vec<u32>,
+    carver: Carver,
+    distance: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+/// Generates one level with fresh buffers.
+pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, GenerateError> {
+    Generator::default().level(config, seed, depth)
+}
+
+enum Rejected {
+    TooFewRooms(usize),
+    Unjoined,
+    Flaw(String),
+}
+
+impl Generator {
+    /// Generates the level at `depth` (1-based) of the run `seed`.
+    pub fn level(
+        &mut self,
+        config: &Config,
+        seed: u64,
+        depth: u16,
+    ) -> Result<Level, GenerateError> {
+        if depth == 0 || depth > config.levels {
+            return Err(GenerateError::NoSuchDepth {
+                depth,
+                levels: config.levels,
+            });
+        }
+        let attempts = u32::from(config.generation_retries);
+        let mut last = None;
+        for attempt in 0..attempts {
+            match self.attempt(config, seed, depth, attempt) {
+                Ok(mut level) => {
+                    level.rejected_attempts = attempt;
+                    return Ok(level);
+                }
+                Err(why) => last = Some(why),
+            }
+        }
+        Err(match last {
+            Some(Rejected::TooFewRooms(placed)) => GenerateError::TooFewRooms {
+                depth,
+                placed,
+                wanted: config.rooms.count.min,
+                width: config.width,
+                height: config.height,
+                attempts,
+            },
+            Some(Rejected::Unjoined) => GenerateError::Crowded { depth, attempts },
+            Some(Rejected::Flaw(reason)) => GenerateError::Unverified {
+                depth,
+                attempts,
+                reason,
+            },
+            None => unreachable!("generation_retries is validated to be at least 1"),
+        })
+    }
+
+    fn attempt(
+        &mut self,
+        config: &Config,
+        seed: u64,
+        depth: u16,
+        attempt: u32,
+    ) -> Result<Level, Rejected> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let n = w * h;
+
+        let mut hardness = vec![0u8; n];
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
+        hardness::fill(
+            &mut hardness,
+            &mut self.acc,
+            w,
+            h,
+            &config.hardness,
+            &mut rng,
+        );
+
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
+        let shapes = rooms::place(config, &mut rng, &mut self.room_id);
+        if shapes.len() < usize::from(config.rooms.count.min) {
+            return Err(Rejected::TooFewRooms(shapes.len()));
+        }
+        let mut tiles = vec![Tile::Rock; n];
+        for (c, &id) in self.room_id.iter().enumerate() {
+            if id != 0 {
+                tiles[c] = Tile::Floor;
+                hardness[c] = 0;
+            }
+        }
+
+        let mut doors: Vec<Vec<Door>> = vec![Vec::new(); shapes.len()];
+        let mut site = Site {
+            width: w,
+            height: h,
+            tiles: &mut tiles,
+            hardness: &mut hardness,
+            room_id: &self.room_id,
+            shapes: &shapes,
+            doors: &mut doors,
+        };
+        self.carver
+            .carve(config, &mut site)
+            .map_err(|_| Rejected::Unjoined)?;
+
+        let rooms: Vec<Room> = shapes
+            .into_iter()
+            .zip(doors)
+            .map(|(shape, doors)| Room { shape, doors })
+            .collect();
+
+        let counts = stairs::StairCounts {
+            up: if depth > 1 {
+                usize::from(config.stairs.per_level)
+            } else {
+                usize::from(config.stairs.exit_on_first_level)
+            },
+            down: if depth < config.levels {
+                usize::from(config.stairs.per_level)
+            } else {
+                0
+            },
+        };
+        // One breadth-first search from the anchor room both proves the
+        // level connected and ranks the rooms for the stairs.
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Stairs);
+        let anchor = stairs::anchor(rooms.len(), &counts, &mut rng);
+        let centre = rooms[anchor].shape.center();
+        let from = usize::from(centre.y) * w + usize::from(centre.x);
+        let reached = verify::distance_map(w, &tiles, from, &mut self.distance, &mut self.queue);
+        let graph = LevelGraph::build(config.width, config.height, &tiles, &rooms);
+        verify::check(w, h, &tiles, &hardness, &graph, reached)
+            .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
+        let stairs = stairs::place(
+            w,
+            &mut tiles,
+            &rooms,
+            &counts,
+            anchor,
+            &self.distance,
+            &mut rng,
+        );
+
+        Ok(Level {
+            depth,
+            width: config.width,
+            height: config.height,
+            tiles,
+            hardness,
+            rooms,
+            stairs,
+            graph,
+            rejected_attempts: 0,
+        })
+    }
+}

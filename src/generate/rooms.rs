@@ -1,0 +1,131 @@
+//! Room placement by random attempts (002, 003).
+//!
+//! Each room gets a random shape and size, then up to `attempts_per_room`
+//! random positions (003's "shreds that room and tries again somewhere
+//! else, up to 100 times"). Placement stops when the maximum count is reached
+//! or `give_up_streak` attempts in a row have failed (002's termination rule),
+//! or, once the minimum count is met, room floor covers `max_floor_share` of
+//! the level (002 names an open-share rule as another termination criterion).
+//! A placement is legal when no cell of the room comes within one cell of
+//! another room, diagonals included, and the room stays off the border.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::{Pos, Rect, Shape};
+
+/// Places rooms and marks their cells in `room_id` (0 = no room, otherwise
+/// room index + 1). Returns the shapes in placement order.
+pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Vec<Shape> {
+    let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
+    room_id.clear();
+    room_id.resize(w * h, 0);
+    let rc = &cfg.rooms;
+    let target = usize::from(rc.count.max);
+    let mut shapes: Vec<Shape> = Vec::with_capacity(target);
+    let mut streak = 0u32;
+    // Past the minimum count, stop once rooms cover this much of the level:
+    // packed rooms seal each other off, and a level needs rock for corridors.
+    let floor_cap = (rc.max_floor_share * ((w - 2) * (h - 2)) as f64) as usize;
+    let mut floor = 0usize;
+    'rooms: while shapes.len() < target
+        && (shapes.len() < usize::from(rc.count.min) || floor < floor_cap)
+    {
+        let size = random_size(cfg, rng);
+        for _ in 0..rc.attempts_per_room {
+            let shape = random_position(cfg, size, rng);
+            if fits(&shape, &shapes, room_id, w, h) {
+                let id = shapes.len() as u16 + 1;
+                for p in shape.cells() {
+                    room_id[usize::from(p.y) * w + usize::from(p.x)] = id;
+                }
+                floor += shape.area();
+                shapes.push(shape);
+                streak = 0;
+                continue 'rooms;
+            }
+            streak += 1;
+            if streak >= rc.give_up_streak {
+                break 'rooms;
+            }
+        }
+    }
+    shapes
+}
+
+/// A room's size, drawn once per room; only its position is retried.
+#[derive(Clone, Copy)]
+enum Size {
+    Rect { width: u16, height: u16 },
+    Circle { radius: u16 },
+}
+
+fn random_size(cfg: &Config, rng: &mut Pcg64) -> Size {
+    let rc = &cfg.rooms;
+    if rc.circle_share > 0.0 && rng.random_bool(rc.circle_share) {
+        Size::Circle {
+            radius: rng.random_range(rc.circle_radius.min..=rc.circle_radius.max),
+        }
+    } else {
+        Size::Rect {
+            width: rng.random_range(rc.width.min..=rc.width.max),
+            height: rng.random_range(rc.height.min..=rc.height.max),
+        }
+    }
+}
+
+fn random_position(cfg: &Config, size: Size, rng: &mut Pcg64) -> Shape {
+    // Cells 1..=side-2 are inside the border.
+    let (w, h) = (cfg.width, cfg.height);
+    match size {
+        Size::Rect { width, height } => Shape::Rect(Rect {
+            x: rng.random_range(1..=w - 1 - width),
+            y: rng.random_range(1..=h - 1 - height),
+            width,
+            height,
+        }),
+        Size::Circle { radius } => Shape::Circle {
+            center: Pos::new(
+                rng.random_range(1 + radius..=w - 2 - radius),
+                rng.random_range(1 + radius..=h - 2 - radius),
+            ),
+            radius,
+        },
+    }
+}
+
+/// Whether `shape` keeps a one-cell gap (Chebyshev) to every placed room.
+fn fits(shape: &Shape, placed: &[Shape], room_id: &[u16], w: usize, h: usize) -> bool {
+    let b = shape.bounds();
+    // Cheap rejection first: most candidates are far from every room.
+    if !placed.iter().any(|p| p.bounds().within(&b, 1)) {
+        return true;
+    }
+    let x0 = usize::from(b.x).saturating_sub(1);
+    let y0 = usize::from(b.y).saturating_sub(1);
+    let x1 = (usize::from(b.right()) + 1).min(w - 1);
+    let y1 = (usize::from(b.bottom()) + 1).min(h - 1);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if room_id[y * w + x] != 0 && near(shape, x, y) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether cell (x, y) is within one cell (Chebyshev) of the shape.
+fn near(shape: &Shape, x: usize, y: usize) -> bool {
+    match shape {
+        // The dilated bounding box is exactly the rectangle's neighbourhood.
+        Shape::Rect(_) => true,
+        Shape::Circle { .. } => (-1i32..=1).any(|dy| {
+            (-1i32..=1).any(|dx| {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                nx >= 0 && ny >= 0 && shape.contains(Pos::new(nx as u16, ny as u16))
+            })
+        }),
+    }
+}

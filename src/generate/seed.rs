@@ -1,0 +1,35 @@
+//! Per-level, per-stage random streams derived from the run seed.
+//!
+//! A level's randomness depends on (run seed, depth, attempt) only, so a level
+//! is the same whether it is generated first, last, alone or in parallel.
+//! Each stage (hardness, rooms, corridors, stairs) draws from its own PCG
+//! stream, so changing how many numbers one stage draws never shifts another
+//! stage's output.
+
+use rand_pcg::Pcg64;
+
+/// SplitMix64's finaliser: a bijective mixer with good avalanche, used to
+/// turn structured inputs (seed, depth, attempt) into unrelated states.
+pub(crate) const fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The stages of level generation that draw random numbers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Stage {
+    Hardness = 1,
+    Rooms = 2,
+    Stairs = 3,
+}
+
+/// The random stream of one stage of one generation attempt of one level.
+pub(crate) fn stage_rng(seed: u64, depth: u16, attempt: u32, stage: Stage) -> Pcg64 {
+    let level = splitmix64(splitmix64(seed) ^ u64::from(depth));
+    let a = splitmix64(level ^ (u64::from(attempt) << 32));
+    let b = splitmix64(a ^ stage as u64);
+    let state = (u128::from(a) << 64) | u128::from(b);
+    Pcg64::new(state, stage as u128)
+}

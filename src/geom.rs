@@ -1,0 +1,218 @@
+//! Cell coordinates, the four orthogonal directions and room shapes.
+//!
+//! Coordinates are `u16`: levels are at most a few thousand cells a side, and
+//! small positions keep levels, saves and search buffers compact.
+
+use serde::{Deserialize, Serialize};
+
+/// A cell of a level. `x` grows to the right, `y` grows downwards, as on a
+/// terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Pos {
+    pub x: u16,
+    pub y: u16,
+}
+
+impl Pos {
+    pub const fn new(x: u16, y: u16) -> Self {
+        Pos { x, y }
+    }
+
+    /// Chebyshev distance: the number of king moves between two cells.
+    pub fn chebyshev(self, other: Pos) -> u16 {
+        self.x.abs_diff(other.x).max(self.y.abs_diff(other.y))
+    }
+
+    /// Manhattan distance: the number of orthogonal steps between two cells.
+    pub fn manhattan(self, other: Pos) -> u32 {
+        u32::from(self.x.abs_diff(other.x)) + u32::from(self.y.abs_diff(other.y))
+    }
+}
+
+/// One of the four orthogonal directions. Corridors are carved and
+/// connectivity is judged by orthogonal steps only, so a diagonal squeeze
+/// between two rock corners never counts as a passage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dir {
+    North = 0,
+    East = 1,
+    South = 2,
+    West = 3,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
+
+    pub const fn dx(self) -> i32 {
+        match self {
+            Dir::East => 1,
+            Dir::West => -1,
+            Dir::North | Dir::South => 0,
+        }
+    }
+
+    pub const fn dy(self) -> i32 {
+        match self {
+            Dir::South => 1,
+            Dir::North => -1,
+            Dir::East | Dir::West => 0,
+        }
+    }
+
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::North => Dir::South,
+            Dir::East => Dir::West,
+            Dir::South => Dir::North,
+            Dir::West => Dir::East,
+        }
+    }
+
+    pub const fn from_index(i: usize) -> Dir {
+        Dir::ALL[i & 3]
+    }
+}
+
+/// An axis-aligned rectangle of cells, inclusive of `x..x+width` and
+/// `y..y+height`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rect {
+    pub x: u16,
+    pub y: u16,
+    pub width: u16,
+    pub height: u16,
+}
+
+impl Rect {
+    pub fn right(&self) -> u16 {
+        self.x + self.width - 1
+    }
+
+    pub fn bottom(&self) -> u16 {
+        self.y + self.height - 1
+    }
+
+    pub fn contains(&self, p: Pos) -> bool {
+        p.x >= self.x && p.x <= self.right() && p.y >= self.y && p.y <= self.bottom()
+    }
+
+    /// Whether the rectangles come within `gap` cells of each other
+    /// (Chebyshev), i.e. whether their `gap`-dilations overlap.
+    pub fn within(&self, other: &Rect, gap: u16) -> bool {
+        u32::from(self.x) <= u32::from(other.right()) + u32::from(gap)
+            && u32::from(other.x) <= u32::from(self.right()) + u32::from(gap)
+            && u32::from(self.y) <= u32::from(other.bottom()) + u32::from(gap)
+            && u32::from(other.y) <= u32::from(self.bottom()) + u32::from(gap)
+    }
+}
+
+/// The outline of a room. Circles are discs of cells whose squared distance
+/// from the centre is at most `r² + r`: the usual "radius + ½" disc that looks
+/// round on a grid instead of growing a one-cell nub on each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Shape {
+    Rect(Rect),
+    Circle { center: Pos, radius: u16 },
+}
+
+impl Shape {
+    /// The smallest rectangle holding every cell of the shape.
+    pub fn bounds(&self) -> Rect {
+        match *self {
+            Shape::Rect(r) => r,
+            Shape::Circle { center, radius } => Rect {
+                x: center.x - radius,
+                y: center.y - radius,
+                width: 2 * radius + 1,
+                height: 2 * radius + 1,
+            },
+        }
+    }
+
+    pub fn contains(&self, p: Pos) -> bool {
+        match *self {
+            Shape::Rect(r) => r.contains(p),
+            Shape::Circle { center, radius } => {
+                let dx = i32::from(p.x) - i32::from(center.x);
+                let dy = i32::from(p.y) - i32::from(center.y);
+                let r = i32::from(radius);
+                dx * dx + dy * dy <= r * r + r
+            }
+        }
+    }
+
+    /// The cell at the middle of the bounding box, always inside the shape.
+    pub fn center(&self) -> Pos {
+        let b = self.bounds();
+        Pos::new(b.x + (b.width - 1) / 2, b.y + (b.height - 1) / 2)
+    }
+
+    /// Every cell of the shape, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        let b = self.bounds();
+        (b.y..=b.bottom())
+            .flat_map(move |y| (b.x..=b.right()).map(move |x| Pos::new(x, y)))
+            .filter(move |&p| self.contains(p))
+    }
+
+    pub fn area(&self) -> usize {
+        match *self {
+            Shape::Rect(r) => usize::from(r.width) * usize::from(r.height),
+            Shape::Circle { .. } => self.cells().count(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn circle_of_radius_one_is_a_full_square() {
+        let c = Shape::Circle {
+            center: Pos::new(5, 5),
+            radius: 1,
+        };
+        assert_eq!(c.area(), 9);
+        assert_eq!(c.bounds().width, 3);
+    }
+
+    #[test]
+    fn circle_is_round() {
+        let c = Shape::Circle {
+            center: Pos::new(10, 10),
+            radius: 4,
+        };
+        // The extreme points of each axis are inside, the bounding-box corners are not.
+        assert!(c.contains(Pos::new(14, 10)));
+        assert!(c.contains(Pos::new(10, 6)));
+        assert!(!c.contains(Pos::new(14, 14)));
+        assert!(!c.contains(Pos::new(6, 6)));
+        assert!(c.contains(c.center()));
+    }
+
+    #[test]
+    fn rect_within_gap() {
+        let a = Rect {
+            x: 2,
+            y: 2,
+            width: 3,
+            height: 3,
+        };
+        let touching_diag = Rect {
+            x: 5,
+            y: 5,
+            width: 2,
+            height: 2,
+        };
+        let apart = Rect {
+            x: 6,
+            y: 2,
+            width: 2,
+            height: 2,
+        };
+        assert!(a.within(&touching_diag, 1));
+        assert!(!a.within(&apart, 1));
+        assert!(a.within(&apart, 2));
+    }
+}

@@ -1,0 +1,345 @@
+//! The level graph: rooms, corridor junctions and dead ends as nodes,
+//! corridors as edges.
+//!
+//! The graph is read off the finished grid rather than recorded while
+//! carving. Corridors merge, cross and share doors, so the carving history is
+//! not the shape of the level; the grid is. Reading it off the grid also lets
+//! the simulation rebuild it after a tunneller opens rock, and keeps "the
+//! graph agrees with a flood fill" a property that can actually fail.
+//!
+//! Extraction: the corridor network is every corridor and door cell. A
+//! network cell orthogonally next to a room's floor is a *port* of that room
+//! (normally a door). Ports, junctions (network degree 3 or 4) and dead ends
+//! (degree 0 or 1) are node cells; every other network cell has exactly two
+//! network neighbours and lies on a chain between two node cells. Each chain
+//! is one `Corridor` edge.
+
+use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::unionfind::UnionFind;
+use petgraph::visit::EdgeRef;
+use serde::{Deserialize, Serialize};
+
+use crate::geom::{Dir, Pos};
+use crate::level::{Room, Tile};
+
+/// A node of the level graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Node {
+    /// Index into the level's rooms.
+    Room(u16),
+    /// A corridor cell where three or four corridors meet.
+    Junction(Pos),
+    /// A corridor cell with one way out (or none).
+    DeadEnd(Pos),
+}
+
+/// A corridor between two nodes: the chain of corridor cells joining them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corridor {
+    /// Corridor cells strictly between the two end cells.
+    pub length: u32,
+}
+
+/// The rooms-and-corridors graph of one level.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LevelGraph {
+    graph: UnGraph<Node, Corridor>,
+    rooms: u16,
+}
+
+impl PartialEq for LevelGraph {
+    fn eq(&self, other: &Self) -> bool {
+        self.rooms == other.rooms
+            && self.graph.node_weights().eq(other.graph.node_weights())
+            && self
+                .graph
+                .edge_references()
+                .map(|e| (e.source(), e.target(), *e.weight()))
+                .eq(other
+                    .graph
+                    .edge_references()
+                    .map(|e| (e.source(), e.target(), *e.weight())))
+    }
+}
+
+impl Eq for LevelGraph {}
+
+impl LevelGraph {
+    /// Reads the graph off a grid. Room `i` is node `i`.
+    pub fn build(width: u16, height: u16, tiles: &[Tile], rooms: &[Room]) -> LevelGraph {
+        let (w, h) = (usize::from(width), usize::from(height));
+        let n = w * h;
+        let mut graph = UnGraph::with_capacity(rooms.len() * 2, rooms.len() * 3);
+        // room + 1 for floor cells.
+        let mut room_of = vec![0u16; n];
+        for (i, room) in rooms.iter().enumerate() {
+            graph.add_node(Node::Room(i as u16));
+            for p in room.shape.cells() {
+                room_of[usize::from(p.y) * w + usize::from(p.x)] = i as u16 + 1;
+            }
+        }
+        let is_net = |c: usize| matches!(tiles[c], Tile::Corridor | Tile::Door);
+        // Open cells never lie on the border (it is immutable rock), so the
+        // four neighbours of a network cell are always inside the grid.
+        let step = |c: usize, d: Dir| -> usize {
+            match d {
+                Dir::North => c - w,
+                Dir::South => c + w,
+                Dir::East => c + 1,
+                Dir::West => c - 1,
+            }
+        };
+        let interior = |c: usize| {
+            let (x, y) = (c % w, c / w);
+            x > 0 && y > 0 && x + 1 < w && y + 1 < h
+        };
+
+        // Assign a node to every node cell.
+        const NONE: u32 = u32::MAX;
+        let mut node_of = vec![NONE; n];
+        let mut net: Vec<u32> = Vec::new();
+        for y in 1..h.saturating_sub(1) {
+            for c in y * w + 1..(y + 1) * w - 1 {
+                if !is_net(c) {
+                    continue;
+                }
+                net.push(c as u32);
+                let mut ports = Dir::ALL
+                    .into_iter()
+                    .map(|d| room_of[step(c, d)])
+                    .filter(|&r| r != 0);
+                if let Some(first) = ports.next() {
+                    node_of[c] = u32::from(first - 1);
+                    // A cell opening onto two rooms joins them directly.
+                    for other in ports {
+                        if other != first {
+                            graph.add_edge(
+                                NodeIndex::new(usize::from(first - 1)),
+                                NodeIndex::new(usize::from(other - 1)),
+                                Corridor { length: 0 },
+                            );
+                        }
+                    }
+                    continue;
+                }
+                let degree = Dir::ALL.into_iter().filter(|&d| is_net(step(c, d))).count();
+                if degree != 2 {
+                    let pos = Pos::new((c % w) as u16, y as u16);
+                    let node = if degree >= 3 {
+                        Node::Junction(pos)
+                    } else {
+                        Node::DeadEnd(pos)
+                    };
+                    node_of[c] = graph.add_node(node).index() as u32;
+                }
+            }
+        }
+
+        // Walk each chain from both ends; keep it once, from its smaller end.
+        for &a in &net {
+            let a = a as usize;
+            if node_of[a] == NONE {
+                continue;
+            }
+            for d in Dir::ALL {
+                let first = step(a, d);
+                if !is_net(first) {
+                    continue;
+                }
+                let (mut prev, mut cur, mut last_dir, mut length) = (a, first, d, 0u32);
+                while node_of[cur] == NONE {
+                    length += 1;
+                    let nd = Dir::ALL
+                        .into_iter()
+                        .find(|&nd| {
+                            let o = step(cur, nd);
+                            o != prev && is_net(o)
+                        })
+                        .expect("a chain cell has two network neighbours");
+                    (prev, cur, last_dir) = (cur, step(cur, nd), nd);
+                }
+                let start = (a, d as u8);
+                let end = (cur, last_dir.opposite() as u8);
+                if start <= end {
+                    graph.add_edge(
+                        NodeIndex::new(node_of[a] as usize),
+                        NodeIndex::new(node_of[cur] as usize),
+                        Corridor { length },
+                    );
+                }
+            }
+        }
+        debug_assert!(net.iter().all(|&c| interior(c as usize)));
+        LevelGraph {
+            graph,
+            rooms: rooms.len() as u16,
+        }
+    }
+
+    /// The petgraph graph, for algorithms this type does not wrap.
+    pub fn graph(&self) -> &UnGraph<Node, Corridor> {
+        &self.graph
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// Number of connected pieces of the level.
+    pub fn components(&self) -> usize {
+        petgraph::algo::connected_components(&self.graph)
+    }
+
+    /// Independent cycles: edges - nodes + components. A tree has none.
+    pub fn loops(&self) -> usize {
+        self.edge_count() + self.components() - self.node_count()
+    }
+
+    /// A label per room; two rooms share a label exactly when connected.
+    pub fn room_components(&self) -> Vec<usize> {
+        let mut sets = UnionFind::<usize>::new(self.graph.node_count());
+        for e in self.graph.edge_references() {
+            sets.union(e.source().index(), e.target().index());
+        }
+        (0..usize::from(self.rooms)).map(|r| sets.find(r)).collect()
+    }
+
+    pub fn rooms_connected(&self, a: u16, b: u16) -> bool {
+        petgraph::algo::has_path_connecting(
+            &self.graph,
+            NodeIndex::new(a.into()),
+            NodeIndex::new(b.into()),
+            None,
+        )
+    }
+
+    /// Rooms reachable from `room` along corridors without crossing
+    /// another room, sorted.
+    pub fn linked_rooms(&self, room: u16) -> Vec<u16> {
+        let start = NodeIndex::new(room.into());
+        let mut seen = vec![false; self.graph.node_count()];
+        let mut stack = vec![start];
+        seen[start.index()] = true;
+        let mut out = Vec::new();
+        while let Some(v) = stack.pop() {
+            for u in self.graph.neighbors(v) {
+                if seen[u.index()] {
+                    continue;
+                }
+                seen[u.index()] = true;
+                match self.graph[u] {
+                    Node::Room(r) => out.push(r),
+                    _ => stack.push(u),
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Number of dead-end nodes.
+    pub fn dead_ends(&self) -> usize {
+        self.graph
+            .node_weights()
+            .filter(|n| matches!(n, Node::DeadEnd(_)))
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::{Rect, Shape};
+
+    fn parse(rows: &[&str], rooms: &[Rect]) -> (u16, u16, Vec<Tile>, Vec<Room>) {
+        let tiles = rows
+            .iter()
+            .flat_map(|r| {
+                r.chars().map(|c| match c {
+                    '.' => Tile::Floor,
+                    '#' => Tile::Corridor,
+                    '+' => Tile::Door,
+                    _ => Tile::Rock,
+                })
+            })
+            .collect();
+        let rooms = rooms
+            .iter()
+            .map(|&r| Room {
+                shape: Shape::Rect(r),
+                doors: vec![],
+            })
+            .collect();
+        (rows[0].len() as u16, rows.len() as u16, tiles, rooms)
+    }
+
+    fn rect(x: u16, y: u16, width: u16, height: u16) -> Rect {
+        Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    #[test]
+    fn two_rooms_one_corridor() {
+        let (w, h, t, r) = parse(
+            &[
+                "            ",
+                " ...    ... ",
+                " ...+##+... ",
+                " ...    ... ",
+                "            ",
+            ],
+            &[rect(1, 1, 3, 3), rect(8, 1, 3, 3)],
+        );
+        let g = LevelGraph::build(w, h, &t, &r);
+        assert_eq!(g.node_count(), 2);
+        assert_eq!(g.edge_count(), 1);
+        assert_eq!(g.graph().edge_weights().next().unwrap().length, 2);
+        assert_eq!(g.loops(), 0);
+        assert!(g.rooms_connected(0, 1));
+        assert_eq!(g.linked_rooms(0), vec![1]);
+    }
+
+    #[test]
+    fn two_corridors_make_a_loop_and_a_junction_with_a_dead_end() {
+        let (w, h, t, r) = parse(
+            &[
+                "             ",
+                " ...+###+... ",
+                " ...     ... ",
+                " ...+###+... ",
+                "      #      ",
+                "      #      ",
+                "             ",
+            ],
+            &[rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+        );
+        let g = LevelGraph::build(w, h, &t, &r);
+        // Rooms, a junction below the lower corridor, a dead end at the bottom.
+        assert_eq!(g.node_count(), 4);
+        assert_eq!(g.edge_count(), 4);
+        assert_eq!(g.loops(), 1);
+        assert_eq!(g.dead_ends(), 1);
+        assert_eq!(g.components(), 1);
+    }
+
+    #[test]
+    fn unconnected_rooms_are_separate_components() {
+        let (w, h, t, r) = parse(
+            &["           ", " ...   ... ", " ...   ... ", "           "],
+            &[rect(1, 1, 3, 2), rect(7, 1, 3, 2)],
+        );
+        let g = LevelGraph::build(w, h, &t, &r);
+        assert_eq!(g.components(), 2);
+        assert!(!g.rooms_connected(0, 1));
+        let labels = g.room_components();
+        assert_ne!(labels[0], labels[1]);
+    }
+}

@@ -1,0 +1,214 @@
+//! A generated level: a compact grid of tiles and rock hardness, the rooms
+//! with their doors, the stairs, and the level graph derived from the grid.
+//!
+//! The grid is two flat byte arrays (tile kind and hardness), two bytes a
+//! cell, so a 150x150 level is 45 KB and copying or saving one is cheap.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geom::{Dir, Pos, Shape};
+use crate::graph::LevelGraph;
+
+/// What stands on a cell.
+///
+/// Saved types only ever gain variants at the end: the discriminant is the
+/// on-disk value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum Tile {
+    Rock = 0,
+    Floor = 1,
+    Corridor = 2,
+    Door = 3,
+    UpStairs = 4,
+    DownStairs = 5,
+}
+
+impl Tile {
+    /// Whether a walker (player or non-tunnelling monster) may stand here.
+    pub const fn is_walkable(self) -> bool {
+        !matches!(self, Tile::Rock)
+    }
+
+    /// The character of 002's drawing: space rock, `.` floor, `#` corridor,
+    /// `+` door, `<` and `>` stairs.
+    pub const fn glyph(self) -> char {
+        match self {
+            Tile::Rock => ' ',
+            Tile::Floor => '.',
+            Tile::Corridor => '#',
+            Tile::Door => '+',
+            Tile::UpStairs => '<',
+            Tile::DownStairs => '>',
+        }
+    }
+}
+
+/// Rock hardness: 0 for open cells, 1..=254 for rock that can be dug,
+/// 255 for the immutable border. Hardness drives corridor routing during
+/// generation and the time a tunnelling monster needs to dig.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Hardness(pub u8);
+
+impl Hardness {
+    pub const OPEN: Hardness = Hardness(0);
+    pub const SOFTEST: Hardness = Hardness(1);
+    pub const HARDEST: Hardness = Hardness(254);
+    pub const IMMUTABLE: Hardness = Hardness(255);
+
+    pub const fn is_immutable(self) -> bool {
+        self.0 == 255
+    }
+}
+
+/// A doorway: a cell of the rock ring around a room where a corridor meets
+/// the room. Doors are orthogonally adjacent to exactly one room's floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Door {
+    pub pos: Pos,
+}
+
+/// A room: its outline and the doors in its ring, in the order corridors
+/// opened them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Room {
+    pub shape: Shape,
+    pub doors: Vec<Door>,
+}
+
+impl Room {
+    pub fn contains(&self, p: Pos) -> bool {
+        self.shape.contains(p)
+    }
+}
+
+/// Which way a staircase leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum StairDirection {
+    Up,
+    Down,
+}
+
+/// A staircase on room floor.
+///
+/// Links are positional: the k-th down staircase of depth d leads to the
+/// k-th up staircase of depth d+1 and back. That keeps every level a
+/// function of (seed, depth, config) alone: a level never needs to see its
+/// neighbours to know where its stairs go. `room` indexes [`Level::rooms`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stairs {
+    pub pos: Pos,
+    pub direction: StairDirection,
+    pub room: u16,
+}
+
+/// One level of the dungeon.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Level {
+    pub(crate) depth: u16,
+    pub(crate) width: u16,
+    pub(crate) height: u16,
+    pub(crate) tiles: Vec<Tile>,
+    pub(crate) hardness: Vec<u8>,
+    pub(crate) rooms: Vec<Room>,
+    pub(crate) stairs: Vec<Stairs>,
+    pub(crate) graph: LevelGraph,
+    /// How many generation attempts were thrown away before this one
+    /// (rooms too few, or verification failed). Diagnostic only.
+    pub(crate) rejected_attempts: u32,
+}
+
+impl Level {
+    pub fn depth(&self) -> u16 {
+        self.depth
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    pub fn rooms(&self) -> &[Room] {
+        &self.rooms
+    }
+
+    pub fn stairs(&self) -> &[Stairs] {
+        &self.stairs
+    }
+
+    pub fn graph(&self) -> &LevelGraph {
+        &self.graph
+    }
+
+    pub fn rejected_attempts(&self) -> u32 {
+        self.rejected_attempts
+    }
+
+    /// Stairs leading in one direction, in link order.
+    pub fn stairs_going(&self, direction: StairDirection) -> impl Iterator<Item = &Stairs> {
+        self.stairs.iter().filter(move |s| s.direction == direction)
+    }
+
+    pub fn in_bounds(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && x < i32::from(self.width) && y < i32::from(self.height)
+    }
+
+    pub fn index(&self, p: Pos) -> usize {
+        usize::from(p.y) * usize::from(self.width) + usize::from(p.x)
+    }
+
+    pub fn pos(&self, index: usize) -> Pos {
+        let w = usize::from(self.width);
+        Pos::new((index % w) as u16, (index / w) as u16)
+    }
+
+    pub fn tile(&self, p: Pos) -> Tile {
+        self.tiles[self.index(p)]
+    }
+
+    pub fn hardness(&self, p: Pos) -> Hardness {
+        Hardness(self.hardness[self.index(p)])
+    }
+
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    pub fn hardness_grid(&self) -> &[u8] {
+        &self.hardness
+    }
+
+    pub fn is_border(&self, p: Pos) -> bool {
+        p.x == 0 || p.y == 0 || p.x == self.width - 1 || p.y == self.height - 1
+    }
+
+    /// The orthogonal neighbour of `p` in direction `d`, if inside the level.
+    pub fn step(&self, p: Pos, d: Dir) -> Option<Pos> {
+        let x = i32::from(p.x) + d.dx();
+        let y = i32::from(p.y) + d.dy();
+        self.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+    }
+
+    /// The index of the room whose outline holds `p`.
+    pub fn room_at(&self, p: Pos) -> Option<usize> {
+        self.rooms.iter().position(|r| r.contains(p))
+    }
+
+    /// One row as 002 draws it: exactly `width` characters.
+    pub fn row_string(&self, y: u16) -> String {
+        let w = usize::from(self.width);
+        let start = usize::from(y) * w;
+        self.tiles[start..start + w]
+            .iter()
+            .map(|t| t.glyph())
+            .collect()
+    }
+
+    /// Number of walkable cells.
+    pub fn open_cells(&self) -> usize {
+        self.tiles.iter().filter(|t| t.is_walkable()).count()
+    }
+}

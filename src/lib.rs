@@ -1,0 +1,22 @@
+//! delve: a multi-level dungeon generator and simulator.
+//!
+//! The library is a pure core plus thin edges. [`generate`] turns a
+//! [`Config`] and a seed into [`Level`]s, [`dungeon`] stacks them and links
+//! their stairs, [`graph`] reads the rooms-and-corridors graph off a grid,
+//! [`export`] draws levels as text. None of these touch files, the clock or
+//! the terminal; [`config`] is the one module here that reads files.
+
+pub mod config;
+pub mod dungeon;
+pub mod export;
+pub mod generate;
+pub mod geom;
+pub mod graph;
+pub mod level;
+
+pub use config::{Config, ConfigError};
+pub use dungeon::{Destination, Dungeon};
+pub use generate::{GenerateError, Generator, generate_level};
+pub use geom::{Pos, Rect, Shape};
+pub use graph::{Corridor, LevelGraph, Node};
+pub use level::{Door, Hardness, Level, Room, StairDirection, Stairs, Tile};
