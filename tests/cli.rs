@@ -1,0 +1,272 @@
+//! The `delve` binary: formats, determinism, errors and exit codes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn delve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(args)
+        .output()
+        .expect("delve runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A scratch directory of this test's own, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("delve-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn ascii_has_exact_shape() {
+    let dir = TempDir::new("ascii");
+    let cfg = dir.file("small.ron", "(width: 80, height: 21, levels: 3)");
+    let out = delve(&["generate", "--seed", "42", "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.split('\n').collect();
+    // 3 levels of (header + 21 rows + blank), then the final newline's empty tail.
+    assert_eq!(lines.len(), 3 * 23 + 1);
+    for level in 0..3 {
+        let block = &lines[level * 23..(level + 1) * 23];
+        assert_eq!(block[0], format!("level {}", level + 1));
+        for row in &block[1..22] {
+            assert_eq!(row.chars().count(), 80, "row {row:?}");
+            assert!(row.chars().all(|c| " .#+<>".contains(c)), "row {row:?}");
+        }
+        assert_eq!(block[22], "");
+    }
+    assert!(text.contains('<') && text.contains('>') && text.contains('+'));
+}
+
+#[test]
+fn same_seed_same_bytes() {
+    let a = delve(&["generate", "--seed", "7", "--levels", "3"]);
+    let b = delve(&["generate", "--seed", "7", "--levels", "3"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let c = delve(&["generate", "--seed", "8", "--levels", "3"]);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn random_seed_is_printed_and_reproduces() {
+    let dir = TempDir::new("seed");
+    let cfg = dir.file("small.ron", "(width: 40, height: 20, levels: 2)");
+    let out = delve(&["generate", "--config", &cfg]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    let seed = err
+        .trim()
+        .strip_prefix("seed: ")
+        .expect("seed: N on stderr");
+    let again = delve(&["generate", "--config", &cfg, "--seed", seed]);
+    assert_eq!(out.stdout, again.stdout);
+}
+
+#[test]
+fn one_depth_matches_the_full_stack() {
+    let full = stdout(&delve(&["generate", "--seed", "3", "--levels", "4"]));
+    let one = stdout(&delve(&[
+        "generate", "--seed", "3", "--levels", "4", "--depth", "3",
+    ]));
+    assert!(full.contains(&one));
+    assert!(one.starts_with("level 3\n"));
+}
+
+#[test]
+fn json_document() {
+    let dir = TempDir::new("json");
+    let cfg = dir.file("small.ron", "(width: 60, height: 20, levels: 3)");
+    let out = delve(&[
+        "generate", "--seed", "5", "--config", &cfg, "--format", "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["seed"], 5);
+    assert_eq!(
+        (doc["width"].as_u64(), doc["height"].as_u64()),
+        (Some(60), Some(20))
+    );
+    let levels = doc["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 3);
+    for (i, level) in levels.iter().enumerate() {
+        assert_eq!(level["depth"], i + 1);
+        let rows = level["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 20);
+        assert!(
+            rows.iter()
+                .all(|r| r.as_str().unwrap().chars().count() == 60)
+        );
+        for room in level["rooms"].as_array().unwrap() {
+            assert!(["rect", "circle"].contains(&room["shape"].as_str().unwrap()));
+            for key in ["id", "x", "y", "width", "height"] {
+                assert!(room[key].is_u64(), "{key}");
+            }
+            for door in room["doors"].as_array().unwrap() {
+                let (x, y) = (
+                    door[0].as_u64().unwrap() as usize,
+                    door[1].as_u64().unwrap() as usize,
+                );
+                assert_eq!(rows[y].as_str().unwrap().as_bytes()[x], b'+');
+            }
+        }
+        for s in level["stairs"].as_array().unwrap() {
+            let (x, y) = (
+                s["x"].as_u64().unwrap() as usize,
+                s["y"].as_u64().unwrap() as usize,
+            );
+            let glyph = rows[y].as_str().unwrap().as_bytes()[x];
+            match s["direction"].as_str().unwrap() {
+                "up" => assert_eq!(glyph, b'<'),
+                "down" => assert_eq!(glyph, b'>'),
+                other => panic!("direction {other}"),
+            }
+            if s["to"].is_null() {
+                assert_eq!(
+                    (i, s["direction"].as_str()),
+                    (0, Some("up")),
+                    "only depth 1's exit leads nowhere"
+                );
+            } else {
+                let to = &s["to"];
+                let to_level = &levels[to["depth"].as_u64().unwrap() as usize - 1];
+                let back = to_level["stairs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|t| t["x"] == to["x"] && t["y"] == to["y"])
+                    .expect("destination is a staircase");
+                assert_eq!(back["to"]["depth"], i + 1);
+                assert_eq!((&back["to"]["x"], &back["to"]["y"]), (&s["x"], &s["y"]));
+            }
+        }
+    }
+}
+
+#[test]
+fn out_writes_a_file() {
+    let dir = TempDir::new("out");
+    let path = dir.0.join("level.txt").display().to_string();
+    let out = delve(&["generate", "--seed", "1", "--levels", "1", "--out", &path]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("level 1\n")
+    );
+}
+
+#[test]
+fn unknown_field_exits_2_with_location() {
+    let dir = TempDir::new("unknown");
+    let cfg = dir.file(
+        "mine.ron",
+        "(\n  width: 80,\n  rooms: (\n    max_rom: 3,\n  ),\n)\n",
+    );
+    let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{cfg}:4:5: rooms.max_rom: unknown field \"max_rom\", expected one of"
+        )),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn invalid_values_exit_2() {
+    let dir = TempDir::new("invalid");
+    for (text, field) in [
+        ("(width: 10)", "width"),
+        ("(height: 5000)", "height"),
+        ("(levels: 0)", "levels"),
+        ("(rooms: (circle_share: NaN))", "rooms.circle_share"),
+        ("(rooms: (width: (min: 9, max: 4)))", "rooms.width"),
+        (
+            "(width: 30, height: 15, rooms: (count: (min: 90, max: 90)))",
+            "rooms.count.min",
+        ),
+        ("(levels: -3)", "levels"),
+        ("(width: 80", ""),
+        ("not ron at all", ""),
+    ] {
+        let cfg = dir.file("bad.ron", text);
+        let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
+        assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with(&format!("delve: {cfg}:")), "{text}: {err}");
+        assert!(err.contains(field), "{text}: {err}");
+        assert!(!err.contains("panicked"), "{text}: {err}");
+    }
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [
+        vec!["generate", "--depth", "0"],
+        vec!["generate", "--depth", "11"],
+        vec!["generate", "--levels", "0"],
+        vec!["generate", "--format", "xml"],
+        vec!["generate", "--seed", "-1"],
+        vec!["generate", "--config", "/no/such/file.ron"],
+        vec!["frobnicate"],
+    ] {
+        let out = delve(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn unwritable_output_exits_1() {
+    let out = delve(&[
+        "generate",
+        "--seed",
+        "1",
+        "--levels",
+        "1",
+        "--out",
+        "/no/such/dir/level.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("/no/such/dir/level.txt"));
+}
+
+#[test]
+fn data_default_ron_is_the_default() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.ron");
+    let a = delve(&[
+        "generate", "--seed", "11", "--levels", "2", "--config", path,
+    ]);
+    let b = delve(&["generate", "--seed", "11", "--levels", "2"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}

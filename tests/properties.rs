@@ -1,0 +1,131 @@
+//! Property tests: every promise of the generator, over random seeds and
+//! random valid configs, small levels and full-size ones.
+
+use delve::config::Range;
+use delve::{Config, Dungeon, LevelGraph, Tile, generate_level};
+use proptest::prelude::*;
+
+use crate::check;
+
+/// Random valid configs around 002's 80x21 and up to mid-size levels.
+fn small_config() -> impl Strategy<Value = Config> {
+    (
+        (30u16..=120, 15u16..=60, 1u16..=4),
+        (2u16..=6, 0u16..=20, 3u16..=6, 0u16..=6, 2u16..=4, 0u16..=4),
+        (0.0f64..=1.0, 1u16..=3, 1u16..=2),
+        (1u8..=8, 0.1f64..=0.6, 1u8..=2, any::<bool>()),
+        (
+            1u16..=16,
+            1u8..=3,
+            0u16..=200,
+            0.0f64..=2.0,
+            0u16..=40,
+            1u16..=60,
+        ),
+    )
+        .prop_map(|(size, room, circle, misc, tunnel)| {
+            let (width, height, levels) = size;
+            let (count_min, count_extra, rw, rw_extra, rh, rh_extra) = room;
+            let (share, radius_min, radius_extra) = circle;
+            let (max_doors, floor_share, per_level, exit) = misc;
+            let (feature, octaves, soft, weight, turn, open) = tunnel;
+            let mut c = Config {
+                width,
+                height,
+                levels,
+                ..Config::default()
+            };
+            c.rooms.count = Range::new(
+                count_min.max(2 * u16::from(per_level)),
+                count_min + count_extra + 4,
+            );
+            c.rooms.width = Range::new(rw, (rw + rw_extra).min(width / 4));
+            c.rooms.height = Range::new(rh, (rh + rh_extra).min(height / 4));
+            c.rooms.circle_share = share;
+            c.rooms.circle_radius =
+                Range::new(radius_min, (radius_min + radius_extra).min(height / 6));
+            c.rooms.max_doors = max_doors;
+            c.rooms.max_floor_share = floor_share;
+            c.stairs.per_level = per_level;
+            c.stairs.exit_on_first_level = exit;
+            c.hardness.feature_size = feature;
+            c.hardness.octaves = octaves;
+            c.tunnel.soft_below = soft;
+            c.tunnel.hardness_weight = weight;
+            c.tunnel.turn_penalty = turn;
+            c.tunnel.open_cost = open;
+            c
+        })
+        .prop_filter("valid config", |c| c.validate().is_ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Every promise, on small random configs, for a whole stack.
+    #[test]
+    fn small_stacks_keep_every_promise(config in small_config(), seed in any::<u64>()) {
+        match Dungeon::generate_all(config.clone(), seed) {
+            Ok(dungeon) => {
+                for d in 1..=config.levels {
+                    check::level(dungeon.generated(d).unwrap(), &config);
+                }
+                crate::stack::check_links(&dungeon);
+                crate::stack::check_reachable(&dungeon);
+            }
+            // A crowded random config may fail to place its minimum; that must
+            // be the typed error, never a broken level or a panic.
+            Err(delve::GenerateError::TooFewRooms { .. } | delve::GenerateError::Crowded { .. }) => {}
+            Err(e) => prop_assert!(false, "unexpected error: {e}"),
+        }
+    }
+
+    /// 002's exact setting: 80x21, at least 5 rooms.
+    #[test]
+    fn levels_80x21_keep_every_promise(seed in any::<u64>(), depth in 1u16..=3) {
+        let config = Config::from_ron("(width: 80, height: 21, levels: 3)", "test").unwrap();
+        let level = generate_level(&config, seed, depth).unwrap();
+        check::level(&level, &config);
+        prop_assert!(level.rooms().len() >= 5);
+    }
+
+    /// The graph agrees with a flood fill even when a level is cut apart:
+    /// fill a few corridor and door cells with rock and compare.
+    #[test]
+    fn graph_agrees_with_flood_fill_on_damaged_levels(seed in any::<u64>(), cuts in proptest::collection::vec(any::<prop::sample::Index>(), 1..6)) {
+        let config = Config::from_ron("(width: 80, height: 30, levels: 1)", "test").unwrap();
+        let level = generate_level(&config, seed, 1).unwrap();
+        let mut tiles = level.tiles().to_vec();
+        let open: Vec<usize> = tiles.iter().enumerate()
+            .filter(|(_, t)| matches!(t, Tile::Corridor | Tile::Door))
+            .map(|(i, _)| i)
+            .collect();
+        for cut in &cuts {
+            tiles[open[cut.index(open.len())]] = Tile::Rock;
+        }
+        check::graph_agrees_with_flood(level.width(), level.height(), &tiles, level.rooms());
+        let graph = LevelGraph::build(level.width(), level.height(), &tiles, level.rooms());
+        let labels = check::flood_labels(80, 30, &tiles);
+        let mut pieces: Vec<u32> = labels.iter().copied().filter(|&l| l != u32::MAX).collect();
+        pieces.sort_unstable();
+        pieces.dedup();
+        // Each flood-fill piece holds at least one graph component, and cutting
+        // only ever splits: never more room groups than pieces of the grid.
+        let mut groups = graph.room_components();
+        groups.sort_unstable();
+        groups.dedup();
+        prop_assert!(groups.len() <= pieces.len());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Full-size default levels at random depths.
+    #[test]
+    fn default_levels_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10) {
+        let config = Config::default();
+        let level = generate_level(&config, seed, depth).unwrap();
+        check::level(&level, &config);
+    }
+}

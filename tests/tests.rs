@@ -1,0 +1,6 @@
+//! delve's integration tests, one binary split by concern.
+
+mod check;
+mod cli;
+mod properties;
+mod stack;
