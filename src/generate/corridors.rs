@@ -246,7 +246,12 @@ impl Carver {
         if sources.is_empty() || goals.is_empty() {
             return false;
         }
-        let Some(goal_state) = self.search(cfg, site, &sources, &goals, to) else {
+        // Try doors on the walls facing the target first; only if none of
+        // them leads anywhere, any door of the room.
+        let Some(goal_state) = self
+            .search(cfg, site, &sources, &goals, to, true)
+            .or_else(|| self.search(cfg, site, &sources, &goals, to, false))
+        else {
             return false;
         };
 
@@ -292,6 +297,7 @@ impl Carver {
         sources: &[u32],
         goals: &[u32],
         to: usize,
+        facing_only: bool,
     ) -> Option<u32> {
         let t = &cfg.tunnel;
         let w = site.width;
@@ -328,8 +334,28 @@ impl Carver {
         let ring_len =
             (self.rock_cost[255] + open_cost + 2 * turn + 1).next_power_of_two() as usize;
         self.queue.reset(ring_len);
+        // Doors face the room they lead to: a source more than a few steps
+        // farther from the target than the nearest one would only start a
+        // corridor that walks around its own room.
+        let nearest = sources
+            .iter()
+            .map(|&s| {
+                let (x, y) = xy(s as usize, w);
+                h(x, y, HORIZONTAL).min(h(x, y, VERTICAL))
+            })
+            .min()
+            .unwrap_or(0);
+        let slack = if facing_only {
+            SOURCE_SLACK * min_step
+        } else {
+            u32::MAX - nearest
+        };
         for &s in sources {
             let c = s as usize;
+            let (sx, sy) = xy(c, w);
+            if h(sx, sy, HORIZONTAL).min(h(sx, sy, VERTICAL)) > nearest + slack {
+                continue;
+            }
             // Leave the room straight away from the floor.
             let out = Dir::ALL
                 .into_iter()
@@ -476,6 +502,7 @@ impl BucketQueue {
     }
 }
 
+const SOURCE_SLACK: u32 = 4;
 const HORIZONTAL: usize = 0;
 const VERTICAL: usize = 1;
 
