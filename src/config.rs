@@ -142,9 +142,9 @@ impl Default for TunnelConfig {
     fn default() -> Self {
         TunnelConfig {
             step_cost: 40,
-            soft_below: 60,
-            hardness_weight: 0.5,
-            turn_penalty: 15,
+            soft_below: 140,
+            hardness_weight: 1.5,
+            turn_penalty: 8,
             open_cost: 41,
         }
     }
