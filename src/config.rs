@@ -17,10 +17,19 @@ use serde::{Deserialize, Serialize};
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
 pub const MIN_HEIGHT: u16 = 15;
-/// Largest level side. Positions are `u16` and a level is two bytes a cell,
-/// so 4000x4000 is 32 MB: large, but well inside what a machine holds.
-pub const MAX_SIDE: u16 = 4000;
+/// Largest level side. A stored level is two bytes a cell (8 MB at
+/// 2000x2000); generating one needs about 30 bytes a cell of search buffers
+/// for a moment, so 2000x2000 peaks near 120 MB a core.
+pub const MAX_SIDE: u16 = 2000;
 pub const MAX_LEVELS: u16 = 1000;
+/// Cells of all levels together: a whole stack is kept in memory, and its
+/// ASCII drawing is about a byte a cell.
+pub const MAX_TOTAL_CELLS: u64 = 64_000_000;
+/// Bounds on placement effort, so a config cannot ask for hours of retries.
+pub const MAX_ATTEMPTS_PER_ROOM: u16 = 10_000;
+pub const MAX_GIVE_UP_STREAK: u32 = 100_000;
+/// Bound on each corridor cost, so path sums stay far from overflow.
+pub const MAX_COST: u16 = 10_000;
 /// Rooms are numbered with `u16` in the level graph.
 pub const MAX_ROOMS: u16 = 4096;
 /// 003: a room has up to eight doors.
@@ -237,6 +246,9 @@ impl Config {
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        // Editors on Windows often start files with a byte-order mark;
+        // it is not content, and columns are counted without it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let fields = FieldIndex::scan(text);
         let config: Config = ron::Options::default()
             .from_str(text)
@@ -278,6 +290,14 @@ impl Config {
         check((1..=MAX_LEVELS).contains(&c.levels), "levels", || {
             format!("must be from 1 to {MAX_LEVELS}, got {}", c.levels)
         })?;
+        let total = u64::from(c.width) * u64::from(c.height) * u64::from(c.levels);
+        check(total <= MAX_TOTAL_CELLS, "levels", || {
+            format!(
+                "{} levels of {}x{} are {total} cells, more than the {MAX_TOTAL_CELLS} a run may hold; \
+                 use fewer or smaller levels",
+                c.levels, c.width, c.height
+            )
+        })?;
         check_range(r.count, "rooms.count", 1, MAX_ROOMS)?;
         // Rooms stay off the border, so the inner area bounds their size.
         check_range(r.width, "rooms.width", MIN_ROOM_WIDTH, c.width - 2)?;
@@ -287,12 +307,26 @@ impl Config {
             let inner = (c.width.min(c.height) - 3) / 2;
             check_range(r.circle_radius, "rooms.circle_radius", 1, inner)?;
         }
-        check(r.attempts_per_room >= 1, "rooms.attempts_per_room", || {
-            "must be at least 1".into()
-        })?;
-        check(r.give_up_streak >= 1, "rooms.give_up_streak", || {
-            "must be at least 1".into()
-        })?;
+        check(
+            (1..=MAX_ATTEMPTS_PER_ROOM).contains(&r.attempts_per_room),
+            "rooms.attempts_per_room",
+            || {
+                format!(
+                    "must be from 1 to {MAX_ATTEMPTS_PER_ROOM}, got {}",
+                    r.attempts_per_room
+                )
+            },
+        )?;
+        check(
+            (1..=MAX_GIVE_UP_STREAK).contains(&r.give_up_streak),
+            "rooms.give_up_streak",
+            || {
+                format!(
+                    "must be from 1 to {MAX_GIVE_UP_STREAK}, got {}",
+                    r.give_up_streak
+                )
+            },
+        )?;
         check(
             r.max_floor_share.is_finite() && r.max_floor_share > 0.0 && r.max_floor_share <= 1.0,
             "rooms.max_floor_share",
@@ -321,8 +355,18 @@ impl Config {
         check_fraction(h.persistence, "hardness.persistence")?;
 
         let t = &c.tunnel;
-        check(t.step_cost >= 1, "tunnel.step_cost", || {
-            "must be at least 1, so every step has a cost".into()
+        check(
+            (1..=MAX_COST).contains(&t.step_cost),
+            "tunnel.step_cost",
+            || {
+                format!(
+                    "must be from 1 to {MAX_COST}, got {} (every step has a cost)",
+                    t.step_cost
+                )
+            },
+        )?;
+        check(t.turn_penalty <= MAX_COST, "tunnel.turn_penalty", || {
+            format!("must be from 0 to {MAX_COST}, got {}", t.turn_penalty)
         })?;
         check(t.soft_below <= 254, "tunnel.soft_below", || {
             format!("must be from 0 to 254, got {}", t.soft_below)
@@ -332,9 +376,11 @@ impl Config {
             "tunnel.hardness_weight",
             || format!("must be a number from 0 to 16, got {}", t.hardness_weight),
         )?;
-        check(t.open_cost >= 1, "tunnel.open_cost", || {
-            "must be at least 1".into()
-        })?;
+        check(
+            (1..=MAX_COST).contains(&t.open_cost),
+            "tunnel.open_cost",
+            || format!("must be from 1 to {MAX_COST}, got {}", t.open_cost),
+        )?;
 
         let s = &c.stairs;
         check((1..=8).contains(&s.per_level), "stairs.per_level", || {
@@ -356,9 +402,9 @@ impl Config {
         // the config allows, with the one-cell gap rooms keep, in a grid over
         // the area inside the border. No placement can beat that packing.
         let (small_w, small_h) = smallest_room(self);
-        let per_row = (c.width - 2 + 1) / (small_w + 1);
-        let per_col = (c.height - 2 + 1) / (small_h + 1);
-        let capacity = u32::from(per_row) * u32::from(per_col);
+        let per_row = (u32::from(c.width) - 2 + 1) / (small_w + 1);
+        let per_col = (u32::from(c.height) - 2 + 1) / (small_h + 1);
+        let capacity = per_row * per_col;
         check(
             u32::from(r.count.min) <= capacity,
             "rooms.count.min",
@@ -376,12 +422,11 @@ impl Config {
 }
 
 /// The narrowest and shortest room the config can produce.
-fn smallest_room(c: &Config) -> (u16, u16) {
+fn smallest_room(c: &Config) -> (u32, u32) {
     let r = &c.rooms;
-    let mut w = r.width.min;
-    let mut h = r.height.min;
+    let (mut w, mut h) = (u32::from(r.width.min), u32::from(r.height.min));
     if r.circle_share > 0.0 {
-        let d = 2 * r.circle_radius.min + 1;
+        let d = 2 * u32::from(r.circle_radius.min) + 1;
         if d * d < w * h {
             (w, h) = (d, d);
         }
@@ -492,6 +537,28 @@ fn parent_of(
     }
 }
 
+/// The index of the first byte at or after `i` that is neither whitespace
+/// nor inside a comment.
+fn skip_blank(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if bytes[i..].starts_with(b"//") {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if bytes[i..].starts_with(b"/*") {
+            match bytes[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(end) => i += 2 + end + 2,
+                None => return bytes.len(),
+            }
+        } else {
+            return i;
+        }
+    }
+}
+
 fn join(parent: &str, name: &str) -> String {
     if parent.is_empty() {
         name.to_string()
@@ -529,8 +596,10 @@ fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
 struct FieldIndex {
     /// (path, line, column of the key, byte offset where its value ends)
     keys: Vec<(String, usize, usize, usize)>,
-    /// (line, column) of each byte offset is computed on demand from this.
+    /// Byte offset of the start of each line. Columns count characters, as
+    /// ron's do, so the text is kept to convert between the two.
     line_starts: Vec<usize>,
+    text: String,
 }
 
 impl FieldIndex {
@@ -545,6 +614,7 @@ impl FieldIndex {
         let mut index = FieldIndex {
             keys: Vec::new(),
             line_starts,
+            text: text.to_string(),
         };
         // Stack of open brackets; for each, the path of the key whose value
         // it opened (or the parent path for brackets not opened by a key).
@@ -593,6 +663,10 @@ impl FieldIndex {
                     stack.push((path, owner));
                 }
                 b')' | b']' | b'}' => {
+                    // A struct's last value ends at its closing bracket.
+                    if let Some(k) = pending.take() {
+                        index.keys[k].3 = i;
+                    }
                     if let Some((_, Some(k))) = stack.pop() {
                         index.keys[k].3 = i + 1;
                     }
@@ -608,10 +682,7 @@ impl FieldIndex {
                     {
                         i += 1;
                     }
-                    let mut j = i;
-                    while j < bytes.len() && bytes[j].is_ascii_whitespace() {
-                        j += 1;
-                    }
+                    let j = skip_blank(bytes, i);
                     // `key:` but not `key::`, and only directly inside a struct.
                     if bytes.get(j) == Some(&b':')
                         && bytes.get(j + 1) != Some(&b':')
@@ -638,15 +709,20 @@ impl FieldIndex {
 
     fn line_col(&self, offset: usize) -> (usize, usize) {
         let line = self.line_starts.partition_point(|&s| s <= offset);
-        (line, offset - self.line_starts[line - 1] + 1)
+        let start = self.line_starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
     }
 
+    /// The byte offset of a (line, character column) position.
     fn offset(&self, line: usize, column: usize) -> usize {
-        self.line_starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(usize::MAX)
-            + column.saturating_sub(1)
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return usize::MAX;
+        };
+        let rest = &self.text[start..];
+        match rest.char_indices().nth(column.saturating_sub(1)) {
+            Some((i, _)) => start + i,
+            None => start + rest.len(),
+        }
     }
 
     /// Where the field is set; for a field left to its default, where its
@@ -671,7 +747,7 @@ impl FieldIndex {
             .iter()
             .filter(|k| {
                 let start = self.offset(k.1, k.2);
-                start <= at && at <= k.3
+                start <= at && at < k.3
             })
             .max_by_key(|k| self.offset(k.1, k.2))
     }
@@ -757,7 +833,7 @@ mod tests {
         let e = err("(\n  width: 80,\n  height: 10,\n)");
         assert_eq!(
             e.to_string(),
-            "mine.ron:3:3: height: must be from 15 to 4000, got 10"
+            "mine.ron:3:3: height: must be from 15 to 2000, got 10"
         );
     }
 
@@ -810,6 +886,70 @@ mod tests {
     #[test]
     fn big_levels_accepted() {
         Config::from_ron("(width: 1000, height: 1000)", "x").unwrap();
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let e = err("(/* ü */ tunnel: (step_cost: 0))");
+        assert!(
+            e.to_string().starts_with("mine.ron:1:19: tunnel.step_cost"),
+            "{e}"
+        );
+        let e = err("(/* éééééééééé */ rooms: (count: (min: 5, max: 40)), width: \"x\")");
+        assert_eq!(e.field(), Some("width"), "{e}");
+        let e = err("(/* éééééééééééééééééééé */ rooms: (count: (min: 1, max: 9), foo: 1))");
+        assert_eq!(e.field(), Some("rooms.foo"), "{e}");
+    }
+
+    #[test]
+    fn errors_after_a_closed_struct_blame_no_field_inside_it() {
+        let e = err("(rooms: (max_doors: 3))  garbage");
+        assert_eq!(e.field(), None, "{e}");
+        let e = err("(rooms: (max_doors: 3)");
+        assert_ne!(e.field(), Some("rooms.max_doors"), "{e}");
+    }
+
+    #[test]
+    fn byte_order_mark_is_ignored() {
+        let c = Config::from_ron("\u{feff}(width: 80, height: 21)", "x").unwrap();
+        assert_eq!(c.width, 80);
+        let e = err("\u{feff}(width: 10)");
+        assert!(e.to_string().starts_with("mine.ron:1:2: width"), "{e}");
+    }
+
+    #[test]
+    fn comment_between_key_and_colon() {
+        let e = err("(width: 80, height /* short */ : 10)");
+        assert!(e.to_string().starts_with("mine.ron:1:13: height"), "{e}");
+    }
+
+    #[test]
+    fn overflowing_room_sizes_are_judged_correctly() {
+        // 257x257 discs must not wrap round to look small.
+        let text = "(width: 2000, height: 2000, levels: 1, rooms: (count: (min: 300, max: 300), \
+                    width: (min: 30, max: 30), height: (min: 30, max: 30), circle_share: 0.5, \
+                    circle_radius: (min: 128, max: 128)))";
+        Config::from_ron(text, "x").unwrap();
+    }
+
+    #[test]
+    fn effort_and_size_are_bounded() {
+        assert_eq!(
+            err("(rooms: (give_up_streak: 4294967295))").field(),
+            Some("rooms.give_up_streak")
+        );
+        assert_eq!(
+            err("(rooms: (attempts_per_room: 60000))").field(),
+            Some("rooms.attempts_per_room")
+        );
+        assert_eq!(
+            err("(width: 2000, height: 2000, levels: 1000)").field(),
+            Some("levels")
+        );
+        assert_eq!(
+            err("(tunnel: (turn_penalty: 65535))").field(),
+            Some("tunnel.turn_penalty")
+        );
     }
 
     #[test]

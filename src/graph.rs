@@ -27,7 +27,8 @@ use crate::level::{Room, Tile};
 pub enum Node {
     /// Index into the level's rooms.
     Room(u16),
-    /// A corridor cell where three or four corridors meet.
+    /// A corridor cell where three or four corridors meet (or one cell
+    /// standing for a closed loop of corridor that touches nothing else).
     Junction(Pos),
     /// A corridor cell with one way out (or none).
     DeadEnd(Pos),
@@ -78,9 +79,16 @@ impl LevelGraph {
                 room_of[usize::from(p.y) * w + usize::from(p.x)] = i as u16 + 1;
             }
         }
-        let is_net = |c: usize| matches!(tiles[c], Tile::Corridor | Tile::Door);
-        // Open cells never lie on the border (it is immutable rock), so the
-        // four neighbours of a network cell are always inside the grid.
+        // Network cells on the border are ignored (a level's border is
+        // immutable rock), so the four neighbours of a network cell are
+        // always inside the grid.
+        let mut in_net = vec![false; n];
+        for y in 1..h.saturating_sub(1) {
+            for c in y * w + 1..(y + 1) * w - 1 {
+                in_net[c] = matches!(tiles[c], Tile::Corridor | Tile::Door);
+            }
+        }
+        let is_net = |c: usize| in_net[c];
         let step = |c: usize, d: Dir| -> usize {
             match d {
                 Dir::North => c - w,
@@ -89,11 +97,6 @@ impl LevelGraph {
                 Dir::West => c - 1,
             }
         };
-        let interior = |c: usize| {
-            let (x, y) = (c % w, c / w);
-            x > 0 && y > 0 && x + 1 < w && y + 1 < h
-        };
-
         // Assign a node to every node cell.
         const NONE: u32 = u32::MAX;
         let mut node_of = vec![NONE; n];
@@ -136,10 +139,18 @@ impl LevelGraph {
         }
 
         // Walk each chain from both ends; keep it once, from its smaller end.
+        // A closed loop of corridor with no junction, door or dead end has no
+        // end to start from: its first cell is made a junction standing for
+        // it, so the loop is still counted.
+        let mut walked = vec![false; n];
         for &a in &net {
             let a = a as usize;
             if node_of[a] == NONE {
-                continue;
+                if walked[a] {
+                    continue;
+                }
+                let pos = Pos::new((a % w) as u16, (a / w) as u16);
+                node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
             }
             for d in Dir::ALL {
                 let first = step(a, d);
@@ -148,6 +159,7 @@ impl LevelGraph {
                 }
                 let (mut prev, mut cur, mut last_dir, mut length) = (a, first, d, 0u32);
                 while node_of[cur] == NONE {
+                    walked[cur] = true;
                     length += 1;
                     let nd = Dir::ALL
                         .into_iter()
@@ -169,7 +181,6 @@ impl LevelGraph {
                 }
             }
         }
-        debug_assert!(net.iter().all(|&c| interior(c as usize)));
         LevelGraph {
             graph,
             rooms: rooms.len() as u16,
@@ -328,6 +339,30 @@ mod tests {
         assert_eq!(g.loops(), 1);
         assert_eq!(g.dead_ends(), 1);
         assert_eq!(g.components(), 1);
+    }
+
+    #[test]
+    fn closed_corridor_loop_alone_is_a_component_with_a_loop() {
+        let (w, h, t, r) = parse(
+            &[
+                "         ",
+                " ...     ",
+                " ...  ## ",
+                " ...  ## ",
+                "         ",
+            ],
+            &[rect(1, 1, 3, 3)],
+        );
+        let g = LevelGraph::build(w, h, &t, &r);
+        assert_eq!(g.components(), 2);
+        assert_eq!(g.loops(), 1);
+    }
+
+    #[test]
+    fn open_cells_on_the_border_do_not_crash() {
+        let (w, h, t, r) = parse(&["##   ", "#... ", "#... ", "     "], &[rect(1, 1, 3, 2)]);
+        let g = LevelGraph::build(w, h, &t, &r);
+        assert_eq!(g.node_count(), 1);
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub(crate) struct Carver {
     goal: Vec<u32>,
     search: u32,
     queue: BucketQueue,
+    starts: Vec<(u32, u32)>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
 }
@@ -331,9 +332,6 @@ impl Carver {
             }
         };
 
-        let ring_len =
-            (self.rock_cost[255] + open_cost + 2 * turn + 1).next_power_of_two() as usize;
-        self.queue.reset(ring_len);
         // Doors face the room they lead to: a source more than a few steps
         // farther from the target than the nearest one would only start a
         // corridor that walks around its own room.
@@ -350,10 +348,11 @@ impl Carver {
         } else {
             u32::MAX - nearest
         };
+        self.starts.clear();
         for &s in sources {
             let c = s as usize;
-            let (sx, sy) = xy(c, w);
-            if h(sx, sy, HORIZONTAL).min(h(sx, sy, VERTICAL)) > nearest + slack {
+            let (x, y) = xy(c, w);
+            if h(x, y, HORIZONTAL).min(h(x, y, VERTICAL)) > nearest + slack {
                 continue;
             }
             // Leave the room straight away from the floor.
@@ -368,8 +367,24 @@ impl Carver {
                 cost: g,
                 parent: NO_PARENT,
             };
-            let (x, y) = xy(c, w);
-            self.queue.push(g + h(x, y, axis_of(out)), state as u32);
+            self.starts.push((g + h(x, y, axis_of(out)), state as u32));
+        }
+
+        // The ring of buckets must span every key outstanding at once: the
+        // spread of the starting keys, plus the most one step can add to f
+        // (a step, a turn, and the heuristic's turn term switching on).
+        let lowest = self.starts.iter().map(|s| s.0).min().unwrap_or(0);
+        let highest = self.starts.iter().map(|s| s.0).max().unwrap_or(0);
+        let max_step = self.rock_cost[254].max(open_cost);
+        let window = u64::from(highest - lowest)
+            + u64::from(max_step)
+            + u64::from(min_step)
+            + 2 * u64::from(turn)
+            + 1;
+        self.queue
+            .reset((window as usize).next_power_of_two(), lowest);
+        for &(f, state) in &self.starts {
+            self.queue.push(f, state);
         }
 
         while let Some((f, state)) = self.queue.pop() {
@@ -401,9 +416,11 @@ impl Carver {
                     step => step,
                 };
                 let n_axis = axis_of(nd);
-                let mut ng = g + step;
-                if n_axis != axis {
-                    ng += turn;
+                let ng = g + step + if n_axis != axis { turn } else { 0 };
+                if ng > COST_LIMIT {
+                    // Absurdly long and costly; treat it as no way through
+                    // rather than let the sums wrap.
+                    continue;
                 }
                 let ns = nc * 2 + n_axis;
                 let seen = &mut self.states[ns];
@@ -431,11 +448,11 @@ struct BucketQueue {
     occupied: Vec<u64>,
     len: usize,
     cursor: u32,
-    started: bool,
 }
 
 impl BucketQueue {
-    fn reset(&mut self, ring_len: usize) {
+    /// Empties the queue for keys from `lowest` up to `lowest + ring_len`.
+    fn reset(&mut self, ring_len: usize, lowest: u32) {
         let ring_len = ring_len.max(64);
         if self.buckets.len() != ring_len {
             self.buckets.resize_with(ring_len, Vec::new);
@@ -446,19 +463,16 @@ impl BucketQueue {
         }
         self.occupied.fill(0);
         self.len = 0;
-        self.started = false;
+        self.cursor = lowest;
     }
 
     fn push(&mut self, key: u32, value: u32) {
-        if !self.started || key < self.cursor {
-            // Only the initial pushes (sources) may come below the cursor.
-            self.cursor = if self.started {
-                self.cursor.min(key)
-            } else {
-                key
-            };
-            self.started = true;
-        }
+        assert!(
+            key >= self.cursor && ((key - self.cursor) as usize) < self.buckets.len(),
+            "key {key} outside the window at {} of {}",
+            self.cursor,
+            self.buckets.len()
+        );
         let i = key as usize & (self.buckets.len() - 1);
         self.buckets[i].push(value);
         self.occupied[i / 64] |= 1 << (i % 64);
@@ -503,6 +517,11 @@ impl BucketQueue {
 }
 
 const SOURCE_SLACK: u32 = 4;
+
+/// Path costs stay below this, so `g + step + turn + h` never overflows:
+/// each of those terms is at most a few hundred thousand (the config caps
+/// costs) and the level at most 2000 cells a side.
+const COST_LIMIT: u32 = u32::MAX / 4;
 const HORIZONTAL: usize = 0;
 const VERTICAL: usize = 1;
 
@@ -578,4 +597,119 @@ fn centre2(s: &Shape) -> (i64, i64) {
 
 fn dist2(a: (i64, i64), b: (i64, i64)) -> i64 {
     (a.0 - b.0).pow(2) + (a.1 - b.1).pow(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::generate::seed::{Stage, stage_rng};
+    use crate::generate::{hardness, rooms};
+
+    /// Plain Dijkstra over the same (cell, axis) states and the same rules,
+    /// with a binary heap: the reference the bucket-queue A* must match.
+    fn reference(
+        carver: &Carver,
+        cfg: &Config,
+        site: &Site<'_>,
+        sources: &[u32],
+        goals: &[u32],
+    ) -> Option<u32> {
+        let w = site.width;
+        let t = &cfg.tunnel;
+        let (open, turn) = (u32::from(t.open_cost), u32::from(t.turn_penalty));
+        let end_cost = |c: usize| match site.tiles[c] {
+            Tile::Rock => carver.rock_cost[usize::from(site.hardness[c])],
+            _ => open,
+        };
+        let mut best = vec![u32::MAX; 2 * site.tiles.len()];
+        let mut heap = BinaryHeap::new();
+        for &s in sources {
+            let c = s as usize;
+            let out = Dir::ALL
+                .into_iter()
+                .find(|&d| site.room_id[offset(c, d.opposite(), w)] != 0)
+                .unwrap_or(Dir::North);
+            let state = c * 2 + axis_of(out);
+            best[state] = best[state].min(end_cost(c));
+            heap.push(Reverse((end_cost(c), state)));
+        }
+        while let Some(Reverse((g, state))) = heap.pop() {
+            if g > best[state] {
+                continue;
+            }
+            let (c, axis) = (state >> 1, state & 1);
+            if goals.contains(&(c as u32)) {
+                return Some(g);
+            }
+            for nd in Dir::ALL {
+                let nc = offset(c, nd, w);
+                let step = match u32::from(carver.step[nc]) {
+                    0 if goals.contains(&(nc as u32)) && carver.ring[c] == 0 => end_cost(nc),
+                    0 => continue,
+                    s => s,
+                };
+                let ng = g + step + if axis_of(nd) != axis { turn } else { 0 };
+                let ns = nc * 2 + axis_of(nd);
+                if ng < best[ns] {
+                    best[ns] = ng;
+                    heap.push(Reverse((ng, ns)));
+                }
+            }
+        }
+        None
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// The A* finds a path exactly when one exists, and its cost is the
+        /// cheapest, whatever the costs (the extremes once broke the queue).
+        #[test]
+        fn search_cost_equals_dijkstra(
+            seed in any::<u64>(),
+            step in prop_oneof![Just(1u16), Just(100), 1u16..=200, Just(10_000)],
+            open in prop_oneof![Just(1u16), Just(100), 1u16..=200, Just(10_000)],
+            turn in prop_oneof![Just(0u16), 0u16..=200, Just(10_000)],
+            soft in 0u16..=254,
+            weight in prop_oneof![Just(0.0f64), 0.0f64..=16.0],
+        ) {
+            let mut cfg = Config::from_ron("(width: 70, height: 40, rooms: (count: (min: 2, max: 8)))", "t").unwrap();
+            cfg.tunnel.step_cost = step;
+            cfg.tunnel.open_cost = open;
+            cfg.tunnel.turn_penalty = turn;
+            cfg.tunnel.soft_below = soft;
+            cfg.tunnel.hardness_weight = weight;
+            let (w, h) = (70usize, 40usize);
+            let mut hard = vec![0u8; w * h];
+            hardness::fill(&mut hard, &mut Vec::new(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
+            let mut room_id = Vec::new();
+            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id);
+            prop_assume!(shapes.len() >= 2);
+            let mut tiles = vec![Tile::Rock; w * h];
+            for (c, &id) in room_id.iter().enumerate() {
+                if id != 0 {
+                    tiles[c] = Tile::Floor;
+                    hard[c] = 0;
+                }
+            }
+            let mut doors = vec![Vec::new(); shapes.len()];
+            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, doors: &mut doors };
+            let mut carver = Carver::default();
+            carver.prepare(&cfg, &site, w * h);
+            for (from, to) in [(1, 0), (0, 1)] {
+                let sources = carver.candidates[from].clone();
+                let goals = carver.candidates[to].clone();
+                let got = carver
+                    .search(&cfg, &site, &sources, &goals, to, false)
+                    .map(|state| carver.states[state as usize].cost);
+                let want = reference(&carver, &cfg, &site, &sources, &goals);
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
 }

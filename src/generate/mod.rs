@@ -30,24 +30,35 @@ use self::seed::{Stage, stage_rng};
 /// Why no level could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
+    /// Most attempts could not place the minimum number of rooms.
     #[error(
-        "depth {depth}: placed only {placed} of at least {wanted} rooms in a {width}x{height} level \
-         after {attempts} attempts; lower rooms.count.min, shrink rooms.width/height, \
-         raise rooms.give_up_streak or enlarge the level"
+        "depth {depth}: no attempt of {attempts} made a level: {too_few} placed fewer than \
+         {wanted} rooms (at best {best}) in the {width}x{height} level and {crowded} had rooms \
+         too close for corridors to join; lower rooms.count.min, shrink rooms.width/height \
+         or enlarge the level"
     )]
     TooFewRooms {
         depth: u16,
-        placed: usize,
+        attempts: u32,
+        too_few: u32,
+        crowded: u32,
+        best: usize,
         wanted: u16,
         width: u16,
         height: u16,
-        attempts: u32,
     },
+    /// Most attempts placed their rooms but could not join them all.
     #[error(
-        "depth {depth}: rooms stand too close for corridors to join them all in {attempts} attempts; \
-         lower rooms.max_floor_share or rooms.count, or enlarge the level"
+        "depth {depth}: no attempt of {attempts} made a level: {crowded} had rooms too close for \
+         corridors to join them all and {too_few} placed too few rooms; lower \
+         rooms.max_floor_share or rooms.count, or enlarge the level"
     )]
-    Crowded { depth: u16, attempts: u32 },
+    Crowded {
+        depth: u16,
+        attempts: u32,
+        crowded: u32,
+        too_few: u32,
+    },
     /// A level failed its final verification: a generator bug, not a config
     /// problem, since carving only succeeds on a connected layout.
     #[error(
@@ -99,32 +110,49 @@ impl Generator {
             });
         }
         let attempts = u32::from(config.generation_retries);
-        let mut last = None;
+        let (mut too_few, mut crowded, mut best) = (0u32, 0u32, 0usize);
+        let mut flaw = None;
         for attempt in 0..attempts {
             match self.attempt(config, seed, depth, attempt) {
                 Ok(mut level) => {
                     level.rejected_attempts = attempt;
                     return Ok(level);
                 }
-                Err(why) => last = Some(why),
+                Err(Rejected::TooFewRooms(placed)) => {
+                    too_few += 1;
+                    best = best.max(placed);
+                }
+                Err(Rejected::Unjoined) => crowded += 1,
+                Err(Rejected::Flaw(reason)) => flaw = Some(reason),
             }
         }
-        Err(match last {
-            Some(Rejected::TooFewRooms(placed)) => GenerateError::TooFewRooms {
-                depth,
-                placed,
-                wanted: config.rooms.count.min,
-                width: config.width,
-                height: config.height,
-                attempts,
-            },
-            Some(Rejected::Unjoined) => GenerateError::Crowded { depth, attempts },
-            Some(Rejected::Flaw(reason)) => GenerateError::Unverified {
+        // A verification failure is a generator bug; say so rather than
+        // blame the config.
+        if let Some(reason) = flaw {
+            return Err(GenerateError::Unverified {
                 depth,
                 attempts,
                 reason,
-            },
-            None => unreachable!("generation_retries is validated to be at least 1"),
+            });
+        }
+        Err(if too_few >= crowded {
+            GenerateError::TooFewRooms {
+                depth,
+                attempts,
+                too_few,
+                crowded,
+                best,
+                wanted: config.rooms.count.min,
+                width: config.width,
+                height: config.height,
+            }
+        } else {
+            GenerateError::Crowded {
+                depth,
+                attempts,
+                crowded,
+                too_few,
+            }
         })
     }
 
