@@ -121,21 +121,24 @@ impl Dungeon {
         let results: Mutex<Vec<(u16, Result<Level, GenerateError>)>> =
             Mutex::new(Vec::with_capacity(todo.len()));
         let (config, seed, todo_ref) = (&self.config, self.seed, &todo);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    let mut generator = Generator::default();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&d) = todo_ref.get(i) else { break };
-                        let level = generator.level(config, seed, d);
-                        results
-                            .lock()
-                            .expect("no thread panics holding the lock")
-                            .push((d, level));
-                    }
-                });
+        let work = || {
+            let mut generator = Generator::default();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&d) = todo_ref.get(i) else { break };
+                let level = generator.level(config, seed, d);
+                results
+                    .lock()
+                    .expect("no thread panics holding the lock")
+                    .push((d, level));
             }
+        };
+        // The calling thread is one of the workers.
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
         });
         let mut results = results
             .into_inner()

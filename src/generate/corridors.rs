@@ -51,15 +51,14 @@ pub(crate) struct Carver {
 }
 
 /// Search bookkeeping of one (cell, axis) state, kept together so a visit
-/// touches one cache line.
-#[derive(Clone, Copy, Default)]
-struct State {
-    /// The search that last reached this state; other fields are stale
-    /// unless it is the current one.
-    search: u32,
-    cost: u32,
-    parent: u32,
-}
+/// touches one cache line: `[SEARCH, COST, PARENT]`. SEARCH is the search
+/// that last reached the state; the other two are stale unless it is the
+/// current one. A plain array rather than a struct so a fresh table can be
+/// allocated zeroed, leaving untouched pages unmapped.
+type State = [u32; 3];
+const SEARCH: usize = 0;
+const COST: usize = 1;
+const PARENT: usize = 2;
 
 /// What carving needs to know about the level under construction.
 pub(crate) struct Site<'a> {
@@ -123,13 +122,9 @@ impl Carver {
         self.ring.resize(n, 0);
         // Search marks keep counting up across levels, so these buffers
         // never need clearing: a stale mark never equals a new one.
-        if self.states.len() < 2 * n {
-            self.states.resize(2 * n, State::default());
-            self.goal.resize(n, 0);
-        }
-        if self.search > u32::MAX - 1_000_000 {
-            self.states.fill(State::default());
-            self.goal.fill(0);
+        if self.states.len() < 2 * n || self.search > u32::MAX - 1_000_000 {
+            self.states = vec![[0; 3]; 2 * n];
+            self.goal = vec![0; n];
             self.search = 0;
         }
         let w = site.width;
@@ -261,7 +256,7 @@ impl Carver {
         let mut s = goal_state;
         while s != NO_PARENT {
             self.path.push(s >> 1);
-            s = self.states[s as usize].parent;
+            s = self.states[s as usize][PARENT];
         }
         for &c in &self.path {
             let c = c as usize;
@@ -362,11 +357,7 @@ impl Carver {
                 .unwrap_or(Dir::North);
             let state = c * 2 + axis_of(out);
             let g = end_cost(c);
-            self.states[state] = State {
-                search: mark,
-                cost: g,
-                parent: NO_PARENT,
-            };
+            self.states[state] = [mark, g, NO_PARENT];
             self.starts.push((g + h(x, y, axis_of(out)), state as u32));
         }
 
@@ -390,7 +381,7 @@ impl Carver {
         while let Some((f, state)) = self.queue.pop() {
             let state = state as usize;
             let (c, axis) = (state >> 1, state & 1);
-            let g = self.states[state].cost;
+            let g = self.states[state][COST];
             let (x, y) = xy(c, w);
             if g + h(x, y, axis) != f {
                 continue; // superseded by a cheaper push
@@ -398,7 +389,7 @@ impl Carver {
             if self.goal[c] == mark {
                 return Some(state as u32);
             }
-            let came_from = match self.states[state].parent {
+            let came_from = match self.states[state][PARENT] {
                 NO_PARENT => usize::MAX,
                 p => p as usize >> 1,
             };
@@ -424,12 +415,8 @@ impl Carver {
                 }
                 let ns = nc * 2 + n_axis;
                 let seen = &mut self.states[ns];
-                if seen.search != mark || ng < seen.cost {
-                    *seen = State {
-                        search: mark,
-                        cost: ng,
-                        parent: state as u32,
-                    };
+                if seen[SEARCH] != mark || ng < seen[COST] {
+                    *seen = [mark, ng, state as u32];
                     let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
                     self.queue.push(nf, ns as u32);
                 }
@@ -706,7 +693,7 @@ mod tests {
                 let goals = carver.candidates[to].clone();
                 let got = carver
                     .search(&cfg, &site, &sources, &goals, to, false)
-                    .map(|state| carver.states[state as usize].cost);
+                    .map(|state| carver.states[state as usize][COST]);
                 let want = reference(&carver, &cfg, &site, &sources, &goals);
                 prop_assert_eq!(got, want);
             }

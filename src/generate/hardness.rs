@@ -41,7 +41,8 @@ pub(crate) fn fill(
     // persistence^o, in 1/1024ths.
     let mut weight = 1.0f64;
     let mut lattice = Vec::new();
-    let mut column = Vec::new();
+    let mut rows: Vec<i32> = Vec::new();
+    let mut xs: Vec<(usize, i32)> = Vec::with_capacity(width);
     for octave in 0..cfg.octaves {
         let spacing = (usize::from(cfg.feature_size) >> octave).max(1);
         let w = (weight * 1024.0).round() as u32;
@@ -54,25 +55,27 @@ pub(crate) fn fill(
         lattice.clear();
         lattice.extend((0..gw * gh).map(|_| u32::from(rng.random::<u8>())));
         let weights = smooth_weights(spacing);
-        column.resize(gw, 0);
+        // Interpolate along each lattice row first (few rows), then down
+        // every cell's column: the per-cell loop is then a plain pass over
+        // whole rows. The sum is the same bilinear numerator either way.
+        xs.clear();
+        xs.extend((0..width).map(|x| (x / spacing, weights[x % spacing] as i32)));
+        rows.clear();
+        for gy in 0..gh {
+            let lat = &lattice[gy * gw..(gy + 1) * gw];
+            rows.extend(xs.iter().map(|&(gx, tx)| {
+                let (a, b) = (lat[gx] as i32, lat[gx + 1] as i32);
+                a * 256 + (b - a) * tx // 0..=255*256
+            }));
+        }
         for y in 0..height {
-            let (gy, ty) = (y / spacing, weights[y % spacing]);
-            let (top, bottom) = (
-                &lattice[gy * gw..(gy + 1) * gw],
-                &lattice[(gy + 1) * gw..(gy + 2) * gw],
-            );
-            for gx in 0..gw {
-                column[gx] = (top[gx] * (256 - ty) + bottom[gx] * ty) as i32; // 0..=255*256
-            }
-            // One lattice span at a time, so the inner loop is a plain
-            // multiply-add over contiguous cells.
+            let (gy, ty) = (y / spacing, weights[y % spacing] as i32);
+            let top = &rows[gy * width..(gy + 1) * width];
+            let bottom = &rows[(gy + 1) * width..(gy + 2) * width];
             let row = &mut acc[y * width..(y + 1) * width];
-            for (gx, span) in row.chunks_mut(spacing).enumerate() {
-                let (a, b) = (column[gx], column[gx + 1]);
-                for (cell, &tx) in span.iter_mut().zip(weights.iter()) {
-                    let v = (a * 256 + (b - a) * tx as i32) >> 14; // 0..=1020
-                    *cell += v as u32 * w;
-                }
+            for ((cell, &t), &b) in row.iter_mut().zip(top).zip(bottom) {
+                let v = (t * (256 - ty) + b * ty) >> 14; // 0..=1020
+                *cell += v as u32 * w;
             }
         }
     }
