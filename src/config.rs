@@ -68,7 +68,7 @@ pub struct Config {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(from = "RoomFields")]
 pub struct RoomConfig {
     pub count: Range,
     pub width: Range,
@@ -133,6 +133,56 @@ impl Default for RoomConfig {
             give_up_streak: 500,
             max_floor_share: 0.3,
             max_doors: 8,
+        }
+    }
+}
+
+/// `RoomConfig` as written: each range may give only `min` or only `max`,
+/// and the other bound keeps its default. Serde cannot default half a
+/// struct from its parent's default, so this mirror does it.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RoomFields {
+    count: PartialRange,
+    width: PartialRange,
+    height: PartialRange,
+    circle_share: Option<f64>,
+    circle_radius: PartialRange,
+    attempts_per_room: Option<u16>,
+    give_up_streak: Option<u32>,
+    max_floor_share: Option<f64>,
+    max_doors: Option<u8>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct PartialRange {
+    min: Option<u16>,
+    max: Option<u16>,
+}
+
+impl PartialRange {
+    fn or(self, default: Range) -> Range {
+        Range {
+            min: self.min.unwrap_or(default.min),
+            max: self.max.unwrap_or(default.max),
+        }
+    }
+}
+
+impl From<RoomFields> for RoomConfig {
+    fn from(f: RoomFields) -> Self {
+        let d = RoomConfig::default();
+        RoomConfig {
+            count: f.count.or(d.count),
+            width: f.width.or(d.width),
+            height: f.height.or(d.height),
+            circle_share: f.circle_share.unwrap_or(d.circle_share),
+            circle_radius: f.circle_radius.or(d.circle_radius),
+            attempts_per_room: f.attempts_per_room.unwrap_or(d.attempts_per_room),
+            give_up_streak: f.give_up_streak.unwrap_or(d.give_up_streak),
+            max_floor_share: f.max_floor_share.unwrap_or(d.max_floor_share),
+            max_doors: f.max_doors.unwrap_or(d.max_doors),
         }
     }
 }
@@ -251,10 +301,17 @@ impl Config {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let fields = FieldIndex::scan(text);
         let config: Config = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)
             .map_err(|e| syntax_error(e, text, origin, &fields))?;
         config.validate().map_err(|problem| {
-            let (line, column) = fields.locate(&problem.field);
+            let blamed = match &problem.instead {
+                Some(other) if !fields.is_written(&problem.field) && fields.is_written(other) => {
+                    other
+                }
+                _ => &problem.field,
+            };
+            let (line, column) = fields.locate(blamed);
             ConfigError::Invalid {
                 location: Location {
                     origin: origin.into(),
@@ -386,14 +443,21 @@ impl Config {
         check((1..=8).contains(&s.per_level), "stairs.per_level", || {
             format!("must be from 1 to 8, got {}", s.per_level)
         })?;
-        let stair_rooms = 2 * u16::from(s.per_level);
-        check(r.count.min >= stair_rooms, "rooms.count.min", || {
-            format!(
-                "must be at least {stair_rooms}: {} up and {} down staircases \
-                 stand in different rooms",
-                s.per_level, s.per_level
-            )
-        })?;
+        // Every staircase of a level stands in a room of its own.
+        let stair_rooms = c.stair_rooms_needed();
+        if r.count.min < stair_rooms {
+            return Err(Problem {
+                field: "rooms.count.min".into(),
+                message: format!(
+                    "must be at least {stair_rooms} (it is {}): with {} staircase(s) each way \
+                     and {} level(s), the busiest level needs {stair_rooms} rooms, since each \
+                     staircase stands in a room of its own; raise rooms.count.min or lower \
+                     stairs.per_level",
+                    r.count.min, s.per_level, c.levels
+                ),
+                instead: Some("stairs.per_level".into()),
+            });
+        }
         check(c.generation_retries >= 1, "generation_retries", || {
             "must be at least 1".into()
         })?;
@@ -421,6 +485,21 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The rooms the busiest level needs for its stairs. Each staircase has
+    /// a room of its own, and the level's arrival room (its first up
+    /// staircase, or where the player starts on a first level without an
+    /// exit) never holds a down staircase.
+    pub fn stair_rooms_needed(&self) -> u16 {
+        let per = u16::from(self.stairs.per_level);
+        match self.levels {
+            1 => 1,
+            2 => per + 1,
+            _ => (2 * per).max(per + 1),
+        }
+    }
+}
+
 /// The narrowest and shortest room the config can produce.
 fn smallest_room(c: &Config) -> (u32, u32) {
     let r = &c.rooms;
@@ -439,6 +518,9 @@ fn smallest_room(c: &Config) -> (u32, u32) {
 pub struct Problem {
     pub field: String,
     pub message: String,
+    /// Another field that shares the blame; errors point at it when the
+    /// file writes it and not `field`.
+    pub instead: Option<String>,
 }
 
 fn check(ok: bool, field: &str, message: impl FnOnce() -> String) -> Result<(), Problem> {
@@ -448,6 +530,7 @@ fn check(ok: bool, field: &str, message: impl FnOnce() -> String) -> Result<(), 
         Err(Problem {
             field: field.into(),
             message: message(),
+            instead: None,
         })
     }
 }
@@ -506,9 +589,20 @@ fn syntax_error(
             enclosing.map(|p| p.0.clone()),
             format!("field \"{field}\" appears twice"),
         ),
+        E::ExpectedComma => {
+            let found = fields.char_at(line, column);
+            let message = match found {
+                Some('.') => "this field takes a whole number, found a decimal point".to_string(),
+                Some(c) if !c.is_whitespace() => {
+                    format!("expected `,` or a closing bracket, found `{c}`")
+                }
+                _ => "expected `,` or a closing bracket".to_string(),
+            };
+            (enclosing.map(|p| p.0.clone()), message)
+        }
         other => (
             enclosing.map(|p| p.0.clone()),
-            lowercase_first(&other.to_string()),
+            lowercase_first(&without_type_names(&other.to_string())),
         ),
     };
     let _ = text;
@@ -565,6 +659,22 @@ fn join(parent: &str, name: &str) -> String {
     } else {
         format!("{parent}.{name}")
     }
+}
+
+/// Drops the Rust type names serde and ron put in messages (" for struct
+/// `RoomConfig`", " in `Range`"): they mean nothing to someone editing RON.
+fn without_type_names(message: &str) -> String {
+    let mut out = message.to_string();
+    for marker in [" for struct `", " in `"] {
+        while let Some(start) = out.find(marker) {
+            let rest = &out[start + marker.len()..];
+            match rest.find('`') {
+                Some(end) => out.replace_range(start..start + marker.len() + end + 1, ""),
+                None => break,
+            }
+        }
+    }
+    out
 }
 
 fn lowercase_first(s: &str) -> String {
@@ -725,6 +835,15 @@ impl FieldIndex {
         }
     }
 
+    fn is_written(&self, path: &str) -> bool {
+        self.keys.iter().any(|k| k.0 == path)
+    }
+
+    /// The character at a (line, character column) position.
+    fn char_at(&self, line: usize, column: usize) -> Option<char> {
+        self.text.get(self.offset(line, column)..)?.chars().next()
+    }
+
     /// Where the field is set; for a field left to its default, where its
     /// nearest written ancestor is; failing that, the start of the file.
     fn locate(&self, path: &str) -> (usize, usize) {
@@ -872,15 +991,11 @@ mod tests {
 
     #[test]
     fn default_field_error_points_at_nearest_written_parent() {
-        // rooms.count.min is left at 5, too few for four staircases each way;
-        // the error points at the `rooms` the file does write.
-        let e = err("(\n  rooms: (circle_share: 0.1),\n  stairs: (per_level: 4),\n)");
-        assert_eq!(e.field(), Some("rooms.count.min"));
-        assert!(
-            e.to_string()
-                .starts_with("mine.ron:2:3: rooms.count.min: must be at least 8"),
-            "{e}"
-        );
+        // A field left to its default is located at its nearest written
+        // ancestor, or at the start of the file.
+        let idx = FieldIndex::scan("(\n  rooms: (circle_share: 0.1),\n)");
+        assert_eq!(idx.locate("rooms.count.min"), (2, 3));
+        assert_eq!(idx.locate("tunnel.open_cost"), (1, 1));
     }
 
     #[test]
@@ -950,6 +1065,35 @@ mod tests {
             err("(tunnel: (turn_penalty: 65535))").field(),
             Some("tunnel.turn_penalty")
         );
+    }
+
+    #[test]
+    fn a_range_may_give_one_bound() {
+        let c = Config::from_ron("(rooms: (count: (max: 20), width: (min: 5)))", "x").unwrap();
+        assert_eq!(c.rooms.count, Range::new(5, 20));
+        assert_eq!(c.rooms.width, Range::new(5, 14));
+        let e = err("(rooms: (count: (mix: 20)))");
+        assert_eq!(e.field(), Some("rooms.count.mix"), "{e}");
+    }
+
+    #[test]
+    fn decimals_in_whole_number_fields_say_so() {
+        let e = err("(width: 80.5)");
+        assert!(e.to_string().contains("whole number"), "{e}");
+        assert_eq!(e.field(), Some("width"));
+        let e = err("(width: 8O)");
+        assert!(e.to_string().contains("found `O`"), "{e}");
+    }
+
+    #[test]
+    fn messages_do_not_name_rust_types() {
+        for text in ["(rooms: 3)", "[1, 2]", "(rooms: (count: 4))"] {
+            let e = err(text).to_string();
+            assert!(
+                !e.contains("RoomConfig") && !e.contains("Range`") && !e.contains("`Config`"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -270,3 +270,27 @@ fn data_default_ron_is_the_default() {
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
 }
+
+#[test]
+fn readme_excerpt_is_real_output() {
+    // The README's 80x21 example must stay what delve prints.
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("$ delve generate --seed 42 --config small.ron")
+        .expect("example in README");
+    let block: Vec<&str> = readme[start..]
+        .lines()
+        .skip(3)
+        .take_while(|l| *l != "...")
+        .collect();
+    assert!(block.len() >= 5, "excerpt too short: {block:?}");
+    let dir = TempDir::new("readme");
+    let cfg = dir.file("small.ron", "(width: 80, height: 21, levels: 1)");
+    let out = stdout(&delve(&["generate", "--seed", "42", "--config", &cfg]));
+    let rows: Vec<&str> = out.lines().skip(1 + 5).map(str::trim_end).collect();
+    assert_eq!(
+        &rows[..block.len()],
+        &block[..],
+        "README excerpt differs from rows 5.. of the output"
+    );
+}

@@ -11,7 +11,7 @@ use crate::check;
 fn small_config() -> impl Strategy<Value = Config> {
     (
         (30u16..=120, 15u16..=60, 1u16..=4),
-        (2u16..=6, 0u16..=20, 3u16..=6, 0u16..=6, 2u16..=4, 0u16..=4),
+        (1u16..=6, 0u16..=20, 3u16..=6, 0u16..=6, 2u16..=4, 0u16..=4),
         (0.0f64..=1.0, 1u16..=3, 1u16..=2),
         (1u8..=8, 0.1f64..=0.6, 1u8..=2, any::<bool>()),
         (
@@ -35,10 +35,6 @@ fn small_config() -> impl Strategy<Value = Config> {
                 levels,
                 ..Config::default()
             };
-            c.rooms.count = Range::new(
-                count_min.max(2 * u16::from(per_level)),
-                count_min + count_extra + 4,
-            );
             c.rooms.width = Range::new(rw, (rw + rw_extra).min(width / 4));
             c.rooms.height = Range::new(rh, (rh + rh_extra).min(height / 4));
             c.rooms.circle_share = share;
@@ -47,6 +43,10 @@ fn small_config() -> impl Strategy<Value = Config> {
             c.rooms.max_doors = max_doors;
             c.rooms.max_floor_share = floor_share;
             c.stairs.per_level = per_level;
+            c.rooms.count = Range::new(
+                count_min.max(c.stair_rooms_needed()),
+                count_min + count_extra + 4,
+            );
             c.stairs.exit_on_first_level = exit;
             c.hardness.feature_size = feature;
             c.hardness.octaves = octaves;

@@ -96,19 +96,23 @@ impl Carver {
             order.sort_by_key(|&j| (dist2(c, centres[j]), j));
             // The nearest room is the goal, as in 002. If a room's ring
             // leaves no way through, the next nearest is tried.
-            for &target in order.iter().take(4) {
-                if self.join(cfg, site, room, target) {
-                    sets.union(room, target);
+            let target = order
+                .iter()
+                .take(4)
+                .copied()
+                .find(|&t| self.join(cfg, site, room, t));
+            match target {
+                Some(t) => {
+                    sets.union(room, t);
                     joined.push(room);
-                    break;
                 }
+                // A room no search can reach dooms the attempt: stop now
+                // rather than flood the level with more failing searches.
+                None => return Err(Unjoined),
             }
         }
-        if (1..rooms).all(|r| sets.equiv(0, r)) {
-            Ok(())
-        } else {
-            Err(Unjoined)
-        }
+        debug_assert!((1..rooms).all(|r| sets.equiv(0, r)));
+        Ok(())
     }
 
     fn prepare(&mut self, cfg: &Config, site: &Site<'_>, n: usize) {
@@ -234,7 +238,21 @@ impl Carver {
                     .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
                     .collect()
             } else {
-                cands[room].clone()
+                // No new door right beside an existing one: a corridor
+                // arriving there uses that door instead of opening a wall
+                // of doors.
+                let w = site.width;
+                cands[room]
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        let c = c as usize;
+                        site.tiles[c] == Tile::Door
+                            || [c - w, c + 1, c + w, c - 1]
+                                .iter()
+                                .all(|&n| site.tiles[n] != Tile::Door)
+                    })
+                    .collect()
             }
         };
         let sources = ends(from, site, &self.candidates);

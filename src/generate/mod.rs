@@ -34,8 +34,8 @@ pub enum GenerateError {
     #[error(
         "depth {depth}: no attempt of {attempts} made a level: {too_few} placed fewer than \
          {wanted} rooms (at best {best}) in the {width}x{height} level and {crowded} had rooms \
-         too close for corridors to join; lower rooms.count.min, shrink rooms.width/height \
-         or enlarge the level"
+         too close for corridors to join; lower rooms.count.min, shrink rooms.width, \
+         rooms.height or rooms.circle_radius, or enlarge the level"
     )]
     TooFewRooms {
         depth: u16,
@@ -51,7 +51,7 @@ pub enum GenerateError {
     #[error(
         "depth {depth}: no attempt of {attempts} made a level: {crowded} had rooms too close for \
          corridors to join them all and {too_few} placed too few rooms; lower \
-         rooms.max_floor_share or rooms.count, or enlarge the level"
+         rooms.max_floor_share or rooms.count, raise rooms.max_doors, or enlarge the level"
     )]
     Crowded {
         depth: u16,

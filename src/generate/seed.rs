@@ -2,7 +2,7 @@
 //!
 //! A level's randomness depends on (run seed, depth, attempt) only, so a level
 //! is the same whether it is generated first, last, alone or in parallel.
-//! Each stage (hardness, rooms, corridors, stairs) draws from its own PCG
+//! Each stage that draws random numbers (hardness, rooms, stairs) has its own PCG
 //! stream, so changing how many numbers one stage draws never shifts another
 //! stage's output.
 
