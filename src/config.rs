@@ -14,6 +14,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::MonsterKind;
+
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
 pub const MIN_HEIGHT: u16 = 15;
@@ -64,6 +66,7 @@ pub struct Config {
     pub hardness: HardnessConfig,
     pub tunnel: TunnelConfig,
     pub stairs: StairsConfig,
+    pub simulation: SimulationConfig,
     pub generation_retries: u16,
 }
 
@@ -116,6 +119,7 @@ impl Default for Config {
             hardness: HardnessConfig::default(),
             tunnel: TunnelConfig::default(),
             stairs: StairsConfig::default(),
+            simulation: SimulationConfig::default(),
             generation_retries: 32,
         }
     }
@@ -209,6 +213,50 @@ impl Default for TunnelConfig {
     }
 }
 
+/// What wins a run.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Goal {
+    /// Every monster of every level dead (001).
+    KillAll,
+    /// Standing on the deepest level.
+    ReachBottom,
+}
+
+/// The rules of play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimulationConfig {
+    pub lives: u8,
+    pub sight_radius: u8,
+    pub perception_radius: u8,
+    pub player_speed: u8,
+    pub monsters_first_level: u16,
+    pub monsters_per_depth: u16,
+    pub monsters_max: u16,
+    pub dig_per_turn: u8,
+    pub cautious_at_lives: u8,
+    pub goal: Goal,
+}
+
+impl Default for SimulationConfig {
+    fn default() -> Self {
+        SimulationConfig {
+            lives: 3,
+            sight_radius: 8,
+            perception_radius: 6,
+            player_speed: 10,
+            monsters_first_level: 3,
+            monsters_per_depth: 1,
+            monsters_max: 20,
+            dig_per_turn: 85,
+            cautious_at_lives: 1,
+            goal: Goal::KillAll,
+        }
+    }
+}
+
 impl Default for StairsConfig {
     fn default() -> Self {
         StairsConfig {
@@ -274,36 +322,13 @@ impl ConfigError {
 impl Config {
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let origin = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
-            path: origin.clone(),
-            source,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
-            ConfigError::Syntax {
-                location: Location {
-                    origin: origin.clone(),
-                    line,
-                    column,
-                },
-                field: None,
-                message: "the file is not valid UTF-8".into(),
-            }
-        })?;
+        let (text, origin) = read_text(path)?;
         Config::from_ron(&text, &origin)
     }
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        // Editors on Windows often start files with a byte-order mark;
-        // it is not content, and columns are counted without it.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let fields = FieldIndex::scan(text);
-        let config: Config = ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-            .from_str(text)
-            .map_err(|e| syntax_error(e, text, origin, &fields))?;
+        let (config, fields): (Config, FieldIndex) = parse(text, origin)?;
         config.validate().map_err(|problem| {
             let blamed = match &problem.instead {
                 Some(other) if !fields.is_written(&problem.field) && fields.is_written(other) => {
@@ -458,6 +483,31 @@ impl Config {
                 instead: Some("stairs.per_level".into()),
             });
         }
+        let sim = &c.simulation;
+        check((1..=99).contains(&sim.lives), "simulation.lives", || {
+            format!("must be from 1 to 99, got {}", sim.lives)
+        })?;
+        check(
+            (1..=40).contains(&sim.sight_radius),
+            "simulation.sight_radius",
+            || format!("must be from 1 to 40, got {}", sim.sight_radius),
+        )?;
+        check(
+            (1..=40).contains(&sim.perception_radius),
+            "simulation.perception_radius",
+            || format!("must be from 1 to 40, got {}", sim.perception_radius),
+        )?;
+        check(
+            (5..=20).contains(&sim.player_speed),
+            "simulation.player_speed",
+            || format!("must be from 5 to 20, got {}", sim.player_speed),
+        )?;
+        check(sim.monsters_max <= 1000, "simulation.monsters_max", || {
+            format!("must be at most 1000, got {}", sim.monsters_max)
+        })?;
+        check(sim.dig_per_turn >= 1, "simulation.dig_per_turn", || {
+            "must be at least 1, or tunnellers never get through".into()
+        })?;
         check(c.generation_retries >= 1, "generation_retries", || {
             "must be at least 1".into()
         })?;
@@ -498,6 +548,109 @@ impl Config {
             _ => (2 * per).max(per + 1),
         }
     }
+}
+
+/// Reads a UTF-8 text file, naming it in errors.
+fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
+    let origin = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+        path: origin.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
+        ConfigError::Syntax {
+            location: Location {
+                origin: origin.clone(),
+                line,
+                column,
+            },
+            field: None,
+            message: "the file is not valid UTF-8".into(),
+        }
+    })?;
+    Ok((text, origin))
+}
+
+/// Parses RON into `T`, keeping an index of where each field was written.
+fn parse<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+) -> Result<(T, FieldIndex), ConfigError> {
+    // Editors on Windows often start files with a byte-order mark;
+    // it is not content, and columns are counted without it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let fields = FieldIndex::scan(text);
+    let value = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+        .map_err(|e| syntax_error(e, text, origin, &fields))?;
+    Ok((value, fields))
+}
+
+/// Reads, parses and validates a monster list (`data/monsters.ron`).
+pub fn load_monsters(path: &Path) -> Result<Vec<MonsterKind>, ConfigError> {
+    let (text, origin) = read_text(path)?;
+    monsters_from_ron(&text, &origin)
+}
+
+/// Parses and validates a monster list; errors name the entry, e.g.
+/// `monsters.ron:7:39: [2].speed: must be from 5 to 20, got 30`.
+pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, ConfigError> {
+    let (kinds, fields): (Vec<MonsterKind>, FieldIndex) = parse(text, origin)?;
+    let invalid = |i: usize, field: &str, message: String| {
+        let (line, column) = fields.locate_nth(field, i);
+        ConfigError::Invalid {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field: format!("[{i}].{field}"),
+            message,
+        }
+    };
+    if kinds.is_empty() {
+        return Err(ConfigError::Invalid {
+            location: Location {
+                origin: origin.into(),
+                line: 1,
+                column: 1,
+            },
+            field: "[]".into(),
+            message: "the list must hold at least one kind of monster".into(),
+        });
+    }
+    for (i, k) in kinds.iter().enumerate() {
+        if k.name.trim().is_empty() {
+            return Err(invalid(i, "name", "must not be empty".into()));
+        }
+        if let Some(j) = kinds[..i].iter().position(|o| o.name == k.name) {
+            return Err(invalid(
+                i,
+                "name",
+                format!("\"{}\" is already the name of entry {j}", k.name),
+            ));
+        }
+        if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@".contains(k.glyph) {
+            return Err(invalid(
+                i,
+                "glyph",
+                format!(
+                    "{:?} is taken by the map or the player; pick another character",
+                    k.glyph
+                ),
+            ));
+        }
+        if !(5..=20).contains(&k.speed) {
+            return Err(invalid(
+                i,
+                "speed",
+                format!("must be from 5 to 20, got {}", k.speed),
+            ));
+        }
+    }
+    Ok(kinds)
 }
 
 /// The narrowest and shortest room the config can produce.
@@ -835,6 +988,16 @@ impl FieldIndex {
         }
     }
 
+    /// Where the `n`-th occurrence of a key is written (list entries share
+    /// their field paths).
+    fn locate_nth(&self, path: &str, n: usize) -> (usize, usize) {
+        self.keys
+            .iter()
+            .filter(|k| k.0 == path)
+            .nth(n)
+            .map_or((1, 1), |k| (k.1, k.2))
+    }
+
     fn is_written(&self, path: &str) -> bool {
         self.keys.iter().any(|k| k.0 == path)
     }
@@ -1107,6 +1270,38 @@ mod tests {
 #[cfg(test)]
 mod default_file {
     use super::*;
+
+    #[test]
+    fn data_monsters_ron_matches_the_built_in_kinds() {
+        let text = include_str!("../data/monsters.ron");
+        assert_eq!(
+            monsters_from_ron(text, "data/monsters.ron").unwrap(),
+            MonsterKind::defaults()
+        );
+    }
+
+    #[test]
+    fn monster_errors_name_the_entry() {
+        let text = "[\n (name: \"a\", glyph: 'a', colour: Red, speed: 10),\n (name: \"b\", glyph: 'b', colour: Red, speed: 30),\n]";
+        let e = monsters_from_ron(text, "m.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("m.ron:3:39: [1].speed: must be from 5 to 20, got 30"),
+            "{e}"
+        );
+        let e = monsters_from_ron(
+            "[(name: \"a\", glyph: '#', colour: Red, speed: 10)]",
+            "m.ron",
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("[0].glyph"));
+        let e = monsters_from_ron(
+            "[(name: \"a\", glyph: 'a', colour: Pink, speed: 10)]",
+            "m.ron",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("Pink"), "{e}");
+        assert!(monsters_from_ron("[]", "m.ron").is_err());
+    }
 
     #[test]
     fn data_default_ron_matches_the_built_in_defaults() {

@@ -212,3 +212,99 @@ impl Level {
         self.tiles.iter().filter(|t| t.is_walkable()).count()
     }
 }
+
+impl Level {
+    /// A level drawn by hand in 002's glyphs, for tests and tools: space
+    /// rock, `.` floor, `#` corridor, `+` door, `<` and `>` stairs. Rock is
+    /// of middling hardness (127), the border immutable. `rooms` outlines
+    /// the rooms; each staircase belongs to the room holding it (or room 0).
+    ///
+    /// Rows must all be `width` long; the border must be rock.
+    pub fn from_rows(depth: u16, rows: &[&str], rooms: Vec<Room>) -> Level {
+        let height = rows.len() as u16;
+        let width = rows.first().map_or(0, |r| r.chars().count()) as u16;
+        let mut tiles = Vec::with_capacity(usize::from(width) * usize::from(height));
+        let mut hardness = Vec::with_capacity(tiles.capacity());
+        let mut stairs = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            assert_eq!(
+                row.chars().count(),
+                usize::from(width),
+                "row {y} has the wrong width"
+            );
+            for (x, ch) in row.chars().enumerate() {
+                let tile = match ch {
+                    '.' => Tile::Floor,
+                    '#' => Tile::Corridor,
+                    '+' => Tile::Door,
+                    '<' => Tile::UpStairs,
+                    '>' => Tile::DownStairs,
+                    _ => Tile::Rock,
+                };
+                let border =
+                    x == 0 || y == 0 || x + 1 == usize::from(width) || y + 1 == usize::from(height);
+                assert!(
+                    !border || tile == Tile::Rock,
+                    "open cell on the border at {x},{y}"
+                );
+                let pos = Pos::new(x as u16, y as u16);
+                if let Some(direction) = match tile {
+                    Tile::UpStairs => Some(StairDirection::Up),
+                    Tile::DownStairs => Some(StairDirection::Down),
+                    _ => None,
+                } {
+                    let room = rooms.iter().position(|r| r.contains(pos)).unwrap_or(0) as u16;
+                    stairs.push(Stairs {
+                        pos,
+                        direction,
+                        room,
+                    });
+                }
+                tiles.push(tile);
+                hardness.push(if border {
+                    255
+                } else if tile == Tile::Rock {
+                    127
+                } else {
+                    0
+                });
+            }
+        }
+        // Up stairs first, as the generator orders them.
+        stairs.sort_by_key(|s| s.direction != StairDirection::Up);
+        let graph = LevelGraph::build(width, height, &tiles, &rooms);
+        Level {
+            depth,
+            width,
+            height,
+            tiles,
+            hardness,
+            rooms,
+            stairs,
+            graph,
+            rejected_attempts: 0,
+        }
+    }
+
+    /// Wears the rock at `p` down by `amount`; when nothing is left it
+    /// becomes corridor and the level graph is read again. Returns whether
+    /// the cell opened. The border is never worn.
+    pub(crate) fn dig(&mut self, p: Pos, amount: u8) -> bool {
+        let i = self.index(p);
+        if self.tiles[i] != Tile::Rock || self.hardness[i] == 255 {
+            return false;
+        }
+        self.hardness[i] = self.hardness[i].saturating_sub(amount);
+        if self.hardness[i] > 0 {
+            return false;
+        }
+        self.tiles[i] = Tile::Corridor;
+        self.graph = LevelGraph::build(self.width, self.height, &self.tiles, &self.rooms);
+        true
+    }
+
+    /// The index in [`Level::stairs`] of the staircase at `p`.
+    pub fn stairs_at(&self, p: Pos) -> Option<usize> {
+        self.stairs.iter().position(|s| s.pos == p)
+    }
+}

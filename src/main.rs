@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use delve::config::Config;
 use delve::dungeon::Dungeon;
+use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
 use delve::{ConfigError, GenerateError, export};
 
 #[derive(Parser)]
@@ -30,6 +31,24 @@ struct Cli {
 enum Command {
     /// Generate a dungeon and print its levels.
     Generate(GenerateArgs),
+    /// Play a run headless with the autopilot and print a summary.
+    Simulate(SimulateArgs),
+}
+
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// Run seed; without it a random seed is chosen and printed to stderr.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// RON list of monster kinds (default: the kinds of data/monsters.ron).
+    #[arg(long, value_name = "FILE")]
+    monsters: Option<PathBuf>,
+    /// Player turns to play at most; the run stops early when won or lost.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    turns: u64,
 }
 
 #[derive(clap::Args)]
@@ -105,6 +124,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Generate(args) => generate(args),
+        Command::Simulate(args) => simulate(args),
     }
 }
 
@@ -169,6 +189,47 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         Format::Json => export::json(&dungeon, &shown),
     };
     write_output(args.out.as_deref(), text.as_bytes())
+}
+
+fn simulate(args: SimulateArgs) -> Result<(), CliError> {
+    let config = load_config(args.config.as_deref(), None)?;
+    let kinds = match &args.monsters {
+        Some(path) => delve::config::load_monsters(path)?,
+        None => MonsterKind::defaults(),
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    });
+    let mut run = Run::new(config, kinds, seed)?;
+    while run.turn() < args.turns && run.outcome() == Outcome::Playing {
+        let action = autopilot(&mut run);
+        let events = run.step(action)?;
+        if events == [Event::Blocked] {
+            // The autopilot only chooses possible actions; if it ever does
+            // not, waiting keeps the run going rather than spinning.
+            run.step(Action::Wait)?;
+        }
+    }
+    let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
+    let deepest = run.visited().max().unwrap_or(1);
+    let text = format!(
+        "turns: {}\ndepth: {} (deepest reached {})\nlives: {}\nkilled: {}\nlevels visited: {}\noutcome: {}\ndigest: {:016x}\n",
+        run.turn(),
+        run.player().depth,
+        deepest,
+        run.player().lives,
+        run.killed(),
+        visited.join(", "),
+        match run.outcome() {
+            Outcome::Playing => "playing",
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+        },
+        run.digest()
+    );
+    write_output(None, text.as_bytes())
 }
 
 fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {

@@ -294,3 +294,64 @@ fn readme_excerpt_is_real_output() {
         "README excerpt differs from rows 5.. of the output"
     );
 }
+
+#[test]
+fn simulate_prints_a_summary_and_a_stable_digest() {
+    let a = delve(&["simulate", "--seed", "3", "--turns", "400"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let text = stdout(&a);
+    for key in [
+        "turns: ",
+        "depth: ",
+        "lives: ",
+        "killed: ",
+        "levels visited: ",
+        "outcome: ",
+        "digest: ",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(key)),
+            "no {key:?} in {text}"
+        );
+    }
+    let digest = text.lines().find(|l| l.starts_with("digest: ")).unwrap();
+    assert_eq!(digest.len(), "digest: ".len() + 16);
+    let b = delve(&["simulate", "--seed", "3", "--turns", "400"]);
+    assert_eq!(a.stdout, b.stdout);
+    let c = delve(&["simulate", "--seed", "3", "--turns", "401"]);
+    assert_ne!(
+        stdout(&c).lines().last(),
+        text.lines().last(),
+        "one more turn, another state"
+    );
+}
+
+#[test]
+fn simulate_rejects_bad_monster_files() {
+    let dir = TempDir::new("monsters");
+    let bad = dir.file(
+        "m.ron",
+        "[\n (name: \"x\", glyph: 'x', colour: Red, speed: 99),\n]",
+    );
+    let out = delve(&["simulate", "--seed", "1", "--monsters", &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!("{bad}:2:")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("[0].speed"), "{}", stderr(&out));
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/monsters.ron");
+    let a = delve(&[
+        "simulate",
+        "--seed",
+        "1",
+        "--turns",
+        "50",
+        "--monsters",
+        shipped,
+    ]);
+    let b = delve(&["simulate", "--seed", "1", "--turns", "50"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout, "data/monsters.ron is the default");
+}

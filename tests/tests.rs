@@ -3,4 +3,5 @@
 mod check;
 mod cli;
 mod properties;
+mod sim;
 mod stack;

@@ -23,6 +23,10 @@ pub(crate) enum Stage {
     Hardness = 1,
     Rooms = 2,
     Stairs = 3,
+    /// Monster placement when a level is first visited (the simulation).
+    Monsters = 4,
+    /// The simulation's own stream, for moves decided at play time.
+    Play = 5,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

@@ -1,0 +1,246 @@
+//! Distance maps (002's roadmap): how far every cell is from the player,
+//! for walkers and for tunnellers, computed once per player move and shared
+//! by every monster on the level.
+//!
+//! Both maps hold the cost for an actor standing on a cell to reach the
+//! player, so a monster goes "downhill". The walking map counts king moves
+//! over open cells; the tunnelling map also crosses rock, orthogonally only,
+//! at `1 + hardness / 85` a cell as 002 prices it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geom::Pos;
+use crate::level::Level;
+
+/// The eight king moves, orthogonal ones first.
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Whether an actor may step from `from` to the adjacent cell `to`.
+///
+/// Diagonal steps need both orthogonal cells open: nobody squeezes between
+/// two rock corners, so movement follows the same orthogonal connectivity
+/// the generator proves. Tunnellers may also step into rock, orthogonally
+/// only (so what they dig stays orthogonally joined), never into the
+/// immutable border.
+pub fn can_step(level: &Level, from: Pos, to: Pos, tunneller: bool) -> bool {
+    let dx = i32::from(to.x) - i32::from(from.x);
+    let dy = i32::from(to.y) - i32::from(from.y);
+    if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+        return false;
+    }
+    if level.is_border(to) {
+        return false;
+    }
+    let open = level.tile(to).is_walkable();
+    if dx != 0 && dy != 0 {
+        let a = Pos::new(to.x, from.y);
+        let b = Pos::new(from.x, to.y);
+        return open && level.tile(a).is_walkable() && level.tile(b).is_walkable();
+    }
+    open || tunneller
+}
+
+/// Step costs to the player for every cell; `UNREACHABLE` where none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DistanceMap {
+    width: u16,
+    height: u16,
+    dist: Vec<u32>,
+}
+
+impl DistanceMap {
+    pub const UNREACHABLE: u32 = u32::MAX;
+
+    /// Breadth-first over open cells by king moves.
+    pub fn walking(level: &Level, to: Pos) -> DistanceMap {
+        let mut map = DistanceMap::empty(level);
+        let w = usize::from(level.width());
+        let mut queue: Vec<u32> = Vec::with_capacity(4096);
+        let start = level.index(to);
+        map.dist[start] = 0;
+        queue.push(start as u32);
+        let mut head = 0;
+        while let Some(&c) = queue.get(head) {
+            head += 1;
+            let c = c as usize;
+            let here = level.pos(c);
+            let d = map.dist[c] + 1;
+            for (dx, dy) in DIRECTIONS {
+                let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
+                if map.dist[n] != Self::UNREACHABLE {
+                    continue;
+                }
+                // Open cells are never on the border, so neighbours exist.
+                let there = Pos::new(
+                    (i32::from(here.x) + dx) as u16,
+                    (i32::from(here.y) + dy) as u16,
+                );
+                if level.tiles()[n].is_walkable() && can_step(level, there, here, false) {
+                    map.dist[n] = d;
+                    queue.push(n as u32);
+                }
+            }
+        }
+        map
+    }
+
+    /// Dijkstra over open cells and diggable rock, with a bucket queue:
+    /// steps cost 1 to 3, so four buckets in a ring do.
+    pub fn tunnelling(level: &Level, to: Pos) -> DistanceMap {
+        let mut map = DistanceMap::empty(level);
+        let w = usize::from(level.width()) as isize;
+        let hard = level.hardness_grid();
+        let tiles = level.tiles();
+        let open = |c: usize| tiles[c].is_walkable();
+        let mut buckets: [Vec<u32>; 4] = Default::default();
+        let start = level.index(to);
+        map.dist[start] = 0;
+        buckets[0].push(start as u32);
+        let (mut cost, mut pending) = (0u32, 1usize);
+        while pending > 0 {
+            let Some(c) = buckets[(cost & 3) as usize].pop() else {
+                cost += 1;
+                continue;
+            };
+            pending -= 1;
+            let c = c as usize;
+            if map.dist[c] != cost {
+                continue; // settled earlier at a lower cost
+            }
+            // A mover at a neighbour reaches the player through `c`, paying
+            // to enter `c`. Settled cells are never on the border (it is
+            // never entered), so every neighbour exists.
+            let nd = cost
+                + if open(c) {
+                    1
+                } else {
+                    1 + u32::from(hard[c]) / 85
+                };
+            let mut relax = |n: usize, map: &mut DistanceMap| {
+                if nd < map.dist[n] {
+                    map.dist[n] = nd;
+                    buckets[(nd & 3) as usize].push(n as u32);
+                    pending += 1;
+                }
+            };
+            for o in [-w, 1, w, -1] {
+                let n = (c as isize + o) as usize;
+                if hard[n] != 255 {
+                    relax(n, &mut map);
+                }
+            }
+            // Diagonals only between open cells with open corners.
+            if open(c) {
+                for (dx, dy) in [(1isize, -1isize), (1, 1), (-1, 1), (-1, -1)] {
+                    let n = (c as isize + dy * w + dx) as usize;
+                    let corner_a = (c as isize + dx) as usize;
+                    let corner_b = (c as isize + dy * w) as usize;
+                    if open(n) && open(corner_a) && open(corner_b) {
+                        relax(n, &mut map);
+                    }
+                }
+            }
+        }
+        map
+    }
+
+    fn empty(level: &Level) -> DistanceMap {
+        DistanceMap {
+            width: level.width(),
+            height: level.height(),
+            dist: vec![Self::UNREACHABLE; usize::from(level.width()) * usize::from(level.height())],
+        }
+    }
+
+    pub fn at(&self, p: Pos) -> u32 {
+        self.dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)]
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// The neighbour of `from` an actor may step to that is cheapest to the
+    /// player, if it is cheaper than `from` itself. Ties go to the first in
+    /// [`DIRECTIONS`], so the choice is deterministic.
+    pub fn downhill(&self, level: &Level, from: Pos, tunneller: bool) -> Option<Pos> {
+        let mut best = (self.at(from), None);
+        for (dx, dy) in DIRECTIONS {
+            let (x, y) = (i32::from(from.x) + dx, i32::from(from.y) + dy);
+            if !level.in_bounds(x, y) {
+                continue;
+            }
+            let to = Pos::new(x as u16, y as u16);
+            if can_step(level, from, to, tunneller) && self.at(to) < best.0 {
+                best = (self.at(to), Some(to));
+            }
+        }
+        best.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::generate::generate_level;
+
+    #[test]
+    fn walking_map_counts_king_moves_without_cutting_corners() {
+        let level = Level::from_rows(
+            1,
+            &["        ", " ...... ", " ..  .. ", " ...... ", "        "],
+            vec![],
+        );
+        let map = DistanceMap::walking(&level, Pos::new(1, 1));
+        // Along the top: the diagonal past the block's corner is refused,
+        // so (4,1) -> (5,2) is not a move and the way is one step longer
+        // than the king's distance.
+        assert_eq!(map.at(Pos::new(6, 3)), 6);
+        assert_eq!(map.at(Pos::new(2, 2)), 1);
+        assert_eq!(map.at(Pos::new(5, 2)), 5);
+        assert_eq!(map.at(Pos::new(3, 2)), DistanceMap::UNREACHABLE);
+    }
+
+    #[test]
+    fn tunnelling_map_prices_rock() {
+        let level = Level::from_rows(1, &["       ", " .   . ", "       "], vec![]);
+        let map = DistanceMap::tunnelling(&level, Pos::new(1, 1));
+        // Three cells of hardness 127 (cost 2 each), then open floor (1).
+        assert_eq!(map.at(Pos::new(5, 1)), 2 + 2 + 2 + 1);
+        assert_eq!(map.at(Pos::new(0, 0)), DistanceMap::UNREACHABLE);
+    }
+
+    #[test]
+    fn downhill_reaches_the_player() {
+        let config = Config::from_ron("(width: 80, height: 21, levels: 1)", "t").unwrap();
+        let level = generate_level(&config, 3, 1).unwrap();
+        let open: Vec<usize> = (0..level.tiles().len())
+            .filter(|&i| level.tiles()[i].is_walkable())
+            .collect();
+        let (from, to) = (level.pos(open[0]), level.pos(open[open.len() - 1]));
+        let map = DistanceMap::walking(&level, to);
+        let mut at = from;
+        let mut steps = 0;
+        while at != to {
+            at = map
+                .downhill(&level, at, false)
+                .expect("every open cell leads to the player");
+            steps += 1;
+        }
+        assert_eq!(steps, map.at(from));
+    }
+}

@@ -1,0 +1,173 @@
+//! Field of view by symmetric shadowcasting (Albert Ford's formulation):
+//! a cell is visible from another exactly when the other is visible from
+//! it, so "the player sees the monster" and "the monster sees the player"
+//! are one question. Slopes are exact fractions of integers, so the result
+//! is the same on every machine.
+
+use crate::geom::Pos;
+use crate::level::Level;
+
+/// A slope `num / den` with `den > 0`.
+#[derive(Clone, Copy)]
+struct Slope {
+    num: i32,
+    den: i32,
+}
+
+/// Calls `reveal` for every cell within `radius` (a "radius + ½" disc)
+/// visible from `origin`, the origin included. Rock blocks sight; cells
+/// outside the level are treated as rock.
+pub fn visible_cells(level: &Level, origin: Pos, radius: u16, mut reveal: impl FnMut(Pos)) {
+    reveal(origin);
+    let r = i32::from(radius);
+    for quadrant in 0..4 {
+        scan(
+            level,
+            origin,
+            quadrant,
+            r,
+            1,
+            Slope { num: -1, den: 1 },
+            Slope { num: 1, den: 1 },
+            &mut reveal,
+        );
+    }
+}
+
+/// Map (depth, column) of a quadrant to a cell, `None` outside the level.
+fn cell(level: &Level, origin: Pos, quadrant: u8, depth: i32, col: i32) -> Option<Pos> {
+    let (ox, oy) = (i32::from(origin.x), i32::from(origin.y));
+    let (x, y) = match quadrant {
+        0 => (ox + col, oy - depth),
+        1 => (ox + depth, oy + col),
+        2 => (ox + col, oy + depth),
+        _ => (ox - depth, oy + col),
+    };
+    level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scan(
+    level: &Level,
+    origin: Pos,
+    quadrant: u8,
+    radius: i32,
+    depth: i32,
+    mut start: Slope,
+    end: Slope,
+    reveal: &mut impl FnMut(Pos),
+) {
+    if depth > radius {
+        return;
+    }
+    // Columns from round-half-up(depth * start) to round-half-down(depth * end).
+    let min_col = (2 * depth * start.num + start.den).div_euclid(2 * start.den);
+    let max_col = -((-(2 * depth * end.num - end.den)).div_euclid(2 * end.den));
+    let blocked = |c: Option<Pos>| c.is_none_or(|p| !level.tile(p).is_walkable());
+    let mut prev: Option<bool> = None; // was the previous cell rock?
+    for col in min_col..=max_col {
+        let here = cell(level, origin, quadrant, depth, col);
+        let wall = blocked(here);
+        let in_disc = col * col + depth * depth <= radius * radius + radius;
+        // Symmetric: a floor cell counts only if its centre lies inside the
+        // sector; walls are shown whenever the sector touches them.
+        let symmetric = col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+        if let Some(p) = here
+            && in_disc
+            && (wall || symmetric)
+        {
+            reveal(p);
+        }
+        if prev == Some(true) && !wall {
+            start = Slope {
+                num: 2 * col - 1,
+                den: 2 * depth,
+            };
+        }
+        if prev == Some(false) && wall {
+            let next_end = Slope {
+                num: 2 * col - 1,
+                den: 2 * depth,
+            };
+            scan(
+                level,
+                origin,
+                quadrant,
+                radius,
+                depth + 1,
+                start,
+                next_end,
+                reveal,
+            );
+        }
+        prev = Some(wall);
+    }
+    if prev == Some(false) {
+        scan(
+            level,
+            origin,
+            quadrant,
+            radius,
+            depth + 1,
+            start,
+            end,
+            reveal,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::generate::generate_level;
+
+    fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
+        let mut found = false;
+        visible_cells(level, from, radius, |p| found |= p == to);
+        found
+    }
+
+    #[test]
+    fn an_open_room_is_all_visible_and_rock_hides() {
+        let level = Level::from_rows(
+            1,
+            &[
+                "           ",
+                " ...   ... ",
+                " ...   ... ",
+                " ...   ... ",
+                "           ",
+            ],
+            vec![],
+        );
+        assert!(sees(&level, Pos::new(1, 1), Pos::new(3, 3), 8));
+        assert!(
+            sees(&level, Pos::new(1, 2), Pos::new(4, 2), 8),
+            "the wall itself is seen"
+        );
+        assert!(!sees(&level, Pos::new(1, 2), Pos::new(8, 2), 8));
+        assert!(
+            !sees(&level, Pos::new(1, 1), Pos::new(3, 3), 1),
+            "beyond the radius"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Symmetric: a sees b exactly when b sees a.
+        #[test]
+        fn sight_is_symmetric(seed in any::<u64>(), picks in proptest::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 20)) {
+            let config = Config::from_ron("(width: 80, height: 21, levels: 1)", "t").unwrap();
+            let level = generate_level(&config, seed, 1).unwrap();
+            let open: Vec<Pos> = (0..level.tiles().len()).filter(|&i| level.tiles()[i].is_walkable()).map(|i| level.pos(i)).collect();
+            for (a, b) in picks {
+                let (a, b) = (open[a.index(open.len())], open[b.index(open.len())]);
+                prop_assert_eq!(sees(&level, a, b, 10), sees(&level, b, a, 10), "{:?} {:?}", a, b);
+            }
+        }
+    }
+}

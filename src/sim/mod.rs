@@ -1,0 +1,747 @@
+//! The simulation: a persistent multi-level run.
+//!
+//! A pure state machine: [`Run::step`] takes an [`Action`] and returns the
+//! [`Event`]s it caused. No IO, no clock; the only randomness is the run's
+//! own PCG stream (saved with the run) and per-level streams derived from
+//! the seed for monster placement, so a level's monsters do not depend on
+//! the order levels are visited in.
+//!
+//! Rules (seeds 001 and 002):
+//! - Actors act in order of their next-move tick (speed s moves every
+//!   1000/s ticks); at equal ticks the player goes first, then monsters by
+//!   index.
+//! - The player stepping onto a monster kills it; a monster stepping onto
+//!   the player dies and costs a life.
+//! - Telepathic monsters always know where the player is; others when the
+//!   player is within their perception radius (orthogonal steps) and in
+//!   line of sight. Smart monsters follow the distance map downhill and
+//!   remember where they last saw the player; others step straight toward
+//!   what they know; erratic ones move at random half the time; the rest
+//!   wander.
+//! - Tunnellers wear rock down by `dig_per_turn` a move and move in when it
+//!   opens.
+//! - Only the player's level moves; the others keep their state until the
+//!   player returns.
+
+mod autopilot;
+mod distance;
+mod fov;
+mod monster;
+
+pub use autopilot::autopilot;
+pub use distance::{DIRECTIONS, DistanceMap, can_step};
+pub use fov::visible_cells;
+pub use monster::{Colour, Monster, MonsterKind, Trait};
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Config, Goal};
+use crate::generate::seed::{Stage, stage_rng};
+use crate::generate::{GenerateError, Generator};
+use crate::geom::Pos;
+use crate::level::{Level, StairDirection, Tile};
+
+/// How many log lines a run keeps.
+const LOG_LINES: usize = 200;
+
+/// What the player does with a turn.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// A king move: `dx`, `dy` in -1..=1, not both 0.
+    Move {
+        dx: i8,
+        dy: i8,
+    },
+    Wait,
+    /// Take the down staircase the player stands on.
+    Descend,
+    /// Take the up staircase the player stands on.
+    Ascend,
+}
+
+/// Something that happened during a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// The action was not possible (rock, no stairs here); no time passed.
+    Blocked,
+    Moved {
+        to: Pos,
+    },
+    /// The player stepped onto a monster.
+    Killed {
+        kind: String,
+    },
+    /// A monster stepped onto the player; it died and took a life.
+    Hit {
+        kind: String,
+        lives: u8,
+    },
+    /// A tunneller opened rock.
+    Dug {
+        at: Pos,
+    },
+    Arrived {
+        depth: u16,
+    },
+    Won,
+    Lost,
+}
+
+/// Where a run stands.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Playing,
+    Won,
+    Lost,
+}
+
+/// The player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub depth: u16,
+    pub pos: Pos,
+    pub lives: u8,
+    /// Tick of the player's next action.
+    pub next: u64,
+}
+
+/// A visited level and what lives on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelState {
+    pub level: Level,
+    pub monsters: Vec<Monster>,
+    /// Cells the player has seen, a bit a cell (fog of war).
+    pub seen: Vec<u64>,
+}
+
+impl LevelState {
+    pub fn has_seen(&self, p: Pos) -> bool {
+        let i = self.level.index(p);
+        self.seen[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn mark_seen(&mut self, p: Pos) {
+        let i = self.level.index(p);
+        self.seen[i / 64] |= 1 << (i % 64);
+    }
+
+    pub fn monster_at(&self, p: Pos) -> Option<usize> {
+        self.monsters.iter().position(|m| m.pos == p)
+    }
+}
+
+/// Derived per-move data: recomputed from the state, never saved.
+#[derive(Clone, Debug, Default)]
+struct Sight {
+    /// Cells visible from the player now (within the larger of the sight
+    /// and perception radii), a bit a cell.
+    visible: Vec<u64>,
+    walking: Option<DistanceMap>,
+    tunnelling: Option<DistanceMap>,
+}
+
+/// A run: the whole state of one game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Run {
+    config: Config,
+    kinds: Vec<MonsterKind>,
+    seed: u64,
+    rng: Pcg64,
+    levels: Vec<Option<LevelState>>,
+    player: Player,
+    turn: u64,
+    killed: u32,
+    log: Vec<String>,
+    outcome: Outcome,
+    #[serde(skip)]
+    sight: Sight,
+}
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        // The derived sight is a function of the rest.
+        self.config == other.config
+            && self.kinds == other.kinds
+            && self.seed == other.seed
+            && self.rng == other.rng
+            && self.levels == other.levels
+            && self.player == other.player
+            && self.turn == other.turn
+            && self.killed == other.killed
+            && self.log == other.log
+            && self.outcome == other.outcome
+    }
+}
+
+impl Run {
+    /// A new run: depth 1 generated and populated, the player on its
+    /// arrival staircase (or in the first room's centre).
+    pub fn new(config: Config, kinds: Vec<MonsterKind>, seed: u64) -> Result<Run, GenerateError> {
+        let levels = vec![None; usize::from(config.levels)];
+        let player = Player {
+            depth: 1,
+            pos: Pos::new(0, 0),
+            lives: config.simulation.lives,
+            next: 0,
+        };
+        let mut run = Run {
+            rng: stage_rng(seed, 0, 0, Stage::Play),
+            config,
+            kinds,
+            seed,
+            levels,
+            player,
+            turn: 0,
+            killed: 0,
+            log: Vec::new(),
+            outcome: Outcome::Playing,
+            sight: Sight::default(),
+        };
+        run.enter(1)?;
+        let level = &run.current().level;
+        let start = level
+            .stairs_going(StairDirection::Up)
+            .next()
+            .map(|s| s.pos)
+            .unwrap_or_else(|| level.rooms()[0].shape.center());
+        run.player.pos = start;
+        run.say("You enter the dungeon.".to_string());
+        run.refresh();
+        Ok(run)
+    }
+
+    /// A run on one hand-built level, for tests and tools: monsters given
+    /// as (kind index, position).
+    pub fn on_level(
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        level: Level,
+        player: Pos,
+        monsters: &[(u16, Pos)],
+    ) -> Run {
+        let mut levels = vec![None; usize::from(config.levels)];
+        let depth = level.depth();
+        let cells = usize::from(level.width()) * usize::from(level.height());
+        levels[usize::from(depth) - 1] = Some(LevelState {
+            monsters: monsters
+                .iter()
+                .enumerate()
+                .map(|(id, &(kind, pos))| Monster {
+                    id: id as u32,
+                    kind,
+                    pos,
+                    next: 0,
+                    memory: None,
+                })
+                .collect(),
+            seen: vec![0; cells.div_ceil(64)],
+            level,
+        });
+        let mut run = Run {
+            rng: stage_rng(0, 0, 0, Stage::Play),
+            player: Player {
+                depth,
+                pos: player,
+                lives: config.simulation.lives,
+                next: 0,
+            },
+            config,
+            kinds,
+            seed: 0,
+            levels,
+            turn: 0,
+            killed: 0,
+            log: Vec::new(),
+            outcome: Outcome::Playing,
+            sight: Sight::default(),
+        };
+        run.refresh();
+        run
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn kinds(&self) -> &[MonsterKind] {
+        &self.kinds
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    pub fn killed(&self) -> u32 {
+        self.killed
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    pub fn log(&self) -> &[String] {
+        &self.log
+    }
+
+    /// The state of a level, if the player has been there.
+    pub fn level_state(&self, depth: u16) -> Option<&LevelState> {
+        self.levels
+            .get(usize::from(depth).checked_sub(1)?)?
+            .as_ref()
+    }
+
+    /// Depths the player has visited.
+    pub fn visited(&self) -> impl Iterator<Item = u16> + '_ {
+        self.levels
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.is_some())
+            .map(|(i, _)| i as u16 + 1)
+    }
+
+    /// The player's level.
+    pub fn current(&self) -> &LevelState {
+        self.levels[usize::from(self.player.depth) - 1]
+            .as_ref()
+            .expect("the player's level is always generated")
+    }
+
+    fn current_mut(&mut self) -> &mut LevelState {
+        self.levels[usize::from(self.player.depth) - 1]
+            .as_mut()
+            .expect("the player's level is always generated")
+    }
+
+    /// Whether the player sees `p` now.
+    pub fn sees(&self, p: Pos) -> bool {
+        let level = &self.current().level;
+        let i = level.index(p);
+        let r = i32::from(self.config.simulation.sight_radius);
+        let (dx, dy) = (
+            i32::from(p.x) - i32::from(self.player.pos.x),
+            i32::from(p.y) - i32::from(self.player.pos.y),
+        );
+        dx * dx + dy * dy <= r * r + r
+            && self
+                .sight
+                .visible
+                .get(i / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Steps to the player for walkers on the current level.
+    pub fn walking_map(&mut self) -> &DistanceMap {
+        if self.sight.walking.is_none() {
+            let map = DistanceMap::walking(&self.current().level, self.player.pos);
+            self.sight.walking = Some(map);
+        }
+        self.sight.walking.as_ref().expect("just computed")
+    }
+
+    fn tunnelling_map(&mut self) -> &DistanceMap {
+        if self.sight.tunnelling.is_none() {
+            let map = DistanceMap::tunnelling(&self.current().level, self.player.pos);
+            self.sight.tunnelling = Some(map);
+        }
+        self.sight.tunnelling.as_ref().expect("just computed")
+    }
+
+    /// Recomputes what the player sees (and remembers it) and drops the
+    /// distance maps, which are rebuilt on first use after a player move.
+    fn refresh(&mut self) {
+        let sim = &self.config.simulation;
+        let radius = u16::from(sim.sight_radius.max(sim.perception_radius));
+        let sight_r = i32::from(sim.sight_radius);
+        let origin = self.player.pos;
+        let depth = usize::from(self.player.depth) - 1;
+        let state = self.levels[depth]
+            .as_mut()
+            .expect("the player's level is always generated");
+        let cells = usize::from(state.level.width()) * usize::from(state.level.height());
+        let mut visible = std::mem::take(&mut self.sight.visible);
+        visible.clear();
+        visible.resize(cells.div_ceil(64), 0);
+        let mut newly_seen = Vec::new();
+        visible_cells(&state.level, origin, radius, |p| {
+            let i = state.level.index(p);
+            visible[i / 64] |= 1 << (i % 64);
+            let (dx, dy) = (
+                i32::from(p.x) - i32::from(origin.x),
+                i32::from(p.y) - i32::from(origin.y),
+            );
+            if dx * dx + dy * dy <= sight_r * sight_r + sight_r {
+                newly_seen.push(p);
+            }
+        });
+        for p in newly_seen {
+            state.mark_seen(p);
+        }
+        self.sight.visible = visible;
+        self.sight.walking = None;
+        self.sight.tunnelling = None;
+    }
+
+    /// Rebuilds derived data after loading a saved run.
+    pub fn after_load(&mut self) {
+        self.refresh();
+    }
+
+    fn say(&mut self, line: String) {
+        if self.log.len() == LOG_LINES {
+            self.log.remove(0);
+        }
+        self.log.push(line);
+    }
+
+    /// Generates and populates `depth` on first visit; wakes its monsters.
+    fn enter(&mut self, depth: u16) -> Result<(), GenerateError> {
+        let slot = usize::from(depth) - 1;
+        if self.levels[slot].is_none() {
+            let level = Generator::default().level(&self.config, self.seed, depth)?;
+            let monsters = populate(&self.config, &self.kinds, self.seed, &level);
+            let cells = usize::from(level.width()) * usize::from(level.height());
+            self.levels[slot] = Some(LevelState {
+                level,
+                monsters,
+                seen: vec![0; cells.div_ceil(64)],
+            });
+        }
+        // A level that waited while the player was away does not get to
+        // catch up on the moves it missed.
+        let now = self.player.next;
+        for m in &mut self.levels[slot].as_mut().expect("just generated").monsters {
+            m.next = m.next.max(now);
+        }
+        Ok(())
+    }
+
+    /// Plays one player action and the monster moves it lets happen.
+    pub fn step(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
+        let mut events = Vec::new();
+        if self.outcome != Outcome::Playing {
+            events.push(Event::Blocked);
+            return Ok(events);
+        }
+        if !self.act(action, &mut events)? {
+            events.push(Event::Blocked);
+            return Ok(events);
+        }
+        self.turn += 1;
+        let now = self.player.next;
+        self.player.next = now + interval(self.config.simulation.player_speed);
+        self.refresh();
+        self.check_won(&mut events);
+
+        // Monsters whose next move comes before the player's, earliest
+        // first, ties by index.
+        while self.outcome == Outcome::Playing {
+            let next = self
+                .current()
+                .monsters
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.next < self.player.next)
+                .min_by_key(|(i, m)| (m.next, *i))
+                .map(|(i, _)| i);
+            let Some(i) = next else { break };
+            let speed = self.kinds[usize::from(self.current().monsters[i].kind)].speed;
+            self.current_mut().monsters[i].next += interval(speed);
+            self.monster_turn(i, &mut events);
+        }
+        self.check_won(&mut events);
+        Ok(events)
+    }
+
+    /// The player's part of a step. False if the action is not possible.
+    fn act(&mut self, action: Action, events: &mut Vec<Event>) -> Result<bool, GenerateError> {
+        let here = self.player.pos;
+        match action {
+            Action::Wait => Ok(true),
+            Action::Move { dx, dy } => {
+                let (x, y) = (
+                    i32::from(here.x) + i32::from(dx),
+                    i32::from(here.y) + i32::from(dy),
+                );
+                let level = &self.current().level;
+                if !level.in_bounds(x, y) {
+                    return Ok(false);
+                }
+                let to = Pos::new(x as u16, y as u16);
+                if !can_step(level, here, to, false) {
+                    return Ok(false);
+                }
+                self.player_arrives(to, events);
+                Ok(true)
+            }
+            Action::Descend | Action::Ascend => {
+                let want = if action == Action::Descend {
+                    Tile::DownStairs
+                } else {
+                    Tile::UpStairs
+                };
+                let level = &self.current().level;
+                if level.tile(here) != want {
+                    return Ok(false);
+                }
+                let index = level.stairs_at(here).expect("a stairs tile is a staircase");
+                // Stairs link by position in link order, as in `Dungeon`.
+                let direction = level.stairs()[index].direction;
+                let k = level.stairs()[..index]
+                    .iter()
+                    .filter(|s| s.direction == direction)
+                    .count();
+                let depth = self.player.depth;
+                let to_depth = match action {
+                    Action::Descend => depth + 1,
+                    _ => depth - 1,
+                };
+                if to_depth == 0 {
+                    // Depth 1's up staircase leads out; the run goes on.
+                    self.say("The way out is barred until the dungeon is cleared.".into());
+                    return Ok(false);
+                }
+                self.enter(to_depth)?;
+                let other = if action == Action::Descend {
+                    StairDirection::Up
+                } else {
+                    StairDirection::Down
+                };
+                let arrival = self.levels[usize::from(to_depth) - 1]
+                    .as_ref()
+                    .expect("just entered")
+                    .level
+                    .stairs_going(other)
+                    .nth(k)
+                    .map(|s| s.pos)
+                    .expect("linked stairs exist on both levels");
+                self.player.depth = to_depth;
+                self.say(format!("You arrive on depth {to_depth}."));
+                events.push(Event::Arrived { depth: to_depth });
+                self.player_arrives(arrival, events);
+                Ok(true)
+            }
+        }
+    }
+
+    /// The player moves onto `to`, stomping whatever stands there.
+    fn player_arrives(&mut self, to: Pos, events: &mut Vec<Event>) {
+        if let Some(m) = self.current().monster_at(to) {
+            let monster = self.current_mut().monsters.remove(m);
+            let name = self.kinds[usize::from(monster.kind)].name.clone();
+            self.killed += 1;
+            self.say(format!("You crush the {name}."));
+            events.push(Event::Killed { kind: name });
+        }
+        self.player.pos = to;
+        events.push(Event::Moved { to });
+    }
+
+    fn check_won(&mut self, events: &mut Vec<Event>) {
+        if self.outcome != Outcome::Playing {
+            return;
+        }
+        let won = match self.config.simulation.goal {
+            Goal::ReachBottom => self.player.depth == self.config.levels,
+            // Every level must have been visited: monsters never leave theirs.
+            Goal::KillAll => self
+                .levels
+                .iter()
+                .all(|l| l.as_ref().is_some_and(|s| s.monsters.is_empty())),
+        };
+        if won {
+            self.outcome = Outcome::Won;
+            self.say("You have won.".into());
+            events.push(Event::Won);
+        }
+    }
+
+    fn monster_turn(&mut self, i: usize, events: &mut Vec<Event>) {
+        let m = self.current().monsters[i].clone();
+        let kind = self.kinds[usize::from(m.kind)].clone();
+        let player = self.player.pos;
+        let perceive = u32::from(self.config.simulation.perception_radius);
+        let knows = kind.has(Trait::Telepathic)
+            || (m.pos.manhattan(player) <= perceive && self.visible(m.pos));
+        if knows && kind.has(Trait::Smart) {
+            self.current_mut().monsters[i].memory = Some(player);
+        }
+        let tunneller = kind.has(Trait::Tunneling);
+        let target = if kind.has(Trait::Erratic) && self.rng.random_bool(0.5) {
+            self.random_step(m.pos)
+        } else if knows && kind.has(Trait::Smart) {
+            let map = if tunneller {
+                self.tunnelling_map()
+            } else {
+                self.walking_map()
+            };
+            let map = map.clone();
+            map.downhill(&self.current().level, m.pos, tunneller)
+        } else if knows {
+            self.straight_step(m.pos, player, tunneller)
+        } else if let Some(memory) = self.current().monsters[i].memory {
+            if memory == m.pos {
+                self.current_mut().monsters[i].memory = None;
+                self.random_step(m.pos)
+            } else {
+                self.straight_step(m.pos, memory, tunneller)
+            }
+        } else {
+            self.random_step(m.pos)
+        };
+        let Some(to) = target else { return };
+
+        if to == player {
+            self.current_mut().monsters.remove(i);
+            self.player.lives = self.player.lives.saturating_sub(1);
+            let lives = self.player.lives;
+            self.say(format!(
+                "The {} hits you and dies; {lives} lives left.",
+                kind.name
+            ));
+            events.push(Event::Hit {
+                kind: kind.name.clone(),
+                lives,
+            });
+            if lives == 0 {
+                self.outcome = Outcome::Lost;
+                self.say("You die.".into());
+                events.push(Event::Lost);
+            }
+            return;
+        }
+        if self.current().monster_at(to).is_some() {
+            return; // the mover waits
+        }
+        if self.current().level.tile(to) == Tile::Rock {
+            let dig = self.config.simulation.dig_per_turn;
+            if self.current_mut().level.dig(to, dig) {
+                events.push(Event::Dug { at: to });
+                self.current_mut().monsters[i].pos = to;
+            }
+            return;
+        }
+        self.current_mut().monsters[i].pos = to;
+    }
+
+    /// Whether a cell is in the player's current field of view (any radius
+    /// up to the perception radius).
+    fn visible(&self, p: Pos) -> bool {
+        let i = self.current().level.index(p);
+        self.sight
+            .visible
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// A random open neighbour (wanderers do not dig).
+    fn random_step(&mut self, from: Pos) -> Option<Pos> {
+        let level = &self.current().level;
+        let options: Vec<Pos> = DIRECTIONS
+            .iter()
+            .filter_map(|&(dx, dy)| {
+                let (x, y) = (i32::from(from.x) + dx, i32::from(from.y) + dy);
+                level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+            })
+            .filter(|&to| can_step(level, from, to, false))
+            .collect();
+        if options.is_empty() {
+            return None;
+        }
+        let pick = self.rng.random_range(0..options.len() as u32) as usize;
+        Some(options[pick])
+    }
+
+    /// The step straight toward `target`: the diagonal if possible, else
+    /// one of its two components, else none.
+    fn straight_step(&self, from: Pos, target: Pos, tunneller: bool) -> Option<Pos> {
+        let level = &self.current().level;
+        let dx = (i32::from(target.x) - i32::from(from.x)).signum();
+        let dy = (i32::from(target.y) - i32::from(from.y)).signum();
+        // The longer axis first, so the monster closes the larger gap.
+        let x_first = (i32::from(target.x) - i32::from(from.x)).abs()
+            >= (i32::from(target.y) - i32::from(from.y)).abs();
+        let tries = if x_first {
+            [(dx, dy), (dx, 0), (0, dy)]
+        } else {
+            [(dx, dy), (0, dy), (dx, 0)]
+        };
+        tries
+            .into_iter()
+            .filter(|&(x, y)| x != 0 || y != 0)
+            .find_map(|(x, y)| {
+                let to = Pos::new(
+                    (i32::from(from.x) + x) as u16,
+                    (i32::from(from.y) + y) as u16,
+                );
+                can_step(level, from, to, tunneller).then_some(to)
+            })
+    }
+
+    /// A stable hash of the complete state: two runs have the same digest
+    /// exactly when their states are equal (up to hash collisions).
+    pub fn digest(&self) -> u64 {
+        let bytes = serde_json::to_vec(self).expect("a run always serialises");
+        // FNV-1a, 64 bits: simple, stable across machines and Rust versions.
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+    }
+}
+
+/// Ticks between moves at a speed.
+fn interval(speed: u8) -> u64 {
+    1000 / u64::from(speed.max(1))
+}
+
+/// The monsters a level starts with: a number growing with depth, in rooms
+/// other than the arrival room, on free floor, from the level's own stream.
+fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {
+    let sim = &config.simulation;
+    let wanted = (u32::from(sim.monsters_first_level)
+        + u32::from(sim.monsters_per_depth) * u32::from(level.depth() - 1))
+    .min(u32::from(sim.monsters_max)) as usize;
+    let arrival = level
+        .stairs_going(StairDirection::Up)
+        .next()
+        .map_or(0, |s| usize::from(s.room));
+    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
+    let mut rng = stage_rng(seed, level.depth(), 0, Stage::Monsters);
+    let mut monsters: Vec<Monster> = Vec::with_capacity(wanted);
+    if rooms.is_empty() || kinds.is_empty() {
+        return monsters;
+    }
+    let mut tries = 0;
+    while monsters.len() < wanted && tries < wanted * 100 {
+        tries += 1;
+        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
+        let b = room.shape.bounds();
+        let p = Pos::new(
+            rng.random_range(b.x..=b.right()),
+            rng.random_range(b.y..=b.bottom()),
+        );
+        if room.contains(p) && level.tile(p) == Tile::Floor && monsters.iter().all(|m| m.pos != p) {
+            monsters.push(Monster {
+                id: monsters.len() as u32,
+                kind: rng.random_range(0..kinds.len() as u32) as u16,
+                pos: p,
+                next: 0,
+                memory: None,
+            });
+        }
+    }
+    monsters
+}

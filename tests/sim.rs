@@ -1,0 +1,434 @@
+//! The simulation's rules on hand-built levels, and its promises over
+//! random seeds and configs.
+
+use delve::config::Goal;
+use delve::geom::Rect;
+use delve::sim::{Action, Event, MonsterKind, Outcome, Run, Trait, autopilot};
+use delve::{Config, Level, Pos, Room, Shape, Tile};
+use proptest::prelude::*;
+
+use crate::check::flood_labels;
+
+fn kind(name: &str, speed: u8, traits: &[Trait]) -> MonsterKind {
+    MonsterKind {
+        name: name.into(),
+        glyph: name.chars().next().unwrap(),
+        colour: delve::sim::Colour::Red,
+        speed,
+        traits: traits.to_vec(),
+    }
+}
+
+fn config(levels: u16) -> Config {
+    Config {
+        levels,
+        ..Config::default()
+    }
+}
+
+/// One open room, 12x5, in solid rock.
+fn room_level() -> Level {
+    Level::from_rows(
+        1,
+        &[
+            "                ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            "                ",
+        ],
+        vec![Room {
+            shape: Shape::Rect(Rect {
+                x: 1,
+                y: 1,
+                width: 12,
+                height: 5,
+            }),
+            doors: vec![],
+        }],
+    )
+}
+
+const RIGHT: Action = Action::Move { dx: 1, dy: 0 };
+
+#[test]
+fn stepping_onto_a_monster_kills_it() {
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("kobold", 10, &[])],
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(3, 3))],
+    );
+    let events = run.step(RIGHT).unwrap();
+    assert!(
+        events.contains(&Event::Killed {
+            kind: "kobold".into()
+        }),
+        "{events:?}"
+    );
+    assert_eq!(run.player().pos, Pos::new(3, 3));
+    assert_eq!(run.killed(), 1);
+    assert!(run.current().monsters.is_empty());
+    assert_eq!(run.player().lives, 3);
+}
+
+#[test]
+fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
+    // A telepathic monster two cells away, faster than the player.
+    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
+    let mut run = Run::on_level(
+        config(1),
+        kinds,
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(4, 3))],
+    );
+    let events = run.step(Action::Wait).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Hit { lives: 2, .. })),
+        "{events:?}"
+    );
+    assert_eq!(run.player().lives, 2);
+    assert!(run.current().monsters.is_empty());
+}
+
+#[test]
+fn the_last_life_lost_loses_the_run() {
+    let mut cfg = config(1);
+    cfg.simulation.lives = 1;
+    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
+    let mut run = Run::on_level(
+        cfg,
+        kinds,
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(3, 3)), (0, Pos::new(10, 3))],
+    );
+    let events = run.step(Action::Wait).unwrap();
+    assert!(events.contains(&Event::Lost), "{events:?}");
+    assert_eq!(run.outcome(), Outcome::Lost);
+    assert_eq!(run.step(Action::Wait).unwrap(), vec![Event::Blocked]);
+}
+
+#[test]
+fn killing_every_monster_wins() {
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("kobold", 5, &[])],
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(3, 3))],
+    );
+    let events = run.step(RIGHT).unwrap();
+    assert!(events.contains(&Event::Won), "{events:?}");
+    assert_eq!(run.outcome(), Outcome::Won);
+}
+
+#[test]
+fn rock_blocks_the_player_and_costs_no_time() {
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("kobold", 10, &[])],
+        room_level(),
+        Pos::new(12, 3),
+        &[],
+    );
+    assert_eq!(run.step(RIGHT).unwrap(), vec![Event::Blocked]);
+    assert_eq!(run.turn(), 0);
+}
+
+#[test]
+fn a_tunneller_digs_85_a_move_then_moves_in() {
+    // The player is behind a wall of rock (hardness 127) from the tunneller.
+    let level = Level::from_rows(
+        1,
+        &[
+            "          ",
+            " ...  ... ",
+            " ...  ... ",
+            " ...  ... ",
+            "          ",
+        ],
+        vec![],
+    );
+    let kinds = vec![kind("hulk", 10, &[Trait::Tunneling, Trait::Telepathic])];
+    let mut run = Run::on_level(
+        config(1),
+        kinds,
+        level,
+        Pos::new(7, 2),
+        &[(0, Pos::new(3, 2))],
+    );
+    let wall = Pos::new(4, 2);
+    assert_eq!(run.current().level.hardness(wall).0, 127);
+    run.step(Action::Wait).unwrap();
+    assert_eq!(run.current().level.hardness(wall).0, 127 - 85);
+    assert_eq!(run.current().monsters[0].pos, Pos::new(3, 2));
+    let events = run.step(Action::Wait).unwrap();
+    assert!(events.contains(&Event::Dug { at: wall }), "{events:?}");
+    assert_eq!(run.current().level.tile(wall), Tile::Corridor);
+    assert_eq!(run.current().monsters[0].pos, wall);
+}
+
+#[test]
+fn telepaths_know_and_others_need_sight_and_range() {
+    // Both monsters 9 steps away in an open room: beyond perception (6).
+    let wide = Level::from_rows(
+        1,
+        &[
+            "                         ",
+            " ....................... ",
+            " ....................... ",
+            "                         ",
+        ],
+        vec![],
+    );
+    let kinds = vec![
+        kind("wraith", 10, &[Trait::Telepathic]),
+        kind("orc", 10, &[Trait::Smart]),
+    ];
+    let mut run = Run::on_level(
+        config(1),
+        kinds,
+        wide,
+        Pos::new(2, 1),
+        &[(0, Pos::new(11, 1)), (1, Pos::new(11, 2))],
+    );
+    run.step(Action::Wait).unwrap();
+    let ms = &run.current().monsters;
+    // The telepath closed in; the orc, knowing nothing, has no memory.
+    assert_eq!(ms[0].pos, Pos::new(10, 1));
+    assert_eq!(ms[1].memory, None);
+    // Within perception and in sight: the orc learns where the player is.
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("orc", 10, &[Trait::Smart])],
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(6, 3))],
+    );
+    run.step(Action::Wait).unwrap();
+    assert_eq!(run.current().monsters[0].memory, Some(Pos::new(2, 3)));
+    assert_eq!(run.current().monsters[0].pos, Pos::new(5, 3));
+}
+
+#[test]
+fn rock_hides_the_player() {
+    // The orc is within 6 steps but behind rock: it does not know.
+    let level = Level::from_rows(
+        1,
+        &[
+            "          ",
+            " ...  ... ",
+            " ...  ... ",
+            " ...  ... ",
+            "          ",
+        ],
+        vec![],
+    );
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("orc", 10, &[Trait::Smart])],
+        level,
+        Pos::new(2, 2),
+        &[(0, Pos::new(7, 2))],
+    );
+    run.step(Action::Wait).unwrap();
+    assert_eq!(run.current().monsters[0].memory, None);
+}
+
+#[test]
+fn stairs_link_and_levels_persist() {
+    let mut run = Run::new(config(3), MonsterKind::defaults(), 11).unwrap();
+    // Walk to the down stairs with the walking map, then descend.
+    let down = run
+        .current()
+        .level
+        .stairs_going(delve::StairDirection::Down)
+        .next()
+        .unwrap()
+        .pos;
+    walk_to(&mut run, down);
+    let events = run.step(Action::Descend).unwrap();
+    assert!(events.contains(&Event::Arrived { depth: 2 }), "{events:?}");
+    assert_eq!(run.player().depth, 2);
+    let up = run
+        .current()
+        .level
+        .stairs_going(delve::StairDirection::Up)
+        .next()
+        .unwrap()
+        .pos;
+    assert_eq!(run.player().pos, up, "arrives on the linked up staircase");
+    // While the player is away, depth 1 stands still.
+    let left_behind = run.level_state(1).unwrap().clone();
+    for _ in 0..20 {
+        run.step(Action::Wait).unwrap();
+    }
+    assert_eq!(run.level_state(1).unwrap(), &left_behind);
+    // And it is still there on return, the player on the linked stairs.
+    if run.outcome() == Outcome::Playing && run.player().pos == up {
+        run.step(Action::Ascend).unwrap();
+        assert_eq!(run.player().depth, 1);
+        assert_eq!(run.player().pos, down);
+        assert_eq!(run.current().level, left_behind.level);
+    }
+}
+
+#[test]
+fn reaching_the_bottom_wins_when_that_is_the_goal() {
+    let mut cfg = config(2);
+    cfg.simulation.goal = Goal::ReachBottom;
+    let mut run = Run::new(cfg, MonsterKind::defaults(), 5).unwrap();
+    let down = run
+        .current()
+        .level
+        .stairs_going(delve::StairDirection::Down)
+        .next()
+        .unwrap()
+        .pos;
+    walk_to(&mut run, down);
+    let events = run.step(Action::Descend).unwrap();
+    assert!(events.contains(&Event::Won), "{events:?}");
+}
+
+/// Walks the player to `target` along the walking map, ignoring monsters
+/// (a lost life is fine here) but not rock.
+fn walk_to(run: &mut Run, target: Pos) {
+    for _ in 0..2000 {
+        if run.player().pos == target {
+            return;
+        }
+        let here = run.player().pos;
+        let map = delve::sim::DistanceMap::walking(&run.current().level, target);
+        let next = map
+            .downhill(&run.current().level, here, false)
+            .expect("a way to the target");
+        run.step(Action::Move {
+            dx: (i32::from(next.x) - i32::from(here.x)) as i8,
+            dy: (i32::from(next.y) - i32::from(here.y)) as i8,
+        })
+        .unwrap();
+        if run.outcome() != Outcome::Playing {
+            *run = Run::new(run.config().clone(), run.kinds().to_vec(), run.seed() + 1).unwrap();
+            let down = run
+                .current()
+                .level
+                .stairs_going(delve::StairDirection::Down)
+                .next()
+                .unwrap()
+                .pos;
+            return walk_to(run, down);
+        }
+    }
+    panic!("never reached {target:?}");
+}
+
+fn sim_config() -> impl Strategy<Value = Config> {
+    (
+        40u16..=100,
+        20u16..=40,
+        1u16..=4,
+        1u8..=5,
+        0u16..=8,
+        1u8..=12,
+        1u8..=12,
+        5u8..=20,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(width, height, levels, lives, monsters, sight, perception, speed, bottom)| {
+                let mut c = Config {
+                    width,
+                    height,
+                    levels,
+                    ..Config::default()
+                };
+                c.rooms.count.max = 12;
+                c.simulation.lives = lives;
+                c.simulation.monsters_first_level = monsters;
+                c.simulation.monsters_per_depth = 2;
+                c.simulation.sight_radius = sight;
+                c.simulation.perception_radius = perception;
+                c.simulation.player_speed = speed;
+                c.simulation.goal = if bottom {
+                    Goal::ReachBottom
+                } else {
+                    Goal::KillAll
+                };
+                c
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Thousands of autopilot turns keep every promise of the rules.
+    #[test]
+    fn runs_keep_their_promises(config in sim_config(), seed in any::<u64>()) {
+        let Ok(mut run) = Run::new(config.clone(), MonsterKind::defaults(), seed) else {
+            return Ok(()); // a crowded config may not generate; not this test's concern
+        };
+        let player_interval = 1000 / u64::from(config.simulation.player_speed);
+        for _ in 0..2000 {
+            if run.outcome() != Outcome::Playing {
+                break;
+            }
+            let before_depth = run.player().depth;
+            let before_pos = run.player().pos;
+            let before: Vec<(u32, Pos, u8)> = run.current().monsters.iter()
+                .map(|m| (m.id, m.pos, run.kinds()[usize::from(m.kind)].speed)).collect();
+            let action = autopilot(&mut run);
+            let events = run.step(action).unwrap();
+            prop_assert_ne!(events, vec![Event::Blocked], "autopilot chose an impossible action {:?}", action);
+
+            let state = run.current();
+            let level = &state.level;
+            // The player moved at most one cell, or changed level.
+            if run.player().depth == before_depth {
+                prop_assert!(run.player().pos.chebyshev(before_pos) <= 1);
+            }
+            prop_assert!(level.tile(run.player().pos).is_walkable());
+            for m in &state.monsters {
+                prop_assert!(level.tile(m.pos).is_walkable(), "monster in rock at {:?}", m.pos);
+                prop_assert_ne!(m.pos, run.player().pos);
+                prop_assert_eq!(state.monsters.iter().filter(|o| o.pos == m.pos).count(), 1);
+                if run.player().depth == before_depth
+                    && let Some(&(_, was, speed)) = before.iter().find(|b| b.0 == m.id)
+                {
+                    let moves = player_interval.div_ceil(1000 / u64::from(speed)) + 1;
+                    prop_assert!(u64::from(m.pos.chebyshev(was)) <= moves, "monster jumped");
+                }
+            }
+        }
+        // Every visited level is still one connected piece.
+        for depth in run.visited().collect::<Vec<_>>() {
+            let level = &run.level_state(depth).unwrap().level;
+            let labels = flood_labels(usize::from(level.width()), usize::from(level.height()), level.tiles());
+            prop_assert!(labels.iter().all(|&l| l == u32::MAX || l == 0), "depth {} split", depth);
+            prop_assert_eq!(level.graph().components(), 1);
+        }
+    }
+
+    /// The same seed and turns give the same state and digest.
+    #[test]
+    fn same_seed_same_digest(seed in any::<u64>()) {
+        let play = |seed| {
+            let mut run = Run::new(config(3), MonsterKind::defaults(), seed).unwrap();
+            for _ in 0..300 {
+                let a = autopilot(&mut run);
+                run.step(a).unwrap();
+            }
+            run
+        };
+        let (a, b) = (play(seed), play(seed));
+        prop_assert!(a == b);
+        prop_assert_eq!(a.digest(), b.digest());
+    }
+}
