@@ -359,7 +359,9 @@ fn simulate_rejects_bad_monster_files() {
 #[test]
 fn readme_simulate_example_is_real_output() {
     let readme = include_str!("../README.md");
-    let start = readme.find("$ delve simulate --seed 1 --turns 5000\n").expect("example in README");
+    let start = readme
+        .find("$ delve simulate --seed 1 --turns 5000\n")
+        .expect("example in README");
     let block = &readme[start..];
     let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
     let out = delve(&["simulate", "--seed", "1", "--turns", "5000"]);
