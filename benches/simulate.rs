@@ -35,7 +35,7 @@ fn maps(c: &mut Criterion) {
         b.iter(|| black_box(DistanceMap::walking(&level, from)))
     });
     c.bench_function("tunnelling distance map 150x150", |b| {
-        b.iter(|| black_box(DistanceMap::tunnelling(&level, from)))
+        b.iter(|| black_box(DistanceMap::tunnelling(&level, from, 85)))
     });
 }
 

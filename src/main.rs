@@ -203,13 +203,22 @@ fn simulate(args: SimulateArgs) -> Result<(), CliError> {
         seed
     });
     let mut run = Run::new(config, kinds, seed)?;
+    // A level that cannot be generated mid-run ends the run; the summary of
+    // what was played is still printed before the error.
+    let mut failure = None;
     while run.turn() < args.turns && run.outcome() == Outcome::Playing {
         let action = autopilot(&mut run);
-        let events = run.step(action)?;
-        if events == [Event::Blocked] {
-            // The autopilot only chooses possible actions; if it ever does
-            // not, waiting keeps the run going rather than spinning.
-            run.step(Action::Wait)?;
+        let step = run.step(action).and_then(|events| {
+            if events == [Event::Blocked] {
+                // The autopilot only chooses possible actions; if it ever
+                // does not, waiting keeps the run going rather than spinning.
+                run.step(Action::Wait)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = step {
+            failure = Some(e);
+            break;
         }
     }
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
@@ -229,7 +238,11 @@ fn simulate(args: SimulateArgs) -> Result<(), CliError> {
         },
         run.digest()
     );
-    write_output(None, text.as_bytes())
+    write_output(None, text.as_bytes())?;
+    match failure {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {

@@ -281,6 +281,105 @@ fn stairs_link_and_levels_persist() {
 }
 
 #[test]
+fn sight_follows_a_dig_at_once() {
+    // A tunneller opens the wall between the player and a kobold: the
+    // player sees the kobold's side in the same step, as a reloaded run would.
+    let level = Level::from_rows(
+        1,
+        &[
+            "            ",
+            " ....  .... ",
+            " ....  .... ",
+            " ....  .... ",
+            "            ",
+        ],
+        vec![],
+    );
+    let kinds = vec![
+        kind(
+            "hulk",
+            10,
+            &[Trait::Tunneling, Trait::Telepathic, Trait::Smart],
+        ),
+        kind("kobold", 5, &[]),
+    ];
+    // The player on the right, the hulk and a kobold on the left.
+    let mut run = Run::on_level(
+        config(1),
+        kinds,
+        level,
+        Pos::new(9, 2),
+        &[(0, Pos::new(4, 2)), (1, Pos::new(2, 3))],
+    );
+    assert!(!run.current().has_seen(Pos::new(2, 2)));
+    let mut dug = 0;
+    for _ in 0..6 {
+        let events = run.step(Action::Wait).unwrap();
+        dug += events
+            .iter()
+            .filter(|e| matches!(e, Event::Dug { .. }))
+            .count();
+        let mut copy: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
+        copy.after_load();
+        assert_eq!(copy.digest(), run.digest(), "after {events:?}");
+    }
+    assert!(dug >= 1, "the hulk never dug");
+    assert!(
+        run.current().has_seen(Pos::new(2, 2)),
+        "the far side is seen once open"
+    );
+}
+
+#[test]
+fn a_run_already_won_says_so_before_the_first_move() {
+    let mut cfg = config(1);
+    cfg.simulation.goal = Goal::ReachBottom;
+    let run = Run::new(cfg, MonsterKind::defaults(), 1).unwrap();
+    assert_eq!(run.outcome(), Outcome::Won);
+}
+
+#[test]
+fn a_refused_action_changes_nothing() {
+    let mut run = Run::new(config(2), MonsterKind::defaults(), 2).unwrap();
+    // The player starts on depth 1's exit: taking it is refused.
+    assert_eq!(run.current().level.tile(run.player().pos), Tile::UpStairs);
+    let before = run.digest();
+    assert_eq!(run.step(Action::Ascend).unwrap(), vec![Event::Blocked]);
+    assert_eq!(run.digest(), before);
+}
+
+#[test]
+fn stairs_past_the_stack_are_refused_not_a_panic() {
+    let level = Level::from_rows(1, &["      ", " .>.. ", "      "], vec![]);
+    let mut run = Run::on_level(
+        config(1),
+        vec![kind("kobold", 10, &[])],
+        level,
+        Pos::new(2, 1),
+        &[],
+    );
+    assert_eq!(run.step(Action::Descend).unwrap(), vec![Event::Blocked]);
+}
+
+#[test]
+fn the_autopilot_finishes_a_kill_all_run() {
+    // Found stalling once: explored levels with monsters left out of sight.
+    let text = "(width: 80, height: 30, levels: 3, rooms: (count: (max: 12)), \
+                simulation: (sight_radius: 40, perception_radius: 40))";
+    let cfg = Config::from_ron(text, "t").unwrap();
+    let mut run = Run::new(cfg, MonsterKind::defaults(), 12).unwrap();
+    while run.outcome() == Outcome::Playing && run.turn() < 20_000 {
+        let a = autopilot(&mut run);
+        run.step(a).unwrap();
+    }
+    assert_ne!(
+        run.outcome(),
+        Outcome::Playing,
+        "still playing after 20000 turns"
+    );
+}
+
+#[test]
 fn reaching_the_bottom_wins_when_that_is_the_goal() {
     let mut cfg = config(2);
     cfg.simulation.goal = Goal::ReachBottom;
@@ -406,6 +505,14 @@ proptest! {
                     prop_assert!(u64::from(m.pos.chebyshev(was)) <= moves, "monster jumped");
                 }
             }
+        }
+        // A run rebuilt from its serialised state plays on identically: the
+        // derived data (sight, maps) is a function of the saved state.
+        let mut copy: Run = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
+        copy.after_load();
+        prop_assert_eq!(copy.digest(), run.digest());
+        if run.outcome() == Outcome::Playing {
+            prop_assert_eq!(autopilot(&mut copy), autopilot(&mut run));
         }
         // Every visited level is still one connected piece.
         for depth in run.visited().collect::<Vec<_>>() {

@@ -1,6 +1,7 @@
 //! The autopilot: the player's actions chosen by rule, for `delve simulate`
-//! and the viewer's auto-explore. It uses only what the player knows: the
-//! cells seen so far and the monsters in sight.
+//! and the viewer's auto-explore. It goes by what the player knows (the
+//! cells seen so far, the monsters in sight), except that on a fully
+//! explored level it senses the monsters left, so a KillAll run can end.
 //!
 //! In order of priority:
 //! 1. Stomp a monster on an adjacent cell.
@@ -8,13 +9,17 @@
 //! 3. Walk toward a monster in sight.
 //! 4. Walk toward the nearest frontier: a seen open cell next to an unseen
 //!    cell.
-//! 5. With the level explored, walk to the down staircase and take it.
-//! 6. Otherwise wait for monsters to come.
+//! 5. With the level explored: under the KillAll goal, hunt the monsters
+//!    left on it (the one thing it senses without seeing); then take the
+//!    stairs toward levels that may still hold monsters, deeper first
+//!    (or simply down, under ReachBottom).
+//! 6. Otherwise wait.
 //!
 //! Ties are broken by cell index, so the autopilot is deterministic.
 
+use crate::config::Goal;
 use crate::geom::Pos;
-use crate::level::Tile;
+use crate::level::{StairDirection, Tile};
 
 use super::{Action, DIRECTIONS, DistanceMap, Run, can_step};
 
@@ -115,21 +120,47 @@ pub fn autopilot(run: &mut Run) -> Action {
         return first_step(&map, level, here, level.pos(i));
     }
 
-    // 5. Down.
-    if level.tile(here) == Tile::DownStairs {
-        return Action::Descend;
+    // 5. The level is explored. Under KillAll the player senses the
+    // monsters left on it and hunts them; then it goes where monsters may
+    // remain: deeper first (unvisited levels must be visited anyway), then
+    // back up.
+    let goal = run.config().simulation.goal;
+    if goal == Goal::KillAll
+        && let Some(target) = state
+            .monsters
+            .iter()
+            .map(|m| m.pos)
+            .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
+            .min_by_key(|&p| (map.at(p), level.index(p)))
+    {
+        return first_step(&map, level, here, target);
     }
-    if let Some(stairs) = level
-        .stairs_going(crate::level::StairDirection::Down)
+    let depth = run.player().depth;
+    let levels = run.config().levels;
+    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
+    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
+    let shallower = goal == Goal::KillAll
+        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
+    let (direction, tile, action) = if deeper {
+        (StairDirection::Down, Tile::DownStairs, Action::Descend)
+    } else if shallower {
+        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
+    } else {
+        // 6. Nothing left to do.
+        return Action::Wait;
+    };
+    if level.tile(here) == tile {
+        return action;
+    }
+    match level
+        .stairs_going(direction)
         .map(|s| s.pos)
         .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-        .min_by_key(|&p| map.at(p))
+        .min_by_key(|&p| (map.at(p), level.index(p)))
     {
-        return first_step(&map, level, here, stairs);
+        Some(stairs) => first_step(&map, level, here, stairs),
+        None => Action::Wait,
     }
-
-    // 6. Wait.
-    Action::Wait
 }
 
 fn step_to(from: Pos, to: Pos) -> Action {

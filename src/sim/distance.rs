@@ -5,7 +5,8 @@
 //! Both maps hold the cost for an actor standing on a cell to reach the
 //! player, so a monster goes "downhill". The walking map counts king moves
 //! over open cells; the tunnelling map also crosses rock, orthogonally only,
-//! at `1 + hardness / 85` a cell as 002 prices it.
+//! at the moves digging it takes: `ceil(hardness / dig_per_turn)` (002
+//! prices it `1 + hardness / 85` for its fixed 85 a move).
 
 use serde::{Deserialize, Serialize};
 
@@ -94,20 +95,28 @@ impl DistanceMap {
     }
 
     /// Dijkstra over open cells and diggable rock, with a bucket queue:
-    /// steps cost 1 to 3, so four buckets in a ring do.
-    pub fn tunnelling(level: &Level, to: Pos) -> DistanceMap {
+    /// a step costs the moves it takes (1 into open space, the digging
+    /// moves into rock), at most 254, so a ring of 256 buckets holds every
+    /// pending cost.
+    pub fn tunnelling(level: &Level, to: Pos, dig_per_turn: u8) -> DistanceMap {
         let mut map = DistanceMap::empty(level);
         let w = usize::from(level.width()) as isize;
         let hard = level.hardness_grid();
         let tiles = level.tiles();
         let open = |c: usize| tiles[c].is_walkable();
-        let mut buckets: [Vec<u32>; 4] = Default::default();
+        let dig = u32::from(dig_per_turn.max(1));
+        // Moves to dig through rock of each hardness; the last dig opens it
+        // and moves in.
+        let moves: Vec<u32> = (0..256u32).map(|h| h.div_ceil(dig).max(1)).collect();
+        let ring = (moves[254] + 1).next_power_of_two() as usize;
+        let mask = ring as u32 - 1;
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
         let start = level.index(to);
         map.dist[start] = 0;
         buckets[0].push(start as u32);
         let (mut cost, mut pending) = (0u32, 1usize);
         while pending > 0 {
-            let Some(c) = buckets[(cost & 3) as usize].pop() else {
+            let Some(c) = buckets[(cost & mask) as usize].pop() else {
                 cost += 1;
                 continue;
             };
@@ -123,12 +132,12 @@ impl DistanceMap {
                 + if open(c) {
                     1
                 } else {
-                    1 + u32::from(hard[c]) / 85
+                    moves[usize::from(hard[c])]
                 };
             let mut relax = |n: usize, map: &mut DistanceMap| {
                 if nd < map.dist[n] {
                     map.dist[n] = nd;
-                    buckets[(nd & 3) as usize].push(n as u32);
+                    buckets[(nd & mask) as usize].push(n as u32);
                     pending += 1;
                 }
             };
@@ -218,9 +227,12 @@ mod tests {
     #[test]
     fn tunnelling_map_prices_rock() {
         let level = Level::from_rows(1, &["       ", " .   . ", "       "], vec![]);
-        let map = DistanceMap::tunnelling(&level, Pos::new(1, 1));
-        // Three cells of hardness 127 (cost 2 each), then open floor (1).
+        let map = DistanceMap::tunnelling(&level, Pos::new(1, 1), 85);
+        // Three cells of hardness 127 (two digs each), then open floor (1).
         assert_eq!(map.at(Pos::new(5, 1)), 2 + 2 + 2 + 1);
+        // Slow diggers pay more: 127 at 1 a move is 127 moves a cell.
+        let slow = DistanceMap::tunnelling(&level, Pos::new(1, 1), 1);
+        assert_eq!(slow.at(Pos::new(5, 1)), 3 * 127 + 1);
         assert_eq!(map.at(Pos::new(0, 0)), DistanceMap::UNREACHABLE);
     }
 

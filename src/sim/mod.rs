@@ -213,18 +213,23 @@ impl Run {
         run.player.pos = start;
         run.say("You enter the dungeon.".to_string());
         run.refresh();
+        // A one-level ReachBottom run, or a single level without monsters,
+        // is won before the first move.
+        run.check_won(&mut Vec::new());
         Ok(run)
     }
 
     /// A run on one hand-built level, for tests and tools: monsters given
     /// as (kind index, position).
     pub fn on_level(
-        config: Config,
+        mut config: Config,
         kinds: Vec<MonsterKind>,
         level: Level,
         player: Pos,
         monsters: &[(u16, Pos)],
     ) -> Run {
+        // The stack must reach the level's depth.
+        config.levels = config.levels.max(level.depth());
         let mut levels = vec![None; usize::from(config.levels)];
         let depth = level.depth();
         let cells = usize::from(level.width()) * usize::from(level.height());
@@ -354,7 +359,8 @@ impl Run {
 
     fn tunnelling_map(&mut self) -> &DistanceMap {
         if self.sight.tunnelling.is_none() {
-            let map = DistanceMap::tunnelling(&self.current().level, self.player.pos);
+            let dig = self.config.simulation.dig_per_turn;
+            let map = DistanceMap::tunnelling(&self.current().level, self.player.pos, dig);
             self.sight.tunnelling = Some(map);
         }
         self.sight.tunnelling.as_ref().expect("just computed")
@@ -509,9 +515,10 @@ impl Run {
                     Action::Descend => depth + 1,
                     _ => depth - 1,
                 };
-                if to_depth == 0 {
-                    // Depth 1's up staircase leads out; the run goes on.
-                    self.say("The way out is barred until the dungeon is cleared.".into());
+                // Depth 1's up staircase leads out of the dungeon, which a
+                // run never does; and a hand-built level may have stairs
+                // past the configured depth. Neither is a move.
+                if to_depth == 0 || to_depth > self.config.levels {
                     return Ok(false);
                 }
                 self.enter(to_depth)?;
@@ -631,6 +638,10 @@ impl Run {
             if self.current_mut().level.dig(to, dig) {
                 events.push(Event::Dug { at: to });
                 self.current_mut().monsters[i].pos = to;
+                // The level changed: what the player sees and the distance
+                // maps must follow, so the derived data stays a function of
+                // the state (a reloaded run must match a live one).
+                self.refresh();
             }
             return;
         }
