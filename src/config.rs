@@ -71,7 +71,7 @@ pub struct Config {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "RoomFields")]
+#[serde(from = "RoomFields", into = "RoomFields")]
 pub struct RoomConfig {
     pub count: Range,
     pub width: Range,
@@ -144,7 +144,7 @@ impl Default for RoomConfig {
 /// `RoomConfig` as written: each range may give only `min` or only `max`,
 /// and the other bound keeps its default. Serde cannot default half a
 /// struct from its parent's default, so this mirror does it.
-#[derive(Default, Deserialize)]
+#[derive(Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 struct RoomFields {
     count: PartialRange,
@@ -158,7 +158,7 @@ struct RoomFields {
     max_doors: Option<u8>,
 }
 
-#[derive(Default, Deserialize)]
+#[derive(Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 struct PartialRange {
     min: Option<u16>,
@@ -170,6 +170,28 @@ impl PartialRange {
         Range {
             min: self.min.unwrap_or(default.min),
             max: self.max.unwrap_or(default.max),
+        }
+    }
+}
+
+/// Written out in full, so every format reads back what it wrote (binary
+/// formats have no implicit `Some`).
+impl From<RoomConfig> for RoomFields {
+    fn from(c: RoomConfig) -> Self {
+        let full = |r: Range| PartialRange {
+            min: Some(r.min),
+            max: Some(r.max),
+        };
+        RoomFields {
+            count: full(c.count),
+            width: full(c.width),
+            height: full(c.height),
+            circle_share: Some(c.circle_share),
+            circle_radius: full(c.circle_radius),
+            attempts_per_room: Some(c.attempts_per_room),
+            give_up_streak: Some(c.give_up_streak),
+            max_floor_share: Some(c.max_floor_share),
+            max_doors: Some(c.max_doors),
         }
     }
 }
@@ -352,8 +374,9 @@ impl Config {
 
     /// The config as RON, every field written out.
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .expect("a Config always serialises")
+        let pretty = ron::ser::PrettyConfig::default()
+            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+        ron::ser::to_string_pretty(self, pretty).expect("a Config always serialises")
     }
 
     /// Checks the meaning of the values. The first problem found is

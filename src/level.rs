@@ -103,7 +103,11 @@ pub struct Stairs {
 }
 
 /// One level of the dungeon.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Serialised without its graph, which is derived from the grid and read
+/// again on load: a saved level cannot carry a graph that disagrees with it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "LevelData")]
 pub struct Level {
     pub(crate) depth: u16,
     pub(crate) width: u16,
@@ -116,6 +120,149 @@ pub struct Level {
     /// How many generation attempts were thrown away before this one
     /// (rooms too few, or verification failed). Diagnostic only.
     pub(crate) rejected_attempts: u32,
+}
+
+/// A level as stored: everything but the derived graph.
+#[derive(Deserialize)]
+struct LevelData {
+    depth: u16,
+    width: u16,
+    height: u16,
+    tiles: Vec<Tile>,
+    hardness: Vec<u8>,
+    rooms: Vec<Room>,
+    stairs: Vec<Stairs>,
+    rejected_attempts: u32,
+}
+
+#[derive(Serialize)]
+struct LevelRef<'a> {
+    depth: u16,
+    width: u16,
+    height: u16,
+    tiles: &'a [Tile],
+    /// Each cell's hardness minus the previous cell's (wrapping): the field
+    /// is smooth, so the differences are small and compress several times
+    /// better than the raw values.
+    hardness: Vec<u8>,
+    rooms: &'a [Room],
+    stairs: &'a [Stairs],
+    rejected_attempts: u32,
+}
+
+fn deltas(values: &[u8]) -> Vec<u8> {
+    let mut prev = 0u8;
+    values
+        .iter()
+        .map(|&v| {
+            let d = v.wrapping_sub(prev);
+            prev = v;
+            d
+        })
+        .collect()
+}
+
+fn undo_deltas(mut values: Vec<u8>) -> Vec<u8> {
+    let mut prev = 0u8;
+    for v in &mut values {
+        *v = v.wrapping_add(prev);
+        prev = *v;
+    }
+    values
+}
+
+impl Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        LevelRef {
+            depth: self.depth,
+            width: self.width,
+            height: self.height,
+            tiles: &self.tiles,
+            hardness: deltas(&self.hardness),
+            rooms: &self.rooms,
+            stairs: &self.stairs,
+            rejected_attempts: self.rejected_attempts,
+        }
+        .serialize(s)
+    }
+}
+
+impl TryFrom<LevelData> for Level {
+    type Error = String;
+
+    /// Checks everything indexing relies on before the level exists: a
+    /// level read from a file may be damaged or forged.
+    fn try_from(d: LevelData) -> Result<Level, String> {
+        let (w, h) = (d.width, d.height);
+        if w < 3 || h < 3 {
+            return Err(format!("level {} is {w}x{h}, too small", d.depth));
+        }
+        let cells = usize::from(w) * usize::from(h);
+        if d.tiles.len() != cells || d.hardness.len() != cells {
+            return Err(format!(
+                "level {} has {} tiles and {} hardness values for {w}x{h}",
+                d.depth,
+                d.tiles.len(),
+                d.hardness.len()
+            ));
+        }
+        let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
+        for (i, room) in d.rooms.iter().enumerate() {
+            let fits = match room.shape {
+                Shape::Rect(r) => {
+                    r.width > 0
+                        && r.height > 0
+                        && u32::from(r.x) + u32::from(r.width) < u32::from(w)
+                        && u32::from(r.y) + u32::from(r.height) < u32::from(h)
+                        && r.x > 0
+                        && r.y > 0
+                }
+                Shape::Circle { center, radius } => {
+                    center.x > radius
+                        && center.y > radius
+                        && u32::from(center.x) + u32::from(radius) < u32::from(w) - 1
+                        && u32::from(center.y) + u32::from(radius) < u32::from(h) - 1
+                }
+            };
+            if !fits {
+                return Err(format!("level {} room {i} lies outside the level", d.depth));
+            }
+            if room.doors.iter().any(|door| !inside(door.pos)) {
+                return Err(format!(
+                    "level {} room {i} has a door outside the level",
+                    d.depth
+                ));
+            }
+        }
+        for s in &d.stairs {
+            if !inside(s.pos) || usize::from(s.room) >= d.rooms.len().max(1) {
+                return Err(format!(
+                    "level {} has stairs outside the level or its rooms",
+                    d.depth
+                ));
+            }
+        }
+        let border_open = (0..cells).any(|c| {
+            let (x, y) = (c % usize::from(w), c / usize::from(w));
+            let border = x == 0 || y == 0 || x + 1 == usize::from(w) || y + 1 == usize::from(h);
+            border && d.tiles[c] != Tile::Rock
+        });
+        if border_open {
+            return Err(format!("level {} has an open cell on its border", d.depth));
+        }
+        let graph = LevelGraph::build(w, h, &d.tiles, &d.rooms);
+        Ok(Level {
+            depth: d.depth,
+            width: w,
+            height: h,
+            tiles: d.tiles,
+            hardness: undo_deltas(d.hardness),
+            rooms: d.rooms,
+            stairs: d.stairs,
+            graph,
+            rejected_attempts: d.rejected_attempts,
+        })
+    }
 }
 
 impl Level {

@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use delve::config::Config;
 use delve::dungeon::Dungeon;
+use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
 use delve::{ConfigError, GenerateError, export};
 
@@ -25,6 +26,15 @@ use delve::{ConfigError, GenerateError, export};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Directory of save files (created on demand).
+    #[arg(
+        long,
+        global = true,
+        env = "DELVE_SAVES_DIR",
+        default_value = "saves",
+        value_name = "DIR"
+    )]
+    saves_dir: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -33,6 +43,14 @@ enum Command {
     Generate(GenerateArgs),
     /// Play a run headless with the autopilot and print a summary.
     Simulate(SimulateArgs),
+    /// List the saves: name, depth, turn, seed, outcome, when, size, status.
+    Saves,
+    /// Check a save (a name in the saves directory, or a file) and say what
+    /// it holds or what is wrong; exit 0 only if it would load.
+    Verify {
+        #[arg(value_name = "NAME|FILE")]
+        save: String,
+    },
 }
 
 #[derive(clap::Args)]
@@ -49,6 +67,12 @@ struct SimulateArgs {
     /// Player turns to play at most; the run stops early when won or lost.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     turns: u64,
+    /// Save the run at the end as NAME in the saves directory.
+    #[arg(long, value_name = "NAME")]
+    save: Option<String>,
+    /// Continue the saved run NAME (its seed, config and monsters).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    load: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -93,6 +117,8 @@ enum CliError {
         path: String,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Save(#[from] SaveError),
 }
 
 impl CliError {
@@ -106,6 +132,8 @@ impl CliError {
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,
             CliError::Write { .. } => 1,
+            CliError::Save(SaveError::BadName(_)) => 2,
+            CliError::Save(_) => 1,
         }
     }
 }
@@ -124,8 +152,93 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Generate(args) => generate(args),
-        Command::Simulate(args) => simulate(args),
+        Command::Simulate(args) => simulate(args, &cli.saves_dir),
+        Command::Saves => list_saves(&cli.saves_dir),
+        Command::Verify { save } => verify(&cli.saves_dir, &save),
     }
+}
+
+fn now_unix() -> u64 {
+    // Save metadata only: when a save was written never shapes the world.
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) for a Unix time, without a date library.
+fn format_time(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02}")
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Playing => "playing",
+        Outcome::Won => "won",
+        Outcome::Lost => "lost",
+    }
+}
+
+fn list_saves(dir: &Path) -> Result<(), CliError> {
+    let saves = SaveDir::open(dir)?;
+    let mut text = format!(
+        "{:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {:>9}  {}\n",
+        "name", "depth", "turn", "seed", "outcome", "saved (UTC)", "size", "status"
+    );
+    for listing in saves.list()? {
+        let (name, size) = (&listing.name, listing.size);
+        match listing.status {
+            Ok(s) => text.push_str(&format!(
+                "{name:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {:>9}  ok\n",
+                s.depth,
+                s.turn,
+                s.seed,
+                outcome_name(s.outcome),
+                format_time(s.saved_at),
+                size
+            )),
+            Err(e) => text.push_str(&format!(
+                "{name:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {size:>9}  {e}\n",
+                "-", "-", "-", "-", "-"
+            )),
+        }
+    }
+    write_output(None, text.as_bytes())
+}
+
+fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
+    let given = Path::new(save);
+    let path = if given.is_file() {
+        given.to_path_buf()
+    } else {
+        SaveDir::open(dir)?.file(save)
+    };
+    let (run, summary) = delve::save::read_and_decode(&path)?;
+    let text = format!(
+        "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
+        path.display(),
+        summary.format,
+        summary.program,
+        format_time(summary.saved_at),
+        summary.seed,
+        summary.depth,
+        summary.turn,
+        outcome_name(summary.outcome),
+        run.visited().count(),
+        run.digest()
+    );
+    write_output(None, text.as_bytes())
 }
 
 fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
@@ -191,22 +304,47 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
     write_output(args.out.as_deref(), text.as_bytes())
 }
 
-fn simulate(args: SimulateArgs) -> Result<(), CliError> {
-    let config = load_config(args.config.as_deref(), None)?;
-    let kinds = match &args.monsters {
-        Some(path) => delve::config::load_monsters(path)?,
-        None => MonsterKind::defaults(),
+fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
+    // One process per save: lock every name this run reads or writes.
+    let saves = match (&args.save, &args.load) {
+        (None, None) => None,
+        _ => Some(SaveDir::open(saves_dir)?),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
-    let mut run = Run::new(config, kinds, seed)?;
+    let mut locks = Vec::new();
+    for name in [&args.load, &args.save].into_iter().flatten() {
+        if !locks.iter().any(|(n, _)| n == name) {
+            let lock = saves.as_ref().expect("opened above").lock(name)?;
+            locks.push((name.clone(), lock));
+        }
+    }
+    let mut run = match &args.load {
+        Some(name) => {
+            let (run, _, warning) = saves.as_ref().expect("opened above").load(name)?;
+            if let Some(warning) = warning {
+                eprintln!("delve: warning: {warning}");
+            }
+            run
+        }
+        None => {
+            let config = load_config(args.config.as_deref(), None)?;
+            let kinds = match &args.monsters {
+                Some(path) => delve::config::load_monsters(path)?,
+                None => MonsterKind::defaults(),
+            };
+            let seed = args.seed.unwrap_or_else(|| {
+                let seed = random_seed();
+                eprintln!("seed: {seed}");
+                seed
+            });
+            Run::new(config, kinds, seed)?
+        }
+    };
+    // --turns counts this session's turns, so a continued run plays N more.
+    let stop_at = run.turn() + args.turns;
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
     let mut failure = None;
-    while run.turn() < args.turns && run.outcome() == Outcome::Playing {
+    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
         let action = autopilot(&mut run);
         let step = run.step(action).and_then(|events| {
             if events == [Event::Blocked] {
@@ -231,13 +369,18 @@ fn simulate(args: SimulateArgs) -> Result<(), CliError> {
         run.player().lives,
         run.killed(),
         visited.join(", "),
-        match run.outcome() {
-            Outcome::Playing => "playing",
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-        },
+        outcome_name(run.outcome()),
         run.digest()
     );
+    if let (Some(name), Some(saves)) = (&args.save, &saves) {
+        let lock = &locks
+            .iter()
+            .find(|(n, _)| n == name)
+            .expect("locked above")
+            .1;
+        let path = saves.save(name, &run, now_unix(), lock)?;
+        eprintln!("saved: {}", path.display());
+    }
     write_output(None, text.as_bytes())?;
     match failure {
         Some(e) => Err(e.into()),

@@ -3,5 +3,6 @@
 mod check;
 mod cli;
 mod properties;
+mod save;
 mod sim;
 mod stack;

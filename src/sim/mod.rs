@@ -406,6 +406,81 @@ impl Run {
         self.refresh();
     }
 
+    /// Checks a run read from outside (a save file) before it is used:
+    /// everything the rules index by must be in range. Returns what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        self.config
+            .validate()
+            .map_err(|p| format!("config: {}: {}", p.field, p.message))?;
+        if self.kinds.is_empty() || self.kinds.iter().any(|k| !(5..=20).contains(&k.speed)) {
+            return Err("monster kinds missing or with a speed outside 5 to 20".into());
+        }
+        if self.levels.len() != usize::from(self.config.levels) {
+            return Err(format!(
+                "{} level slots for {} levels",
+                self.levels.len(),
+                self.config.levels
+            ));
+        }
+        for (i, state) in self.levels.iter().enumerate() {
+            let Some(state) = state else { continue };
+            let level = &state.level;
+            if usize::from(level.depth()) != i + 1
+                || level.width() != self.config.width
+                || level.height() != self.config.height
+            {
+                return Err(format!(
+                    "level slot {} holds a {}x{} level of depth {}",
+                    i + 1,
+                    level.width(),
+                    level.height(),
+                    level.depth()
+                ));
+            }
+            let cells = usize::from(level.width()) * usize::from(level.height());
+            if state.seen.len() != cells.div_ceil(64) {
+                return Err(format!("depth {}: fog of war of the wrong size", i + 1));
+            }
+            for (k, m) in state.monsters.iter().enumerate() {
+                let inside = m.pos.x < level.width() && m.pos.y < level.height();
+                if !inside
+                    || !level.tile(m.pos).is_walkable()
+                    || usize::from(m.kind) >= self.kinds.len()
+                {
+                    return Err(format!(
+                        "depth {}: monster {k} is off the floor or of no known kind",
+                        i + 1
+                    ));
+                }
+                if state.monsters[..k]
+                    .iter()
+                    .any(|o| o.pos == m.pos || o.id == m.id)
+                {
+                    return Err(format!(
+                        "depth {}: two monsters share a cell or an id",
+                        i + 1
+                    ));
+                }
+            }
+        }
+        let p = &self.player;
+        let Some(state) = self.level_state(p.depth) else {
+            return Err(format!(
+                "the player is on depth {}, which is not stored",
+                p.depth
+            ));
+        };
+        let level = &state.level;
+        if p.pos.x >= level.width() || p.pos.y >= level.height() || !level.tile(p.pos).is_walkable()
+        {
+            return Err("the player stands outside the open floor".into());
+        }
+        if state.monster_at(p.pos).is_some() {
+            return Err("a monster stands on the player".into());
+        }
+        Ok(())
+    }
+
     fn say(&mut self, line: String) {
         if self.log.len() == LOG_LINES {
             self.log.remove(0);

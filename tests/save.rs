@@ -1,0 +1,375 @@
+//! Save files: exact round trips, transparent continuing, a loader that no
+//! input can crash, and saves that survive kills and failed writes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use delve::Config;
+use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
+use delve::sim::{MonsterKind, Run, autopilot};
+use proptest::prelude::*;
+
+fn small_config() -> Config {
+    Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
+}
+
+fn played(config: Config, seed: u64, turns: u64) -> Run {
+    let mut run = Run::new(config, MonsterKind::defaults(), seed).unwrap();
+    while run.turn() < turns && run.outcome() == delve::sim::Outcome::Playing {
+        let a = autopilot(&mut run);
+        run.step(a).unwrap();
+    }
+    run
+}
+
+fn small_save() -> Vec<u8> {
+    save::encode(&played(small_config(), 3, 60), 1_700_000_000)
+}
+
+/// Rewrites a header field and fixes the header checksum, as a forger would.
+fn forge(bytes: &mut [u8], at: usize, value: &[u8]) {
+    bytes[at..at + value.len()].copy_from_slice(value);
+    let crc = crc32fast::hash(&bytes[..HEADER_LEN - 4]);
+    bytes[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn round_trip_is_exact() {
+    let run = played(Config::default(), 9, 500);
+    let bytes = save::encode(&run, 42);
+    let (loaded, summary) = save::decode(&bytes, "x").unwrap();
+    assert_eq!(loaded.digest(), run.digest());
+    assert!(loaded == run);
+    assert_eq!(
+        (summary.seed, summary.turn, summary.saved_at),
+        (9, run.turn(), 42)
+    );
+    assert_eq!(
+        save::encode(&loaded, 42),
+        bytes,
+        "save -> load -> save changed the bytes"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Playing a, saving, loading and playing b more equals playing a + b.
+    #[test]
+    fn continuing_is_transparent(seed in any::<u64>(), a in 1u64..300, b in 1u64..300) {
+        let config = Config::from_ron("(width: 80, height: 30, levels: 3)", "t").unwrap();
+        let whole = played(config.clone(), seed, a + b);
+        let first = played(config, seed, a);
+        let (mut run, _) = save::decode(&save::encode(&first, 0), "x").unwrap();
+        while run.turn() < a + b && run.outcome() == delve::sim::Outcome::Playing {
+            let act = autopilot(&mut run);
+            run.step(act).unwrap();
+        }
+        prop_assert_eq!(run.digest(), whole.digest());
+    }
+
+    /// Random bytes, with and without a valid-looking header, never crash
+    /// the loader.
+    #[test]
+    fn random_input_is_refused_not_a_crash(body in proptest::collection::vec(any::<u8>(), 0..4096), with_magic in any::<bool>()) {
+        let mut bytes = body;
+        if with_magic && bytes.len() >= 8 {
+            bytes[..8].copy_from_slice(save::MAGIC);
+        }
+        prop_assert!(save::decode(&bytes, "x").is_err());
+    }
+
+    /// A body that passes every checksum but holds garbage is refused by
+    /// the decoder or the validator, within the decoder's byte limit.
+    #[test]
+    fn garbage_behind_valid_checksums_is_refused(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let mut bytes = small_save();
+        let body = zstd::bulk::compress(&raw, 1).unwrap();
+        bytes.truncate(HEADER_LEN);
+        bytes.extend_from_slice(&body);
+        let mut fields = Vec::new();
+        fields.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        fields.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+        fields.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        forge(&mut bytes, 12, &fields);
+        prop_assert!(save::decode(&bytes, "x").is_err());
+    }
+}
+
+#[test]
+fn every_truncation_and_bit_flip_is_refused() {
+    let bytes = small_save();
+    save::decode(&bytes, "x").unwrap();
+    for len in 0..bytes.len() {
+        let e = save::decode(&bytes[..len], "x").unwrap_err();
+        assert!(e.is_damage(), "{len}: {e}");
+    }
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            assert!(
+                save::decode(&b, "x").is_err(),
+                "flip of byte {i} bit {bit} still loads"
+            );
+        }
+    }
+}
+
+#[test]
+fn odd_files_are_refused_with_names() {
+    let bytes = small_save();
+    let mut trailing = bytes.clone();
+    trailing.extend_from_slice(b"extra");
+    assert!(
+        save::decode(&trailing, "x")
+            .unwrap_err()
+            .to_string()
+            .contains("after the end")
+    );
+    assert!(matches!(
+        save::decode(&[], "x"),
+        Err(SaveError::NotASave(_))
+    ));
+    assert!(matches!(
+        save::decode(&[0; 4096], "x"),
+        Err(SaveError::NotASave(_))
+    ));
+
+    let mut future = bytes.clone();
+    forge(&mut future, 8, &(FORMAT_VERSION + 1).to_le_bytes());
+    assert!(matches!(
+        save::decode(&future, "x"),
+        Err(SaveError::NewerFormat { .. })
+    ));
+
+    let mut huge = bytes.clone();
+    forge(&mut huge, 20, &u64::MAX.to_le_bytes());
+    let e = save::decode(&huge, "x").unwrap_err().to_string();
+    assert!(e.contains("more than the"), "{e}");
+}
+
+#[test]
+fn a_decompression_bomb_is_refused() {
+    // 64 MB of zeros compresses to a few KB; the header claims 100 bytes.
+    let bomb = zstd::bulk::compress(&vec![0u8; 64 << 20], 1).unwrap();
+    let mut bytes = small_save();
+    bytes.truncate(HEADER_LEN);
+    bytes.extend_from_slice(&bomb);
+    let mut fields = Vec::new();
+    fields.extend_from_slice(&(bomb.len() as u64).to_le_bytes());
+    fields.extend_from_slice(&100u64.to_le_bytes());
+    fields.extend_from_slice(&crc32fast::hash(&bomb).to_le_bytes());
+    forge(&mut bytes, 12, &fields);
+    assert!(
+        save::decode(&bytes, "x")
+            .unwrap_err()
+            .to_string()
+            .contains("decompress")
+    );
+}
+
+#[test]
+fn every_shipped_format_still_loads() {
+    // tests/fixtures/format-N.sav: a small save of each released format,
+    // with the digest it must load to.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut found = 0;
+    for version in 1..=FORMAT_VERSION {
+        let file = dir.join(format!("format-{version}.sav"));
+        let (run, summary) = save::read_and_decode(&file).unwrap_or_else(|e| panic!("{e}"));
+        let want = std::fs::read_to_string(dir.join(format!("format-{version}.digest"))).unwrap();
+        assert_eq!(format!("{:016x}", run.digest()), want.trim());
+        assert_eq!(summary.format, version);
+        found += 1;
+    }
+    assert_eq!(found, usize::from(FORMAT_VERSION));
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("delve-save-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn delve(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_delve"))
+        .arg("--saves-dir")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
+    let dir = TempDir::new("backup");
+    let saves = SaveDir::open(&dir.0).unwrap();
+    let lock = saves.lock("r").unwrap();
+    let first = played(small_config(), 1, 20);
+    let second = played(small_config(), 1, 40);
+    saves.save("r", &first, 1, &lock).unwrap();
+    saves.save("r", &second, 2, &lock).unwrap();
+    assert_eq!(
+        save::read_and_decode(&saves.backup("r"))
+            .unwrap()
+            .0
+            .digest(),
+        first.digest()
+    );
+    // Damage the save: it is set aside, and the backup loads with a warning.
+    let mut bytes = std::fs::read(saves.file("r")).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0xff;
+    std::fs::write(saves.file("r"), &bytes).unwrap();
+    let (run, _, warning) = saves.load("r").unwrap();
+    assert_eq!(run.digest(), first.digest());
+    let warning = warning.expect("a warning");
+    assert!(
+        warning.contains("damaged") && warning.contains("backup"),
+        "{warning}"
+    );
+    assert!(
+        dir.0.join("r.sav.damaged-1").exists(),
+        "the damaged file is kept"
+    );
+}
+
+#[test]
+fn a_newer_format_is_refused_and_left_alone() {
+    let dir = TempDir::new("newer");
+    let mut bytes = small_save();
+    forge(&mut bytes, 8, &(FORMAT_VERSION + 1).to_le_bytes());
+    std::fs::write(dir.0.join("n.sav"), &bytes).unwrap();
+    let out = delve(&dir.0, &["simulate", "--load", "n", "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("newer"));
+    assert_eq!(
+        std::fs::read(dir.0.join("n.sav")).unwrap(),
+        bytes,
+        "never overwritten"
+    );
+    let out = delve(&dir.0, &["verify", "n"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_failed_write_leaves_the_previous_save_intact() {
+    let dir = TempDir::new("failed");
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "2", "--turns", "30", "--save", "f"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = std::fs::read(dir.0.join("f.sav")).unwrap();
+    // Make keeping the backup fail: a non-empty directory where it goes.
+    std::fs::create_dir_all(dir.0.join("f.sav.bak/blocker")).unwrap();
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "2", "--turns", "60", "--save", "f"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(dir.0.join("f.sav")).unwrap(), before);
+    assert!(delve(&dir.0, &["verify", "f"]).status.success());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+    // A saves directory that is a file cannot be written at all.
+    let file = dir.0.join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    let out = delve(
+        &file,
+        &["simulate", "--seed", "2", "--turns", "5", "--save", "g"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not-a-dir"));
+}
+
+#[test]
+fn one_process_per_save() {
+    let dir = TempDir::new("lock");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    // A live process (this test) holds the lock.
+    std::fs::write(dir.0.join("l.lock"), std::process::id().to_string()).unwrap();
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use"));
+    // A lock left by a dead process is taken over.
+    std::fs::write(dir.0.join("l.lock"), "999999999").unwrap();
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dir.0.join("l.lock").exists(), "the lock is released");
+}
+
+#[test]
+fn a_kill_while_saving_never_loses_the_save() {
+    let dir = TempDir::new("kill");
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "5", "--turns", "10", "--save", "k"],
+    );
+    assert!(out.status.success());
+    // Kill runs at moments spread over their life, saving included.
+    let mut delay = 1u64;
+    for i in 0..24u64 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+            .arg("--saves-dir")
+            .arg(&dir.0)
+            .args([
+                "simulate",
+                "--seed",
+                "5",
+                "--turns",
+                &(50 + i * 40).to_string(),
+                "--save",
+                "k",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        delay = (delay * 7 + 3) % 37;
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let save = save::read_and_decode(&dir.0.join("k.sav"));
+        let backup = save::read_and_decode(&dir.0.join("k.sav.bak"));
+        assert!(
+            save.is_ok() || backup.is_ok(),
+            "kill {i}: neither the save nor its backup loads"
+        );
+        assert!(
+            save.is_ok(),
+            "kill {i}: k.sav itself is always complete: {:?}",
+            save.err()
+        );
+    }
+}
