@@ -14,6 +14,16 @@ struct Slope {
     den: i32,
 }
 
+impl Slope {
+    /// The slope through the left edge of cell `col` at `depth`.
+    fn left_edge(col: i32, depth: i32) -> Slope {
+        Slope {
+            num: 2 * col - 1,
+            den: 2 * depth,
+        }
+    }
+}
+
 /// Calls `reveal` for every cell within `radius` (a "radius + ½" disc)
 /// visible from `origin`, the origin included. Rock blocks sight; cells
 /// outside the level are treated as rock.
@@ -79,16 +89,10 @@ fn scan(
             reveal(p);
         }
         if prev == Some(true) && !wall {
-            start = Slope {
-                num: 2 * col - 1,
-                den: 2 * depth,
-            };
+            start = Slope::left_edge(col, depth);
         }
         if prev == Some(false) && wall {
-            let next_end = Slope {
-                num: 2 * col - 1,
-                den: 2 * depth,
-            };
+            let next = Slope::left_edge(col, depth);
             scan(
                 level,
                 origin,
@@ -96,7 +100,7 @@ fn scan(
                 radius,
                 depth + 1,
                 start,
-                next_end,
+                next,
                 reveal,
             );
         }
