@@ -76,6 +76,8 @@ pub enum SaveError {
     },
     #[error("{0:?} is not a usable save name: use letters, digits, '-' and '_'")]
     BadName(String),
+    #[error("no save named {name} in {dir} (`delve saves` lists them)")]
+    Missing { name: String, dir: String },
 }
 
 impl SaveError {
@@ -455,12 +457,28 @@ impl SaveDir {
     pub fn load(&self, name: &str) -> Result<(Run, Summary, Option<String>), SaveError> {
         Self::check_name(name)?;
         let path = self.file(name);
+        let backup = self.backup(name);
+        if !path.exists() {
+            if !backup.exists() {
+                return Err(SaveError::Missing {
+                    name: name.into(),
+                    dir: self.dir.display().to_string(),
+                });
+            }
+            let (run, summary) = read_and_decode(&backup)?;
+            let warning = format!(
+                "{} is missing; loaded the backup {} (turn {})",
+                path.display(),
+                backup.display(),
+                summary.turn
+            );
+            return Ok((run, summary, Some(warning)));
+        }
         match read_and_decode(&path) {
             Ok((run, summary)) => Ok((run, summary, None)),
             Err(e) if e.is_damage() => {
                 let aside = self.aside_name(name);
                 fs::rename(&path, &aside).map_err(io_error(&path))?;
-                let backup = self.backup(name);
                 match read_and_decode(&backup) {
                     Ok((run, summary)) => {
                         let warning = format!(

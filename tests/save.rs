@@ -247,6 +247,22 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
 }
 
 #[test]
+fn a_missing_save_is_named_and_a_lone_backup_is_used() {
+    let dir = TempDir::new("missing");
+    let out = delve(&dir.0, &["simulate", "--load", "ghost", "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
+    let saves = SaveDir::open(&dir.0).unwrap();
+    let lock = saves.lock("b").unwrap();
+    let run = played(small_config(), 1, 10);
+    saves.save("b", &run, 1, &lock).unwrap();
+    std::fs::rename(saves.file("b"), saves.backup("b")).unwrap();
+    let (loaded, _, warning) = saves.load("b").unwrap();
+    assert_eq!(loaded.digest(), run.digest());
+    assert!(warning.unwrap().contains("missing"));
+}
+
+#[test]
 fn a_newer_format_is_refused_and_left_alone() {
     let dir = TempDir::new("newer");
     let mut bytes = small_save();
