@@ -320,6 +320,65 @@ fn a_failed_write_leaves_the_previous_save_intact() {
 }
 
 #[test]
+fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("readonly");
+    let out = delve(
+        &dir.0,
+        &["simulate", "--seed", "3", "--turns", "20", "--save", "ro"],
+    );
+    assert!(out.status.success());
+    let before = std::fs::read(dir.0.join("ro.sav")).unwrap();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // Root ignores permissions: run delve as nobody when we are root.
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false);
+    let mut cmd = if root {
+        let mut c = Command::new("setpriv");
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            env!("CARGO_BIN_EXE_delve"),
+        ]);
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_delve"))
+    };
+    let out = cmd
+        .arg("--saves-dir")
+        .arg(&dir.0)
+        .args(["simulate", "--seed", "3", "--turns", "40", "--save", "ro"])
+        .output();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Ok(out) = out else {
+        eprintln!("setpriv unavailable; the injected-failure test covers this path");
+        return;
+    };
+    if String::from_utf8_lossy(&out.stderr).starts_with("setpriv:") {
+        // nobody cannot reach the binary from this checkout's location.
+        eprintln!("cannot run delve as nobody here; the injected-failure test covers this path");
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Permission denied") && err.contains(&*dir.0.to_string_lossy()),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.0.join("ro.sav")).unwrap(), before);
+    assert!(delve(&dir.0, &["verify", "ro"]).status.success());
+}
+
+#[test]
 fn one_process_per_save() {
     let dir = TempDir::new("lock");
     std::fs::create_dir_all(&dir.0).unwrap();
