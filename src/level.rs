@@ -250,22 +250,48 @@ impl TryFrom<LevelData> for Level {
         if border_open {
             return Err(format!("level {} has an open cell on its border", d.depth));
         }
-        let graph = LevelGraph::build(w, h, &d.tiles, &d.rooms);
-        Ok(Level {
-            depth: d.depth,
-            width: w,
-            height: h,
-            tiles: d.tiles,
-            hardness: undo_deltas(d.hardness),
-            rooms: d.rooms,
-            stairs: d.stairs,
-            graph,
-            rejected_attempts: d.rejected_attempts,
-        })
+        Ok(Level::assemble(
+            d.depth,
+            w,
+            h,
+            d.tiles,
+            undo_deltas(d.hardness),
+            d.rooms,
+            d.stairs,
+            d.rejected_attempts,
+        ))
     }
 }
 
 impl Level {
+    /// Puts a level together from its grid and rooms, reading the graph off
+    /// the grid: the one place a level is built, so its graph can never be
+    /// anything but derived.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(
+        depth: u16,
+        width: u16,
+        height: u16,
+        tiles: Vec<Tile>,
+        hardness: Vec<u8>,
+        rooms: Vec<Room>,
+        stairs: Vec<Stairs>,
+        rejected_attempts: u32,
+    ) -> Level {
+        let graph = LevelGraph::build(width, height, &tiles, &rooms);
+        Level {
+            depth,
+            width,
+            height,
+            tiles,
+            hardness,
+            rooms,
+            stairs,
+            graph,
+            rejected_attempts,
+        }
+    }
+
     pub fn depth(&self) -> u16 {
         self.depth
     }
@@ -419,18 +445,7 @@ impl Level {
         }
         // Up stairs first, as the generator orders them.
         stairs.sort_by_key(|s| s.direction != StairDirection::Up);
-        let graph = LevelGraph::build(width, height, &tiles, &rooms);
-        Level {
-            depth,
-            width,
-            height,
-            tiles,
-            hardness,
-            rooms,
-            stairs,
-            graph,
-            rejected_attempts: 0,
-        }
+        Level::assemble(depth, width, height, tiles, hardness, rooms, stairs, 0)
     }
 
     /// Wears the rock at `p` down by `amount`; when nothing is left it

@@ -21,7 +21,6 @@ mod stairs;
 mod verify;
 
 use crate::config::Config;
-use crate::graph::LevelGraph;
 use crate::level::{Door, Level, Room, Tile};
 
 use self::corridors::{Carver, Site};
@@ -229,9 +228,8 @@ impl Generator {
         let centre = rooms[anchor].shape.center();
         let from = usize::from(centre.y) * w + usize::from(centre.x);
         let reached = verify::distance_map(w, &tiles, from, &mut self.distance, &mut self.queue);
-        let graph = LevelGraph::build(config.width, config.height, &tiles, &rooms);
-        verify::check(w, h, &tiles, &hardness, &graph, reached)
-            .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
+        // Stairs change neither what is walkable nor the graph, so the
+        // finished level is what gets verified.
         let stairs = stairs::place(
             w,
             &mut tiles,
@@ -241,17 +239,25 @@ impl Generator {
             &self.distance,
             &mut rng,
         );
-
-        Ok(Level {
+        let level = Level::assemble(
             depth,
-            width: config.width,
-            height: config.height,
+            config.width,
+            config.height,
             tiles,
             hardness,
             rooms,
             stairs,
-            graph,
-            rejected_attempts: 0,
-        })
+            0,
+        );
+        verify::check(
+            w,
+            h,
+            level.tiles(),
+            level.hardness_grid(),
+            level.graph(),
+            reached,
+        )
+        .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
+        Ok(level)
     }
 }
