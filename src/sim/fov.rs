@@ -29,13 +29,14 @@ impl Slope {
 /// outside the level are treated as rock.
 pub fn visible_cells(level: &Level, origin: Pos, radius: u16, mut reveal: impl FnMut(Pos)) {
     reveal(origin);
-    let r = i32::from(radius);
     for quadrant in 0..4 {
-        scan(
+        let q = Quadrant {
             level,
             origin,
             quadrant,
-            r,
+            radius: i32::from(radius),
+        };
+        q.scan(
             1,
             Slope { num: -1, den: 1 },
             Slope { num: 1, den: 1 },
@@ -44,79 +45,66 @@ pub fn visible_cells(level: &Level, origin: Pos, radius: u16, mut reveal: impl F
     }
 }
 
-/// Map (depth, column) of a quadrant to a cell, `None` outside the level.
-fn cell(level: &Level, origin: Pos, quadrant: u8, depth: i32, col: i32) -> Option<Pos> {
-    let (ox, oy) = (i32::from(origin.x), i32::from(origin.y));
-    let (x, y) = match quadrant {
-        0 => (ox + col, oy - depth),
-        1 => (ox + depth, oy + col),
-        2 => (ox + col, oy + depth),
-        _ => (ox - depth, oy + col),
-    };
-    level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn scan(
-    level: &Level,
+/// What stays fixed while one quadrant is scanned.
+struct Quadrant<'a> {
+    level: &'a Level,
     origin: Pos,
     quadrant: u8,
     radius: i32,
-    depth: i32,
-    mut start: Slope,
-    end: Slope,
-    reveal: &mut impl FnMut(Pos),
-) {
-    if depth > radius {
-        return;
+}
+
+impl Quadrant<'_> {
+    /// The cell at (depth, column) of this quadrant, `None` outside the level.
+    fn cell(&self, depth: i32, col: i32) -> Option<Pos> {
+        let (ox, oy) = (i32::from(self.origin.x), i32::from(self.origin.y));
+        let (x, y) = match self.quadrant {
+            0 => (ox + col, oy - depth),
+            1 => (ox + depth, oy + col),
+            2 => (ox + col, oy + depth),
+            _ => (ox - depth, oy + col),
+        };
+        self.level
+            .in_bounds(x, y)
+            .then(|| Pos::new(x as u16, y as u16))
     }
-    // Columns from round-half-up(depth * start) to round-half-down(depth * end).
-    let min_col = (2 * depth * start.num + start.den).div_euclid(2 * start.den);
-    let max_col = -((-(2 * depth * end.num - end.den)).div_euclid(2 * end.den));
-    let blocked = |c: Option<Pos>| c.is_none_or(|p| !level.tile(p).is_walkable());
-    let mut prev: Option<bool> = None; // was the previous cell rock?
-    for col in min_col..=max_col {
-        let here = cell(level, origin, quadrant, depth, col);
-        let wall = blocked(here);
-        let in_disc = col * col + depth * depth <= radius * radius + radius;
-        // Symmetric: a floor cell counts only if its centre lies inside the
-        // sector; walls are shown whenever the sector touches them.
-        let symmetric = col * start.den >= depth * start.num && col * end.den <= depth * end.num;
-        if let Some(p) = here
-            && in_disc
-            && (wall || symmetric)
-        {
-            reveal(p);
+
+    /// Scans the row at `depth` between two slopes, recursing into the
+    /// next row for each run of open cells.
+    fn scan(&self, depth: i32, mut start: Slope, end: Slope, reveal: &mut impl FnMut(Pos)) {
+        if depth > self.radius {
+            return;
         }
-        if prev == Some(true) && !wall {
-            start = Slope::left_edge(col, depth);
+        let r = self.radius;
+        // Columns from round-half-up(depth * start) to round-half-down(depth * end).
+        let min_col = (2 * depth * start.num + start.den).div_euclid(2 * start.den);
+        let max_col = -((-(2 * depth * end.num - end.den)).div_euclid(2 * end.den));
+        let blocked = |c: Option<Pos>| c.is_none_or(|p| !self.level.tile(p).is_walkable());
+        let mut prev: Option<bool> = None; // was the previous cell rock?
+        for col in min_col..=max_col {
+            let here = self.cell(depth, col);
+            let wall = blocked(here);
+            let in_disc = col * col + depth * depth <= r * r + r;
+            // Symmetric: a floor cell counts only if its centre lies inside
+            // the sector; walls are shown whenever the sector touches them.
+            let symmetric =
+                col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+            if let Some(p) = here
+                && in_disc
+                && (wall || symmetric)
+            {
+                reveal(p);
+            }
+            if prev == Some(true) && !wall {
+                start = Slope::left_edge(col, depth);
+            }
+            if prev == Some(false) && wall {
+                self.scan(depth + 1, start, Slope::left_edge(col, depth), reveal);
+            }
+            prev = Some(wall);
         }
-        if prev == Some(false) && wall {
-            let next = Slope::left_edge(col, depth);
-            scan(
-                level,
-                origin,
-                quadrant,
-                radius,
-                depth + 1,
-                start,
-                next,
-                reveal,
-            );
+        if prev == Some(false) {
+            self.scan(depth + 1, start, end, reveal);
         }
-        prev = Some(wall);
-    }
-    if prev == Some(false) {
-        scan(
-            level,
-            origin,
-            quadrant,
-            radius,
-            depth + 1,
-            start,
-            end,
-            reveal,
-        );
     }
 }
 
