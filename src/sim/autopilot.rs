@@ -21,10 +21,30 @@ use crate::config::Goal;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 
-use super::{Action, DIRECTIONS, DistanceMap, Run, can_step};
+use super::{Action, DIRECTIONS, DistanceMap, LevelState, Run, can_step};
+
+/// Why the autopilot chose its action: the viewer's auto-explore keeps
+/// going only while the reason is one a player would delegate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    Stomp,
+    Flee,
+    Hunt,
+    Explore,
+    /// Hunting monsters it senses but does not see (explored level, KillAll).
+    Sense,
+    /// Heading for, or taking, the stairs.
+    Stairs,
+    Idle,
+}
 
 /// The autopilot's next action.
 pub fn autopilot(run: &mut Run) -> Action {
+    decide(run).0
+}
+
+/// The autopilot's next action and the rule that chose it.
+pub fn decide(run: &mut Run) -> (Action, Plan) {
     let here = run.player().pos;
     let map = run.walking_map().clone();
     let state = run.current();
@@ -45,7 +65,7 @@ pub fn autopilot(run: &mut Run) -> Action {
         }
         let to = Pos::new(x as u16, y as u16);
         if in_sight.contains(&to) && can_step(level, here, to, false) {
-            return step_to(here, to);
+            return (step_to(here, to), Plan::Stomp);
         }
     }
 
@@ -75,11 +95,12 @@ pub fn autopilot(run: &mut Run) -> Action {
                     best = (safety(to), to);
                 }
             }
-            return if best.1 == here {
+            let action = if best.1 == here {
                 Action::Wait
             } else {
                 step_to(here, best.1)
             };
+            return (action, Plan::Flee);
         }
     }
 
@@ -90,10 +111,71 @@ pub fn autopilot(run: &mut Run) -> Action {
         .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
         .min_by_key(|&p| (map.at(p), level.index(p)))
     {
-        return first_step(&map, level, here, target);
+        return (first_step(&map, level, here, target), Plan::Hunt);
     }
 
     // 4. Explore.
+    if let Some(frontier) = nearest_frontier(state, &map) {
+        return (first_step(&map, level, here, frontier), Plan::Explore);
+    }
+
+    // 5. The level is explored. Under KillAll the player senses the
+    // monsters left on it and hunts them; then it goes where monsters may
+    // remain: deeper first (unvisited levels must be visited anyway), then
+    // back up.
+    let goal = run.config().simulation.goal;
+    if goal == Goal::KillAll
+        && let Some(target) = state
+            .monsters
+            .iter()
+            .map(|m| m.pos)
+            .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
+            .min_by_key(|&p| (map.at(p), level.index(p)))
+    {
+        return (first_step(&map, level, here, target), Plan::Sense);
+    }
+    let depth = run.player().depth;
+    let levels = run.config().levels;
+    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
+    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
+    let shallower = goal == Goal::KillAll
+        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
+    let (direction, tile, action) = if deeper {
+        (StairDirection::Down, Tile::DownStairs, Action::Descend)
+    } else if shallower {
+        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
+    } else {
+        // 6. Nothing left to do.
+        return (Action::Wait, Plan::Idle);
+    };
+    if level.tile(here) == tile {
+        return (action, Plan::Stairs);
+    }
+    match level
+        .stairs_going(direction)
+        .map(|s| s.pos)
+        .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
+        .min_by_key(|&p| (map.at(p), level.index(p)))
+    {
+        Some(stairs) => (first_step(&map, level, here, stairs), Plan::Stairs),
+        None => (Action::Wait, Plan::Idle),
+    }
+}
+
+/// The first step toward the nearest unexplored part of the level, if any
+/// is left: what the viewer's travel does when no staircase is known yet.
+pub fn explore_step(run: &mut Run) -> Option<Action> {
+    let here = run.player().pos;
+    let map = run.walking_map().clone();
+    let state = run.current();
+    let frontier = nearest_frontier(state, &map)?;
+    Some(first_step(&map, &state.level, here, frontier))
+}
+
+/// The nearest frontier cell: a seen open cell next to an unseen cell,
+/// ties by index.
+fn nearest_frontier(state: &LevelState, map: &DistanceMap) -> Option<Pos> {
+    let level = &state.level;
     let w = usize::from(level.width());
     let mut frontier: Option<(u32, usize)> = None;
     for (i, &tile) in level.tiles().iter().enumerate() {
@@ -116,51 +198,7 @@ pub fn autopilot(run: &mut Run) -> Action {
             frontier = Some((d, i));
         }
     }
-    if let Some((_, i)) = frontier {
-        return first_step(&map, level, here, level.pos(i));
-    }
-
-    // 5. The level is explored. Under KillAll the player senses the
-    // monsters left on it and hunts them; then it goes where monsters may
-    // remain: deeper first (unvisited levels must be visited anyway), then
-    // back up.
-    let goal = run.config().simulation.goal;
-    if goal == Goal::KillAll
-        && let Some(target) = state
-            .monsters
-            .iter()
-            .map(|m| m.pos)
-            .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-            .min_by_key(|&p| (map.at(p), level.index(p)))
-    {
-        return first_step(&map, level, here, target);
-    }
-    let depth = run.player().depth;
-    let levels = run.config().levels;
-    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
-    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
-    let shallower = goal == Goal::KillAll
-        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
-    let (direction, tile, action) = if deeper {
-        (StairDirection::Down, Tile::DownStairs, Action::Descend)
-    } else if shallower {
-        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
-    } else {
-        // 6. Nothing left to do.
-        return Action::Wait;
-    };
-    if level.tile(here) == tile {
-        return action;
-    }
-    match level
-        .stairs_going(direction)
-        .map(|s| s.pos)
-        .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-        .min_by_key(|&p| (map.at(p), level.index(p)))
-    {
-        Some(stairs) => first_step(&map, level, here, stairs),
-        None => Action::Wait,
-    }
+    frontier.map(|(_, i)| level.pos(i))
 }
 
 fn step_to(from: Pos, to: Pos) -> Action {

@@ -28,7 +28,7 @@ mod distance;
 mod fov;
 mod monster;
 
-pub use autopilot::autopilot;
+pub use autopilot::{Plan, autopilot, decide, explore_step};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
 pub use monster::{Colour, Monster, MonsterKind, Trait};
@@ -161,6 +161,10 @@ pub struct Run {
     outcome: Outcome,
     #[serde(skip)]
     sight: Sight,
+    /// Lines logged since this value was made (not saved): lets a viewer
+    /// tell which lines of the capped log are new.
+    #[serde(skip)]
+    said: u64,
 }
 
 impl PartialEq for Run {
@@ -202,6 +206,7 @@ impl Run {
             log: Vec::new(),
             outcome: Outcome::Playing,
             sight: Sight::default(),
+            said: 0,
         };
         run.enter(1)?;
         let level = &run.current().level;
@@ -265,6 +270,7 @@ impl Run {
             log: Vec::new(),
             outcome: Outcome::Playing,
             sight: Sight::default(),
+            said: 0,
         };
         run.refresh();
         run
@@ -300,6 +306,28 @@ impl Run {
 
     pub fn log(&self) -> &[String] {
         &self.log
+    }
+
+    /// How many lines were logged since this run was made or loaded. The
+    /// log keeps only its last lines, so its length alone cannot say how
+    /// many lines a step added; the difference of two counts can.
+    pub fn said(&self) -> u64 {
+        self.said
+    }
+
+    /// Monsters left on the player's level, and in the whole dungeon.
+    /// Levels not visited yet are counted at the population they are
+    /// generated with (placement may fall short only when a level has
+    /// almost no floor outside its arrival room).
+    pub fn monsters_left(&self) -> (u32, u32) {
+        let here = self.current().monsters.len() as u32;
+        let total = (1..=self.config.levels)
+            .map(|d| match self.level_state(d) {
+                Some(state) => state.monsters.len() as u32,
+                None => monsters_wanted(&self.config, d) as u32,
+            })
+            .sum();
+        (here, total)
     }
 
     /// The state of a level, if the player has been there.
@@ -482,6 +510,7 @@ impl Run {
     }
 
     fn say(&mut self, line: String) {
+        self.said += 1;
         if self.log.len() == LOG_LINES {
             self.log.remove(0);
         }
@@ -795,11 +824,15 @@ fn interval(speed: u8) -> u64 {
 
 /// The monsters a level starts with: a number growing with depth, in rooms
 /// other than the arrival room, on free floor, from the level's own stream.
-fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {
+/// How many monsters a level is populated with.
+fn monsters_wanted(config: &Config, depth: u16) -> usize {
     let sim = &config.simulation;
-    let wanted = (u32::from(sim.monsters_first_level)
-        + u32::from(sim.monsters_per_depth) * u32::from(level.depth() - 1))
-    .min(u32::from(sim.monsters_max)) as usize;
+    (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
+        .min(u32::from(sim.monsters_max)) as usize
+}
+
+fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {
+    let wanted = monsters_wanted(config, level.depth());
     let arrival = level
         .stairs_going(StairDirection::Up)
         .next()
