@@ -611,6 +611,21 @@ fn parse<T: serde::de::DeserializeOwned>(
     Ok((value, fields))
 }
 
+/// Parses RON text into `T`, with errors located like config errors; the
+/// returned index finds where fields were written, for later checks.
+pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+) -> Result<(T, FieldIndex), ConfigError> {
+    parse(text, origin)
+}
+
+/// Reads, parses and checks a keymap (`data/keymap.ron`).
+pub fn load_keymap(path: &Path) -> Result<crate::view::Keymap, ConfigError> {
+    let (text, origin) = read_text(path)?;
+    crate::view::Keymap::from_ron(&text, &origin)
+}
+
 /// Reads, parses and validates a monster list (`data/monsters.ron`).
 pub fn load_monsters(path: &Path) -> Result<Vec<MonsterKind>, ConfigError> {
     let (text, origin) = read_text(path)?;
@@ -879,7 +894,7 @@ fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
 /// line that set the value. A small scanner rather than a second parser: it
 /// only needs to follow brackets, strings and comments.
 #[derive(Debug, Default)]
-struct FieldIndex {
+pub(crate) struct FieldIndex {
     /// (path, line, column of the key, byte offset where its value ends)
     keys: Vec<(String, usize, usize, usize)>,
     /// Byte offset of the start of each line. Columns count characters, as
@@ -1032,7 +1047,7 @@ impl FieldIndex {
 
     /// Where the field is set; for a field left to its default, where its
     /// nearest written ancestor is; failing that, the start of the file.
-    fn locate(&self, path: &str) -> (usize, usize) {
+    pub(crate) fn locate(&self, path: &str) -> (usize, usize) {
         let mut p = path;
         loop {
             if let Some(k) = self.keys.iter().rev().find(|k| k.0 == p) {

@@ -15,6 +15,8 @@ use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
+use delve::view::terminal::ViewError;
+use delve::view::{App, Keymap};
 use delve::{ConfigError, GenerateError, export};
 
 #[derive(Parser)]
@@ -39,6 +41,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a run in the terminal: a new one, or a saved one with --load.
+    Play(PlayArgs),
     /// Generate a dungeon and print its levels.
     Generate(GenerateArgs),
     /// Play a run headless with the autopilot and print a summary.
@@ -51,6 +55,28 @@ enum Command {
         #[arg(value_name = "NAME|FILE")]
         save: String,
     },
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Run seed; without it a random seed is chosen (the status line shows it).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// RON list of monster kinds (default: the kinds of data/monsters.ron).
+    #[arg(long, value_name = "FILE")]
+    monsters: Option<PathBuf>,
+    /// RON keymap (default: the keys of data/keymap.ron).
+    #[arg(long, value_name = "FILE", env = "DELVE_KEYMAP")]
+    keymap: Option<PathBuf>,
+    /// Save a new run as NAME in the saves directory (default: seed-N).
+    #[arg(long, value_name = "NAME", conflicts_with = "load")]
+    save: Option<String>,
+    /// Continue the saved run NAME.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    load: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -119,6 +145,10 @@ enum CliError {
     },
     #[error(transparent)]
     Save(#[from] SaveError),
+    #[error("terminal: {0}")]
+    Terminal(std::io::Error),
+    #[error("{0}")]
+    Declined(String),
 }
 
 impl CliError {
@@ -131,7 +161,7 @@ impl CliError {
                 | GenerateError::NoSuchDepth { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,
-            CliError::Write { .. } => 1,
+            CliError::Write { .. } | CliError::Terminal(_) | CliError::Declined(_) => 1,
             CliError::Save(SaveError::BadName(_)) => 2,
             CliError::Save(_) => 1,
         }
@@ -151,6 +181,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Play(args) => play(args, &cli.saves_dir),
         Command::Generate(args) => generate(args),
         Command::Simulate(args) => simulate(args, &cli.saves_dir),
         Command::Saves => list_saves(&cli.saves_dir),
@@ -386,6 +417,126 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         Some(e) => Err(e.into()),
         None => Ok(()),
     }
+}
+
+fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(CliError::Usage(
+            "delve play needs a terminal; `delve simulate` plays without one".into(),
+        ));
+    }
+    let keymap = match &args.keymap {
+        Some(path) => delve::config::load_keymap(path)?,
+        None => Keymap::default(),
+    };
+    let saves = SaveDir::open(saves_dir)?;
+    let (run, name, warning) = match &args.load {
+        Some(name) => {
+            let lock = saves.lock(name)?;
+            let (run, warning) = load_for_play(&saves, name)?;
+            (run, (name.clone(), lock), warning)
+        }
+        None => {
+            let config = load_config(args.config.as_deref(), None)?;
+            let kinds = match &args.monsters {
+                Some(path) => delve::config::load_monsters(path)?,
+                None => MonsterKind::defaults(),
+            };
+            let seed = args.seed.unwrap_or_else(random_seed);
+            let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
+            let lock = saves.lock(&name)?;
+            if saves.file(&name).exists() || saves.backup(&name).exists() {
+                return Err(CliError::Usage(format!(
+                    "a save named {name} already exists in {}; continue it with `delve play --load {name}`, or start a new run under another name with --save NAME",
+                    saves.path().display()
+                )));
+            }
+            (Run::new(config, kinds, seed)?, (name, lock), None)
+        }
+    };
+    let (name, lock) = name;
+    let mut app = App::new(run, keymap, name.clone());
+    if let Some(warning) = warning {
+        app.warn(warning);
+    }
+    let mut last_save: Option<Result<String, String>> = None;
+    let mut save = |app: &App| {
+        let result = saves
+            .save(&name, app.run(), now_unix(), &lock)
+            .map(|p| p.display().to_string())
+            .map_err(|e| e.to_string());
+        last_save = Some(result.clone());
+        result
+    };
+    let outcome = delve::view::terminal::play(&mut app, &mut save);
+    if let Err(e) = outcome {
+        // Whatever stopped the viewer, the run in memory is still whole:
+        // keep it before reporting.
+        match save(&app) {
+            Ok(path) => eprintln!("delve: the run was saved to {path}"),
+            Err(s) => eprintln!("delve: the run could not be saved either: {s}"),
+        }
+        return Err(match e {
+            ViewError::Generate(g) => g.into(),
+            ViewError::Terminal(io) => CliError::Terminal(io),
+        });
+    }
+    let run = app.run();
+    match last_save {
+        Some(Ok(path)) => println!(
+            "Saved to {path}: depth {}, turn {}.\nContinue with: delve play --load {name}",
+            run.player().depth,
+            run.turn()
+        ),
+        _ if saves.file(&name).exists() => println!(
+            "Left without saving; the last save of {name} is kept. Continue with: delve play --load {name}"
+        ),
+        _ => println!("Left without saving; no save of this run was made."),
+    }
+    Ok(())
+}
+
+/// Loads a save for play. A damaged save is not replaced behind the
+/// player's back: they are told what is wrong and asked whether to load
+/// the backup (the damaged file is then kept aside, never deleted).
+fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), CliError> {
+    let path = saves.file(name);
+    if path.exists() {
+        match delve::save::read_and_decode(&path) {
+            Ok((run, _)) => return Ok((run, None)),
+            Err(e) if e.is_damage() => {
+                let backup = saves.backup(name);
+                let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                    return Err(e.into());
+                };
+                eprintln!("delve: {e}");
+                eprint!(
+                    "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside. [y/N] ",
+                    summary.turn,
+                    summary.depth,
+                    backup.display()
+                );
+                let _ = std::io::stderr().flush();
+                let mut answer = String::new();
+                std::io::stdin()
+                    .read_line(&mut answer)
+                    .map_err(|source| CliError::Write {
+                        path: "standard input".into(),
+                        source,
+                    })?;
+                if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                    return Err(CliError::Declined(format!(
+                        "{} left as it was; nothing was loaded",
+                        path.display()
+                    )));
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let (run, _, warning) = saves.load(name)?;
+    Ok((run, warning))
 }
 
 fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {

@@ -2,7 +2,9 @@
 
 mod check;
 mod cli;
+mod play;
 mod properties;
 mod save;
 mod sim;
 mod stack;
+mod view;

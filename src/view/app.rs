@@ -1,0 +1,742 @@
+//! The viewer's state: a run plus everything about looking at it (the
+//! mode, the camera, the messages, a travel in progress).
+//!
+//! `App` takes keys and returns nothing but its new state; it never touches
+//! the terminal or the disk. Saving is a [`Request`] the shell carries out
+//! and reports back with [`App::saved`], so every path, including a failed
+//! save, can be driven by a test typing keys.
+
+use std::collections::VecDeque;
+
+use crate::generate::GenerateError;
+use crate::geom::Pos;
+use crate::level::{StairDirection, Tile};
+use crate::sim::{
+    Action, DIRECTIONS, Event, Outcome, Plan, Run, Trait, can_step, decide, explore_step,
+};
+
+use super::keymap::{Command, Key, Keymap};
+
+/// What the screen shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The map around the player.
+    Map,
+    /// The whole level scaled to the screen.
+    Overview,
+    /// A cursor that describes what is under it.
+    Look {
+        cursor: Pos,
+    },
+    /// The message log; `scroll` lines up from the newest.
+    History {
+        scroll: usize,
+    },
+    Help {
+        scroll: usize,
+    },
+    /// Ctrl-C: save before quitting?
+    ConfirmQuit,
+    /// The run is won or lost: its summary.
+    Ended,
+}
+
+/// Something that takes several turns, one a tick, until it arrives or is
+/// interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    /// Toward the nearest known staircase going this way (or exploring
+    /// toward one).
+    Travel(StairDirection),
+    /// The autopilot, while it explores.
+    Explore,
+}
+
+/// Work the shell must do for the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    Save,
+    /// A save the player did not ask for (on arriving at a level): said
+    /// only if it fails.
+    Autosave,
+    /// Save, and quit if the save succeeds.
+    SaveAndQuit,
+}
+
+/// Rows the screen keeps for text: one message line above the map, two
+/// status lines below.
+pub const TEXT_ROWS: u16 = 3;
+/// The smallest screen the viewer draws: 002's 80x21 map plus the text rows.
+pub const MIN_SIZE: (u16, u16) = (80, 24);
+
+/// The viewer's state.
+pub struct App {
+    run: Run,
+    keymap: Keymap,
+    save_name: String,
+    mode: Mode,
+    activity: Option<Activity>,
+    /// The top line: what the last key press brought.
+    messages: Vec<String>,
+    /// `run.said()` when messages were last collected.
+    said: u64,
+    /// Top-left level cell of the map view, and the depth it is for.
+    camera: Option<(u16, (i32, i32))>,
+    /// The map view's size in cells.
+    view: (u16, u16),
+    /// Ids of the monsters in view after the last step.
+    in_view: Vec<u32>,
+    request: Option<Request>,
+    /// The request the shell took and has not reported on yet.
+    in_flight: Option<Request>,
+    quit_after_save: bool,
+    quit: bool,
+}
+
+impl App {
+    /// A viewer on `run`, saving under `save_name`, for an 80x24 screen
+    /// until told otherwise.
+    pub fn new(run: Run, keymap: Keymap, save_name: String) -> App {
+        let mut app = App {
+            said: run.said(),
+            messages: if run.turn() == 0 {
+                run.log().last().cloned().into_iter().collect()
+            } else {
+                vec![format!(
+                    "Welcome back to depth {}, turn {}.",
+                    run.player().depth,
+                    run.turn()
+                )]
+            },
+            run,
+            keymap,
+            save_name,
+            mode: Mode::Map,
+            activity: None,
+            camera: None,
+            view: (MIN_SIZE.0, MIN_SIZE.1 - TEXT_ROWS),
+            in_view: Vec::new(),
+            request: None,
+            in_flight: None,
+            quit_after_save: false,
+            quit: false,
+        };
+        app.in_view = app.monsters_in_view();
+        app.follow();
+        if app.run.outcome() != Outcome::Playing {
+            app.mode = Mode::Ended;
+        }
+        app
+    }
+
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    pub fn save_name(&self) -> &str {
+        &self.save_name
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn activity(&self) -> Option<Activity> {
+        self.activity
+    }
+
+    pub fn messages(&self) -> &[String] {
+        &self.messages
+    }
+
+    /// Top-left level cell of the map view, if it has been placed for the
+    /// current depth.
+    pub fn camera(&self) -> Option<(i32, i32)> {
+        self.camera
+            .filter(|(depth, _)| *depth == self.run.player().depth)
+            .map(|(_, c)| c)
+    }
+
+    /// Whether an activity is under way: the shell should call
+    /// [`App::tick`] while no key is pressed.
+    pub fn busy(&self) -> bool {
+        self.activity.is_some()
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The shell's work, if any is pending.
+    pub fn take_request(&mut self) -> Option<Request> {
+        self.in_flight = self.request.take();
+        self.in_flight
+    }
+
+    /// A line for the top line from outside, such as a warning about how
+    /// the run was loaded.
+    pub fn warn(&mut self, line: String) {
+        self.note(line);
+    }
+
+    /// How a requested save went: `Ok` with where it went, or what failed.
+    /// A failed save keeps the game open, whatever was asked.
+    pub fn saved(&mut self, result: Result<String, String>) {
+        let request = self.in_flight.take();
+        match result {
+            Ok(_) if request == Some(Request::Autosave) => {}
+            Ok(path) => {
+                self.note(format!("Saved to {path}."));
+                if self.quit_after_save {
+                    self.quit = true;
+                }
+            }
+            Err(e) => {
+                self.note(format!("Could not save: {e}. The game stays open."));
+                self.quit_after_save = false;
+                if self.mode == Mode::ConfirmQuit {
+                    self.mode = Mode::Map;
+                }
+            }
+        }
+    }
+
+    /// The terminal's size changed: the map view follows.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        let view = (width, height.saturating_sub(TEXT_ROWS));
+        if view != self.view {
+            self.view = view;
+            self.camera = None;
+            self.follow();
+        }
+    }
+
+    /// A key press.
+    pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
+        if self.activity.is_some() {
+            // Any key stops travel; the key itself is not acted on, so a
+            // player pressing to stop cannot walk into something by accident.
+            self.stop(Some("You stop.".into()));
+            return Ok(());
+        }
+        let command = self.keymap.command(key);
+        match self.mode {
+            Mode::Ended => {
+                self.request_save(true);
+                return Ok(());
+            }
+            Mode::ConfirmQuit => {
+                match key {
+                    Key::Char('y' | 'Y') => self.request_save(true),
+                    Key::Char('n' | 'N') => self.quit = true,
+                    _ => self.mode = Mode::Map,
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let Some(command) = command else {
+            if self.mode == Mode::Map {
+                let help = self.keymap.key_for(Command::Help);
+                self.messages = vec![match help {
+                    Some(h) => format!("Unknown key {key}; {h} lists the keys."),
+                    None => format!("Unknown key {key}."),
+                }];
+            }
+            return Ok(());
+        };
+        match command {
+            Command::Interrupt => {
+                self.mode = Mode::ConfirmQuit;
+                return Ok(());
+            }
+            Command::Save => {
+                self.request_save(false);
+                return Ok(());
+            }
+            Command::SaveQuit => {
+                self.request_save(true);
+                return Ok(());
+            }
+            _ => {}
+        }
+        match self.mode {
+            Mode::Map => self.map_command(command)?,
+            Mode::Overview => {
+                if matches!(command, Command::Overview | Command::Cancel) {
+                    self.mode = Mode::Map;
+                }
+            }
+            Mode::Look { cursor } => match command {
+                Command::Move { dx, dy } => {
+                    let level = &self.run.current().level;
+                    let x = (i32::from(cursor.x) + i32::from(dx))
+                        .clamp(0, i32::from(level.width()) - 1);
+                    let y = (i32::from(cursor.y) + i32::from(dy))
+                        .clamp(0, i32::from(level.height()) - 1);
+                    let cursor = Pos::new(x as u16, y as u16);
+                    self.mode = Mode::Look { cursor };
+                    self.follow();
+                }
+                Command::Look | Command::Cancel => {
+                    self.mode = Mode::Map;
+                    self.follow();
+                }
+                _ => {}
+            },
+            Mode::History { scroll } => {
+                self.mode = scrolled(command, scroll, Command::History, |s| Mode::History {
+                    scroll: s,
+                })
+            }
+            Mode::Help { scroll } => {
+                self.mode = scrolled(command, scroll, Command::Help, |s| Mode::Help { scroll: s })
+            }
+            Mode::ConfirmQuit | Mode::Ended => unreachable!("handled above"),
+        }
+        Ok(())
+    }
+
+    fn map_command(&mut self, command: Command) -> Result<(), GenerateError> {
+        self.messages.clear();
+        match command {
+            Command::Move { dx, dy } => {
+                self.act(Action::Move { dx, dy })?;
+            }
+            Command::Wait => {
+                self.act(Action::Wait)?;
+            }
+            Command::Descend | Command::Ascend => {
+                let (direction, tile, action) = if command == Command::Descend {
+                    (StairDirection::Down, Tile::DownStairs, Action::Descend)
+                } else {
+                    (StairDirection::Up, Tile::UpStairs, Action::Ascend)
+                };
+                let here = self.run.player().pos;
+                if self.run.current().level.tile(here) == tile {
+                    let events = self.act(action)?;
+                    if events == [Event::Blocked] {
+                        self.note(
+                            if action == Action::Ascend && self.run.player().depth == 1 {
+                                "This staircase leads out of the dungeon; your way is down.".into()
+                            } else {
+                                "These stairs lead nowhere.".into()
+                            },
+                        );
+                    }
+                } else {
+                    self.start(Activity::Travel(direction))?;
+                }
+            }
+            Command::Explore => self.start(Activity::Explore)?,
+            Command::Overview => self.mode = Mode::Overview,
+            Command::Look => {
+                self.mode = Mode::Look {
+                    cursor: self.run.player().pos,
+                }
+            }
+            Command::History => self.mode = Mode::History { scroll: 0 },
+            Command::Help => self.mode = Mode::Help { scroll: 0 },
+            Command::Cancel => {}
+            Command::Save | Command::SaveQuit | Command::Interrupt => {
+                unreachable!("handled by press")
+            }
+        }
+        Ok(())
+    }
+
+    /// One step of the activity under way.
+    pub fn tick(&mut self) -> Result<(), GenerateError> {
+        let Some(activity) = self.activity else {
+            return Ok(());
+        };
+        let action = match activity {
+            Activity::Travel(direction) => match self.travel_step(direction) {
+                Some(action) => action,
+                None => {
+                    let reason = if self.on_stairs(direction) {
+                        format!("You reach the {}.", stairs_name(direction))
+                    } else {
+                        format!(
+                            "No {} is known, and nothing is left to explore.",
+                            stairs_name(direction)
+                        )
+                    };
+                    self.stop(Some(reason));
+                    return Ok(());
+                }
+            },
+            Activity::Explore => {
+                let (action, plan) = decide(&mut self.run);
+                match plan {
+                    Plan::Stomp | Plan::Flee | Plan::Hunt | Plan::Explore => action,
+                    Plan::Sense | Plan::Stairs | Plan::Idle => {
+                        let down = self
+                            .keymap
+                            .key_for(Command::Descend)
+                            .map_or(String::new(), |k| format!("; {k} travels to the way down"));
+                        self.stop(Some(format!("This level is explored{down}.")));
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        let (depth, lives) = (self.run.player().depth, self.run.player().lives);
+        let events = self.act(action)?;
+        if events == [Event::Blocked] {
+            self.stop(None);
+            return Ok(());
+        }
+        if self.activity.is_none() {
+            return Ok(()); // act() stopped it (a monster came into view)
+        }
+        if self.run.player().depth != depth
+            || self.run.player().lives != lives
+            || self.run.outcome() != Outcome::Playing
+        {
+            self.stop(None);
+        } else if let Activity::Travel(direction) = activity
+            && self.on_stairs(direction)
+        {
+            let key = match direction {
+                StairDirection::Down => self.keymap.key_for(Command::Descend),
+                StairDirection::Up => self.keymap.key_for(Command::Ascend),
+            };
+            let hint = key.map_or(String::new(), |k| format!("; {k} takes it"));
+            self.stop(Some(format!(
+                "You reach the {}{hint}.",
+                stairs_name(direction)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs the activity under way to its end (at most `limit` steps), as
+    /// the shell would with no key pressed.
+    pub fn finish(&mut self, limit: usize) -> Result<(), GenerateError> {
+        for _ in 0..limit {
+            if !self.busy() {
+                break;
+            }
+            self.tick()?;
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, activity: Activity) -> Result<(), GenerateError> {
+        self.activity = Some(activity);
+        // The first step is taken at once, so a press always does something;
+        // with a monster in view that one step is all a press does.
+        self.tick()
+    }
+
+    fn stop(&mut self, reason: Option<String>) {
+        self.activity = None;
+        if let Some(reason) = reason {
+            self.note(reason);
+        }
+    }
+
+    fn on_stairs(&self, direction: StairDirection) -> bool {
+        let level = &self.run.current().level;
+        level.tile(self.run.player().pos) == stairs_tile(direction)
+    }
+
+    /// The next step of travel toward the nearest known staircase going
+    /// `direction`, walking only cells the player has seen; exploring when
+    /// none is known or none can be reached through known cells. `None`
+    /// when on such stairs already or when nothing is left to try.
+    fn travel_step(&mut self, direction: StairDirection) -> Option<Action> {
+        if self.on_stairs(direction) {
+            return None;
+        }
+        let state = self.run.current();
+        let level = &state.level;
+        let here = self.run.player().pos;
+        let targets: Vec<Pos> = level
+            .stairs_going(direction)
+            .map(|s| s.pos)
+            .filter(|&p| state.has_seen(p))
+            .collect();
+        if !targets.is_empty() {
+            // Breadth-first from the stairs over known cells; the player
+            // then steps to any neighbour one step closer.
+            let cells = usize::from(level.width()) * usize::from(level.height());
+            let mut dist = vec![u32::MAX; cells];
+            let mut queue = VecDeque::new();
+            for &t in &targets {
+                dist[level.index(t)] = 0;
+                queue.push_back(t);
+            }
+            while let Some(p) = queue.pop_front() {
+                if p == here {
+                    break;
+                }
+                let d = dist[level.index(p)];
+                for &(dx, dy) in &DIRECTIONS {
+                    let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                    if !level.in_bounds(x, y) {
+                        continue;
+                    }
+                    let n = Pos::new(x as u16, y as u16);
+                    let i = level.index(n);
+                    if dist[i] == u32::MAX && state.has_seen(n) && can_step(level, n, p, false) {
+                        dist[i] = d + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            let d = dist[level.index(here)];
+            if d != u32::MAX {
+                for &(dx, dy) in &DIRECTIONS {
+                    let (x, y) = (i32::from(here.x) + dx, i32::from(here.y) + dy);
+                    if !level.in_bounds(x, y) {
+                        continue;
+                    }
+                    let n = Pos::new(x as u16, y as u16);
+                    if dist[level.index(n)] == d - 1 && can_step(level, here, n, false) {
+                        return Some(Action::Move {
+                            dx: dx as i8,
+                            dy: dy as i8,
+                        });
+                    }
+                }
+            }
+        }
+        explore_step(&mut self.run).filter(|&a| a != Action::Wait)
+    }
+
+    /// Plays one action and collects what it brought.
+    fn act(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
+        let events = self.run.step(action)?;
+        let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
+        self.said = self.run.said();
+        let log = self.run.log();
+        self.messages.extend(log[log.len() - new..].iter().cloned());
+        if events.iter().any(|e| matches!(e, Event::Arrived { .. })) {
+            self.camera = None;
+            // A new level is a natural checkpoint, as in DCSS.
+            self.request.get_or_insert(Request::Autosave);
+        }
+        self.follow();
+
+        let in_view = self.monsters_in_view();
+        if !in_view.is_empty() && self.activity.is_some() {
+            let state = self.run.current();
+            let newcomer = in_view.iter().find(|id| !self.in_view.contains(id));
+            // A newcomer is announced; a monster already in view just makes
+            // travel go one step a press, which the status line shows.
+            let (id, verb) = match newcomer {
+                Some(id) => (*id, "comes into view"),
+                None => (in_view[0], "is in view"),
+            };
+            let reason = state.monsters.iter().find(|m| m.id == id).map(|m| {
+                let name = &self.run.kinds()[usize::from(m.kind)].name;
+                format!("{} {verb}.", capitalised(&format!("a {name}")))
+            });
+            self.stop(reason);
+        }
+        self.in_view = in_view;
+
+        if self.run.outcome() != Outcome::Playing && self.mode != Mode::Ended {
+            self.activity = None;
+            self.mode = Mode::Ended;
+            // The finished run is saved at once, so its record survives.
+            self.request = Some(Request::Save);
+        }
+        Ok(events)
+    }
+
+    /// Ids of the monsters the player sees now.
+    pub fn monsters_in_view(&self) -> Vec<u32> {
+        self.run
+            .current()
+            .monsters
+            .iter()
+            .filter(|m| self.run.sees(m.pos))
+            .map(|m| m.id)
+            .collect()
+    }
+
+    fn request_save(&mut self, quit: bool) {
+        self.quit_after_save = quit;
+        self.request = Some(if quit {
+            Request::SaveAndQuit
+        } else {
+            Request::Save
+        });
+    }
+
+    /// Adds a line of the viewer's own to the top line.
+    fn note(&mut self, line: String) {
+        self.messages.push(line);
+    }
+
+    /// Moves the camera so the focus (the player, or the look cursor)
+    /// stays in view with a margin; the map scrolls only when it must.
+    fn follow(&mut self) {
+        let focus = match self.mode {
+            Mode::Look { cursor } => cursor,
+            _ => self.run.player().pos,
+        };
+        let level = &self.run.current().level;
+        let previous = self.camera();
+        let camera = follow_axis(level.width(), self.view.0, focus.x, previous.map(|c| c.0));
+        let camera = (
+            camera,
+            follow_axis(level.height(), self.view.1, focus.y, previous.map(|c| c.1)),
+        );
+        self.camera = Some((self.run.player().depth, camera));
+    }
+
+    /// What the look cursor (or any cell) shows, as the player knows it.
+    pub fn describe(&self, p: Pos) -> String {
+        let run = &self.run;
+        let state = run.current();
+        let level = &state.level;
+        if p == run.player().pos {
+            let lives = run.player().lives;
+            return format!(
+                "You: {lives} {} left.",
+                if lives == 1 { "life" } else { "lives" }
+            );
+        }
+        let sees = run.sees(p);
+        if sees && let Some(m) = state.monsters.iter().find(|m| m.pos == p) {
+            let kind = &run.kinds()[usize::from(m.kind)];
+            let mut traits: Vec<&str> = kind
+                .traits
+                .iter()
+                .map(|t| match t {
+                    Trait::Smart => "smart",
+                    Trait::Telepathic => "telepathic",
+                    Trait::Tunneling => "tunnels through rock",
+                    Trait::Erratic => "erratic",
+                })
+                .collect();
+            traits.push(match kind.speed {
+                0..=7 => "slow",
+                8..=12 => "as fast as you",
+                _ => "fast",
+            });
+            return format!(
+                "{} ({}): {}.",
+                capitalised(&format!("a {}", kind.name)),
+                kind.glyph,
+                traits.join(", ")
+            );
+        }
+        if !sees && !state.has_seen(p) {
+            return "You have not seen this place.".into();
+        }
+        let depth = run.player().depth;
+        let what = match level.tile(p) {
+            Tile::Floor => "the floor of a room".to_string(),
+            Tile::Corridor => "a corridor".to_string(),
+            Tile::Door => "a doorway".to_string(),
+            Tile::DownStairs => format!("a staircase down to depth {}", depth + 1),
+            Tile::UpStairs if depth == 1 => "the staircase out of the dungeon".to_string(),
+            Tile::UpStairs => format!("a staircase up to depth {}", depth - 1),
+            Tile::Rock => {
+                let h = level.hardness(p);
+                if h.is_immutable() {
+                    "the dungeon's edge, which nothing can dig".to_string()
+                } else {
+                    format!("rock of hardness {} ({})", h.0, rock_word(h.0))
+                }
+            }
+        };
+        if sees {
+            format!("You see {what}.")
+        } else {
+            format!("You remember {what}.")
+        }
+    }
+}
+
+/// The next scroll position for a list screen, or the map when closed.
+fn scrolled(command: Command, scroll: usize, own: Command, mode: impl Fn(usize) -> Mode) -> Mode {
+    match command {
+        Command::Move { dy: -1, dx: 0 } => mode(scroll + 1),
+        Command::Move { dy: 1, dx: 0 } => mode(scroll.saturating_sub(1)),
+        Command::Move { dy: -1, .. } => mode(scroll + 10),
+        Command::Move { dy: 1, .. } => mode(scroll.saturating_sub(10)),
+        c if c == own || c == Command::Cancel => Mode::Map,
+        _ => mode(scroll),
+    }
+}
+
+/// One axis of the camera: centred when the level fits, otherwise kept
+/// still until the focus comes within a quarter of the view of an edge.
+fn follow_axis(level: u16, view: u16, focus: u16, previous: Option<i32>) -> i32 {
+    let (level, view, focus) = (i32::from(level), i32::from(view.max(1)), i32::from(focus));
+    if level <= view {
+        return -(view - level) / 2;
+    }
+    let margin = (view / 4).max(1);
+    let mut camera = previous.unwrap_or(focus - view / 2);
+    if focus - camera < margin {
+        camera = focus - margin;
+    }
+    if camera + view - 1 - focus < margin {
+        camera = focus - (view - 1 - margin);
+    }
+    if previous.is_none() {
+        camera = focus - view / 2;
+    }
+    camera.clamp(0, level - view)
+}
+
+fn stairs_tile(direction: StairDirection) -> Tile {
+    match direction {
+        StairDirection::Down => Tile::DownStairs,
+        StairDirection::Up => Tile::UpStairs,
+    }
+}
+
+fn stairs_name(direction: StairDirection) -> &'static str {
+    match direction {
+        StairDirection::Down => "staircase down",
+        StairDirection::Up => "staircase up",
+    }
+}
+
+/// How rock of a hardness feels to a digger.
+pub(crate) fn rock_word(h: u8) -> &'static str {
+    match h {
+        0..=84 => "soft",
+        85..=169 => "firm",
+        _ => "hard",
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camera_centres_small_levels_and_scrolls_large_ones_late() {
+        assert_eq!(follow_axis(60, 80, 10, None), -10);
+        // First placement centres on the focus, clamped to the level.
+        assert_eq!(follow_axis(150, 80, 75, None), 35);
+        assert_eq!(follow_axis(150, 80, 3, None), 0);
+        assert_eq!(follow_axis(150, 80, 149, None), 70);
+        // Inside the margin the camera stays put.
+        assert_eq!(follow_axis(150, 80, 60, Some(35)), 35);
+        // Past it, it moves just enough.
+        assert_eq!(follow_axis(150, 80, 95, Some(35)), 36);
+        assert_eq!(follow_axis(150, 80, 54, Some(35)), 34);
+    }
+}

@@ -1,0 +1,445 @@
+//! Keys and the commands they trigger, as data (`data/keymap.ron`).
+//!
+//! Commands are named things the viewer can do; the keymap only says which
+//! keys reach them, so a player can rebind keys without touching code and
+//! the help screen is always generated from the bindings in force. Keys are
+//! our own small type rather than the terminal library's, so key-sequence
+//! tests can drive the viewer from a plain string.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{ConfigError, FieldIndex, Location, parse_ron};
+
+/// A key press, as far as the viewer cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Key {
+    Char(char),
+    /// Control plus a lower-case letter.
+    Ctrl(char),
+    Up,
+    Down,
+    Left,
+    Right,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    /// The numpad's 5 with Num Lock off.
+    Begin,
+    Enter,
+    Esc,
+    Tab,
+    Backspace,
+}
+
+const NAMED: [(&str, Key); 13] = [
+    ("Up", Key::Up),
+    ("Down", Key::Down),
+    ("Left", Key::Left),
+    ("Right", Key::Right),
+    ("Home", Key::Home),
+    ("End", Key::End),
+    ("PageUp", Key::PageUp),
+    ("PageDown", Key::PageDown),
+    ("Begin", Key::Begin),
+    ("Enter", Key::Enter),
+    ("Esc", Key::Esc),
+    ("Tab", Key::Tab),
+    ("Backspace", Key::Backspace),
+];
+
+impl Key {
+    /// Parses a key name as written in the keymap: a single character
+    /// (`"k"`, `">"`), a named key (`"Up"`, `"PageDown"`, `"Esc"`), `"Space"`,
+    /// or `"Ctrl-"` and a letter.
+    pub fn parse(name: &str) -> Option<Key> {
+        if let Some(&(_, key)) = NAMED.iter().find(|(n, _)| *n == name) {
+            return Some(key);
+        }
+        if name == "Space" {
+            return Some(Key::Char(' '));
+        }
+        if let Some(rest) = name.strip_prefix("Ctrl-") {
+            let mut chars = rest.chars();
+            return match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => {
+                    Some(Key::Ctrl(c.to_ascii_lowercase()))
+                }
+                _ => None,
+            };
+        }
+        let mut chars = name.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_control() && c != ' ' => Some(Key::Char(c)),
+            _ => None,
+        }
+    }
+
+    /// Keys of a plain string, one a character: how tests type.
+    pub fn typed(text: &str) -> Vec<Key> {
+        text.chars().map(Key::Char).collect()
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Char(' ') => f.write_str("Space"),
+            Key::Char(c) => write!(f, "{c}"),
+            Key::Ctrl(c) => write!(f, "Ctrl-{c}"),
+            other => {
+                let name = NAMED
+                    .iter()
+                    .find(|(_, k)| k == other)
+                    .map_or("?", |(n, _)| n);
+                f.write_str(name)
+            }
+        }
+    }
+}
+
+/// Something the player can ask the viewer to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Command {
+    /// A king move (also moves the look cursor, scrolls lists).
+    Move {
+        dx: i8,
+        dy: i8,
+    },
+    Wait,
+    /// Take the down staircase here, or travel toward one.
+    Descend,
+    /// Take the up staircase here, or travel toward one.
+    Ascend,
+    Explore,
+    Overview,
+    Look,
+    History,
+    Help,
+    Save,
+    SaveQuit,
+    /// Ctrl-C: ask whether to save, then quit.
+    Interrupt,
+    /// Leave a screen or a mode.
+    Cancel,
+}
+
+/// The keymap file: for each command, the keys that trigger it. Commands
+/// left out keep their default keys.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct KeymapFile {
+    north: Vec<String>,
+    south: Vec<String>,
+    west: Vec<String>,
+    east: Vec<String>,
+    north_west: Vec<String>,
+    north_east: Vec<String>,
+    south_west: Vec<String>,
+    south_east: Vec<String>,
+    wait: Vec<String>,
+    descend: Vec<String>,
+    ascend: Vec<String>,
+    explore: Vec<String>,
+    overview: Vec<String>,
+    look: Vec<String>,
+    history: Vec<String>,
+    help: Vec<String>,
+    save: Vec<String>,
+    save_quit: Vec<String>,
+    interrupt: Vec<String>,
+    cancel: Vec<String>,
+}
+
+impl Default for KeymapFile {
+    fn default() -> Self {
+        let keys = |names: &[&str]| names.iter().map(|s| s.to_string()).collect();
+        KeymapFile {
+            north: keys(&["k", "Up", "8"]),
+            south: keys(&["j", "Down", "2"]),
+            west: keys(&["h", "Left", "4"]),
+            east: keys(&["l", "Right", "6"]),
+            north_west: keys(&["y", "Home", "7"]),
+            north_east: keys(&["u", "PageUp", "9"]),
+            south_west: keys(&["b", "End", "1"]),
+            south_east: keys(&["n", "PageDown", "3"]),
+            wait: keys(&[".", "5", "Begin"]),
+            descend: keys(&[">"]),
+            ascend: keys(&["<"]),
+            explore: keys(&["o"]),
+            overview: keys(&["m"]),
+            look: keys(&["x"]),
+            history: keys(&["P"]),
+            help: keys(&["?"]),
+            save: keys(&["S"]),
+            save_quit: keys(&["Q"]),
+            interrupt: keys(&["Ctrl-c"]),
+            cancel: keys(&["Esc"]),
+        }
+    }
+}
+
+impl KeymapFile {
+    /// Each field with its command, in the order the help lists them.
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 20] {
+        let mv = |dx, dy| Command::Move { dx, dy };
+        [
+            ("north", mv(0, -1), &self.north),
+            ("south", mv(0, 1), &self.south),
+            ("west", mv(-1, 0), &self.west),
+            ("east", mv(1, 0), &self.east),
+            ("north_west", mv(-1, -1), &self.north_west),
+            ("north_east", mv(1, -1), &self.north_east),
+            ("south_west", mv(-1, 1), &self.south_west),
+            ("south_east", mv(1, 1), &self.south_east),
+            ("wait", Command::Wait, &self.wait),
+            ("descend", Command::Descend, &self.descend),
+            ("ascend", Command::Ascend, &self.ascend),
+            ("explore", Command::Explore, &self.explore),
+            ("overview", Command::Overview, &self.overview),
+            ("look", Command::Look, &self.look),
+            ("history", Command::History, &self.history),
+            ("help", Command::Help, &self.help),
+            ("save", Command::Save, &self.save),
+            ("save_quit", Command::SaveQuit, &self.save_quit),
+            ("interrupt", Command::Interrupt, &self.interrupt),
+            ("cancel", Command::Cancel, &self.cancel),
+        ]
+    }
+}
+
+/// What each command does, for the help screen.
+fn describe(field: &str) -> &'static str {
+    match field {
+        "north" => "move north (also moves the look cursor)",
+        "south" => "move south",
+        "west" => "move west",
+        "east" => "move east",
+        "north_west" => "move north-west",
+        "north_east" => "move north-east",
+        "south_west" => "move south-west",
+        "south_east" => "move south-east",
+        "wait" => "wait a turn",
+        "descend" => "go down stairs here, else travel to the nearest known >",
+        "ascend" => "go up stairs here, else travel to the nearest known <",
+        "explore" => "auto-explore until something comes into view",
+        "overview" => "the whole level, scaled to the screen",
+        "look" => "look around: a cursor that says what is under it",
+        "history" => "message history",
+        "help" => "this help",
+        "save" => "save the run",
+        "save_quit" => "save and quit",
+        "interrupt" => "quit, asking whether to save first",
+        "cancel" => "leave a screen or mode; stop travel",
+        _ => "",
+    }
+}
+
+/// Keys bound to commands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keymap {
+    /// Sorted by key, for lookup.
+    bindings: Vec<(Key, Command)>,
+    /// Help lines: keys and what the command does, in file order.
+    help: Vec<(String, &'static str)>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap::build(&KeymapFile::default(), None).expect("the default keymap is valid")
+    }
+}
+
+impl Keymap {
+    /// Parses and checks a keymap file. Errors are located like config
+    /// errors: `keymap.ron:4:12: look: "Ctrl-" is not a key name ...`.
+    pub fn from_ron(text: &str, origin: &str) -> Result<Keymap, ConfigError> {
+        let (file, fields): (KeymapFile, FieldIndex) = parse_ron(text, origin)?;
+        Keymap::build(&file, Some((&fields, origin)))
+    }
+
+    /// The default keymap as RON text (what `data/keymap.ron` holds, without
+    /// its comments).
+    pub fn default_ron() -> String {
+        ron::ser::to_string_pretty(&KeymapFile::default(), ron::ser::PrettyConfig::default())
+            .expect("a keymap always serialises")
+    }
+
+    fn build(
+        file: &KeymapFile,
+        located: Option<(&FieldIndex, &str)>,
+    ) -> Result<Keymap, ConfigError> {
+        let error = |field: &str, message: String| {
+            let (line, column) = located.map_or((1, 1), |(f, _)| f.locate(field));
+            ConfigError::Invalid {
+                location: Location {
+                    origin: located.map_or("built-in keymap", |(_, o)| o).to_string(),
+                    line,
+                    column,
+                },
+                field: field.to_string(),
+                message,
+            }
+        };
+        let mut bindings: Vec<(Key, Command, &str)> = Vec::new();
+        let mut help = Vec::new();
+        for (field, command, names) in file.fields() {
+            let mut keys = Vec::new();
+            for name in names {
+                let key = Key::parse(name).ok_or_else(|| {
+                    error(
+                        field,
+                        format!(
+                            "{name:?} is not a key name; use one character (\"k\", \">\"), \
+                             Space, Ctrl- and a letter, or one of {}",
+                            NAMED.map(|(n, _)| n).join(", ")
+                        ),
+                    )
+                })?;
+                if let Some((_, _, other)) = bindings.iter().find(|(k, _, _)| *k == key) {
+                    return Err(error(
+                        field,
+                        format!("{name:?} is already bound to {other}; a key can do one thing"),
+                    ));
+                }
+                bindings.push((key, command, field));
+                keys.push(key.to_string());
+            }
+            help.push((keys.join(" "), describe(field)));
+        }
+        for (needed, why) in [
+            ("save_quit", "there would be no way to save and quit"),
+            ("cancel", "there would be no way to leave a screen"),
+        ] {
+            if !bindings.iter().any(|(_, _, f)| *f == needed) {
+                return Err(error(needed, format!("needs at least one key: {why}")));
+            }
+        }
+        let mut bindings: Vec<(Key, Command)> =
+            bindings.into_iter().map(|(k, c, _)| (k, c)).collect();
+        bindings.sort();
+        Ok(Keymap { bindings, help })
+    }
+
+    /// The command a key triggers, if any.
+    pub fn command(&self, key: Key) -> Option<Command> {
+        self.bindings
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .ok()
+            .map(|i| self.bindings[i].1)
+    }
+
+    /// The first key bound to a command, for hints such as "? for help".
+    pub fn key_for(&self, command: Command) -> Option<Key> {
+        self.help_order_keys(command).into_iter().next()
+    }
+
+    fn help_order_keys(&self, command: Command) -> Vec<Key> {
+        let mut keys: Vec<Key> = self
+            .bindings
+            .iter()
+            .filter(|&&(_, c)| c == command)
+            .map(|&(k, _)| k)
+            .collect();
+        // Letters first, then other characters, then named keys: what most
+        // players type, and what reads best in a hint.
+        keys.sort_by_key(|k| {
+            let rank = match k {
+                Key::Char(c) if c.is_alphabetic() => 0,
+                Key::Char(c) if c.is_ascii_digit() => 2,
+                Key::Char(_) => 1,
+                _ => 3,
+            };
+            (rank, *k)
+        });
+        keys
+    }
+
+    /// Help lines: the keys of a command and what it does.
+    pub fn help(&self) -> &[(String, &'static str)] {
+        &self.help
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in [
+            "k", ">", "?", "Up", "PageDown", "Begin", "Esc", "Ctrl-c", "Space",
+        ] {
+            let key = Key::parse(name).unwrap();
+            assert_eq!(key.to_string(), name);
+        }
+        for bad in ["", "kk", "Ctrl-", "Ctrl-1", "F13", "up", "\t"] {
+            assert_eq!(Key::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn default_bindings() {
+        let map = Keymap::default();
+        assert_eq!(
+            map.command(Key::Char('h')),
+            Some(Command::Move { dx: -1, dy: 0 })
+        );
+        assert_eq!(
+            map.command(Key::PageDown),
+            Some(Command::Move { dx: 1, dy: 1 })
+        );
+        assert_eq!(map.command(Key::Char('5')), Some(Command::Wait));
+        assert_eq!(map.command(Key::Ctrl('c')), Some(Command::Interrupt));
+        assert_eq!(map.command(Key::Char('z')), None);
+        assert_eq!(map.key_for(Command::Help), Some(Key::Char('?')));
+        assert_eq!(
+            map.key_for(Command::Move { dx: 0, dy: -1 }),
+            Some(Key::Char('k'))
+        );
+        assert_eq!(map.key_for(Command::Wait), Some(Key::Char('.')));
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let text = "(\n    look: [\"x\"],\n    help: [\"F1\"],\n)\n";
+        let e = Keymap::from_ron(text, "k.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("k.ron:3:5: help: \"F1\" is not a key name"),
+            "{e}"
+        );
+
+        let text = "(\n    look: [\"h\"],\n)\n";
+        let e = Keymap::from_ron(text, "k.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("k.ron:2:5: look: \"h\" is already bound to west"),
+            "{e}"
+        );
+
+        let text = "(\n    save_quit: [],\n)\n";
+        let e = Keymap::from_ron(text, "k.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("k.ron:2:5: save_quit: needs at least one key"),
+            "{e}"
+        );
+
+        let e = Keymap::from_ron("(jump: [\"J\"])", "k.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown field") && e.starts_with("k.ron:1:2"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn rebinding_moves_a_key() {
+        // Freeing "h" from west lets look take it.
+        let text = "(west: [\"Left\"], look: [\"h\", \"x\"])";
+        let map = Keymap::from_ron(text, "k.ron").unwrap();
+        assert_eq!(map.command(Key::Char('h')), Some(Command::Look));
+        assert_eq!(map.command(Key::Char('4')), None);
+    }
+}

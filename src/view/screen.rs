@@ -1,0 +1,519 @@
+//! Drawing: a pure function from the app's state and a screen size to a
+//! frame (a ratatui `Buffer`). It knows glyphs, colours and layout, and
+//! nothing about the terminal; the shell hands the frame to ratatui, which
+//! writes only the cells that changed.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::geom::Pos;
+use crate::level::{Level, Tile};
+use crate::sim::{Colour, LevelState, Outcome, Run};
+
+use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS};
+use super::keymap::Command;
+
+/// Draws the app into a fresh buffer of the given size.
+pub fn frame(app: &App, width: u16, height: u16) -> Buffer {
+    let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    draw(app, &mut buf);
+    buf
+}
+
+/// The characters of a frame, a line a row, trailing spaces trimmed: what
+/// snapshot tests compare.
+pub fn text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        for x in 0..area.width {
+            line.push_str(buf[(area.x + x, area.y + y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Draws the app over the whole of `buf`.
+pub fn draw(app: &App, buf: &mut Buffer) {
+    let area = buf.area;
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        too_small(area, buf);
+        return;
+    }
+    match app.mode() {
+        Mode::Help { scroll } => return help(app, scroll, buf),
+        Mode::Ended => return ended(app, buf),
+        _ => {}
+    }
+    let map_area = Rect::new(area.x, area.y + 1, area.width, area.height - TEXT_ROWS);
+    let top = Rect::new(area.x, area.y, area.width, 1);
+    match app.mode() {
+        Mode::Overview => {
+            let level = &app.run().current().level;
+            let (sx, sy) = overview_scale(level, map_area);
+            line(
+                buf,
+                top,
+                &format!(
+                    "Depth {}, the whole level: a character for each {sx}x{sy} cells. {} returns.",
+                    app.run().player().depth,
+                    key_name(app, Command::Cancel)
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            );
+            overview(app, map_area, buf);
+        }
+        Mode::History { scroll } => {
+            line(
+                buf,
+                top,
+                &format!(
+                    "Messages, newest last: {}/{} scroll, {} returns.",
+                    key_name(app, Command::Move { dx: 0, dy: -1 }),
+                    key_name(app, Command::Move { dx: 0, dy: 1 }),
+                    key_name(app, Command::Cancel)
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            );
+            history(app, scroll, map_area, buf);
+        }
+        mode => {
+            map(app, map_area, buf);
+            let (text, style) = match mode {
+                Mode::Look { cursor } => (
+                    format!("{} ({} or {} ends looking)", app.describe(cursor), key_name(app, Command::Look), key_name(app, Command::Cancel)),
+                    Style::new(),
+                ),
+                Mode::ConfirmQuit => (
+                    "Save before quitting? y: save and quit, n: quit without saving, any other key: keep playing".to_string(),
+                    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                ),
+                _ => (messages_line(app, area.width), Style::new()),
+            };
+            line(buf, top, &text, style);
+        }
+    }
+    status(
+        app,
+        Rect::new(area.x, area.bottom() - 2, area.width, 2),
+        buf,
+    );
+}
+
+/// The top line: this press's messages, the newest kept when they do not
+/// all fit.
+fn messages_line(app: &App, width: u16) -> String {
+    let text = app.messages().join(" ");
+    let width = usize::from(width);
+    if text.chars().count() <= width {
+        return text;
+    }
+    let more = format!(" ({} for more)", key_name(app, Command::History));
+    let keep = width.saturating_sub(more.chars().count() + 1);
+    let tail: String = text
+        .chars()
+        .rev()
+        .take(keep)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!("…{tail}{more}")
+}
+
+fn key_name(app: &App, command: Command) -> String {
+    app.keymap()
+        .key_for(command)
+        .map_or("(unbound)".into(), |k| k.to_string())
+}
+
+/// Writes `text` at the start of a one-row area, cut to its width.
+fn line(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
+    buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
+}
+
+fn too_small(area: Rect, buf: &mut Buffer) {
+    let lines = [
+        "The terminal is too small.".to_string(),
+        format!("delve needs {}x{};", MIN_SIZE.0, MIN_SIZE.1),
+        format!("this one is {}x{}.", area.width, area.height),
+        "Enlarge it to go on.".to_string(),
+    ];
+    let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
+    for (i, text) in lines.iter().enumerate() {
+        let y = top + i as u16;
+        if y >= area.bottom() {
+            break;
+        }
+        let len = text.chars().count() as u16;
+        let x = area.x + area.width.saturating_sub(len) / 2;
+        buf.set_stringn(
+            x,
+            y,
+            text,
+            usize::from(area.width),
+            Style::new().add_modifier(Modifier::BOLD),
+        );
+    }
+}
+
+/// How a cell looks: its glyph and colour when seen now; remembered cells
+/// are drawn dim by the caller.
+fn tile_look(level: &Level, p: Pos) -> (char, Color) {
+    match level.tile(p) {
+        Tile::Floor => ('.', Color::White),
+        Tile::Corridor => ('#', Color::Gray),
+        Tile::Door => ('+', Color::Yellow),
+        Tile::UpStairs => ('<', Color::LightCyan),
+        Tile::DownStairs => ('>', Color::LightCyan),
+        Tile::Rock => {
+            let h = level.hardness(p).0;
+            let glyph = match h {
+                255 => '█',
+                170.. => '▓',
+                85.. => '▒',
+                _ => '░',
+            };
+            (glyph, Color::Rgb(150 - h / 3, 120 - h / 3, 90 - h / 4))
+        }
+    }
+}
+
+const REMEMBERED: Color = Color::DarkGray;
+
+pub(crate) fn monster_colour(c: Colour) -> Color {
+    match c {
+        Colour::Red => Color::LightRed,
+        Colour::Green => Color::LightGreen,
+        Colour::Yellow => Color::LightYellow,
+        Colour::Blue => Color::LightBlue,
+        Colour::Magenta => Color::LightMagenta,
+        Colour::Cyan => Color::LightCyan,
+        Colour::White => Color::White,
+        Colour::Grey => Color::Gray,
+    }
+}
+
+/// The map around the camera.
+fn map(app: &App, area: Rect, buf: &mut Buffer) {
+    let run = app.run();
+    let state = run.current();
+    let level = &state.level;
+    let (cx, cy) = app.camera().unwrap_or((0, 0));
+    // Monsters in view, by cell of the view, so each cell is one lookup.
+    let mut monsters: Vec<(Pos, char, Color)> = state
+        .monsters
+        .iter()
+        .filter(|m| run.sees(m.pos))
+        .map(|m| {
+            let kind = &run.kinds()[usize::from(m.kind)];
+            (m.pos, kind.glyph, monster_colour(kind.colour))
+        })
+        .collect();
+    monsters.sort_by_key(|m| (m.0.y, m.0.x));
+    let cursor = match app.mode() {
+        Mode::Look { cursor } => Some(cursor),
+        _ => None,
+    };
+    let player = run.player().pos;
+    for sy in 0..area.height {
+        let ly = cy + i32::from(sy);
+        for sx in 0..area.width {
+            let lx = cx + i32::from(sx);
+            if !level.in_bounds(lx, ly) {
+                continue;
+            }
+            let p = Pos::new(lx as u16, ly as u16);
+            let Some((glyph, style)) = cell_look(run, state, &monsters, player, p) else {
+                if cursor == Some(p) {
+                    buf[(area.x + sx, area.y + sy)]
+                        .set_char(' ')
+                        .set_style(Style::new().add_modifier(Modifier::REVERSED));
+                }
+                continue;
+            };
+            let style = if cursor == Some(p) {
+                style.add_modifier(Modifier::REVERSED)
+            } else {
+                style
+            };
+            buf[(area.x + sx, area.y + sy)]
+                .set_char(glyph)
+                .set_style(style);
+        }
+    }
+}
+
+/// A known cell's glyph and style; `None` for cells never seen.
+fn cell_look(
+    run: &Run,
+    state: &LevelState,
+    monsters: &[(Pos, char, Color)],
+    player: Pos,
+    p: Pos,
+) -> Option<(char, Style)> {
+    if p == player {
+        return Some((
+            '@',
+            Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        ));
+    }
+    if run.sees(p) {
+        if let Ok(i) = monsters.binary_search_by_key(&(p.y, p.x), |m| (m.0.y, m.0.x)) {
+            let (_, glyph, colour) = monsters[i];
+            return Some((glyph, Style::new().fg(colour).add_modifier(Modifier::BOLD)));
+        }
+        let (glyph, colour) = tile_look(&state.level, p);
+        return Some((glyph, Style::new().fg(colour)));
+    }
+    if state.has_seen(p) {
+        let (glyph, _) = tile_look(&state.level, p);
+        return Some((glyph, Style::new().fg(REMEMBERED)));
+    }
+    None
+}
+
+/// How many level cells each overview character stands for.
+fn overview_scale(level: &Level, area: Rect) -> (u16, u16) {
+    (
+        level.width().div_ceil(area.width.max(1)),
+        level.height().div_ceil(area.height.max(1)),
+    )
+}
+
+/// The whole level, each character standing for a block of cells and
+/// showing the block's most telling known content.
+fn overview(app: &App, area: Rect, buf: &mut Buffer) {
+    let run = app.run();
+    let state = run.current();
+    let level = &state.level;
+    let (sx, sy) = overview_scale(level, area);
+    let cols = level.width().div_ceil(sx);
+    let rows = level.height().div_ceil(sy);
+    let (ox, oy) = (
+        area.x + (area.width - cols) / 2,
+        area.y + (area.height - rows) / 2,
+    );
+    let player = run.player().pos;
+    for by in 0..rows {
+        for bx in 0..cols {
+            let mut best: Option<(u8, char, Style)> = None;
+            for y in by * sy..((by + 1) * sy).min(level.height()) {
+                for x in bx * sx..((bx + 1) * sx).min(level.width()) {
+                    let p = Pos::new(x, y);
+                    let candidate = if p == player {
+                        Some((
+                            9,
+                            '@',
+                            Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+                        ))
+                    } else if let Some(m) =
+                        state.monsters.iter().find(|m| m.pos == p && run.sees(p))
+                    {
+                        let kind = &run.kinds()[usize::from(m.kind)];
+                        Some((8, kind.glyph, Style::new().fg(monster_colour(kind.colour))))
+                    } else if state.has_seen(p) {
+                        let (glyph, colour) = tile_look(level, p);
+                        let rank = match level.tile(p) {
+                            Tile::UpStairs | Tile::DownStairs => 7,
+                            Tile::Door => 5,
+                            Tile::Floor => 4,
+                            Tile::Corridor => 3,
+                            Tile::Rock => 1,
+                        };
+                        let colour = if run.sees(p) { colour } else { REMEMBERED };
+                        Some((rank, glyph, Style::new().fg(colour)))
+                    } else {
+                        None
+                    };
+                    if let Some(c) = candidate
+                        && best.is_none_or(|b| c.0 > b.0)
+                    {
+                        best = Some(c);
+                    }
+                }
+            }
+            if let Some((_, glyph, style)) = best {
+                buf[(ox + bx, oy + by)].set_char(glyph).set_style(style);
+            }
+        }
+    }
+}
+
+fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let log = app.run().log();
+    let rows = usize::from(area.height);
+    let end = log
+        .len()
+        .saturating_sub(scroll.min(log.len().saturating_sub(rows)));
+    let start = end.saturating_sub(rows);
+    for (i, text) in log[start..end].iter().enumerate() {
+        line(
+            buf,
+            Rect::new(area.x, area.y + i as u16, area.width, 1),
+            text,
+            Style::new(),
+        );
+    }
+}
+
+fn help(app: &App, scroll: usize, buf: &mut Buffer) {
+    let area = buf.area;
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    line(
+        buf,
+        Rect::new(area.x, area.y, area.width, 1),
+        "delve: keys",
+        bold,
+    );
+    let entries = app.keymap().help();
+    let key_width = entries
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    // Title, a blank line if there is room, the entries, the legend's two
+    // lines; the entries scroll if a screen cannot hold them all.
+    let room = usize::from(area.height) - 3;
+    let (first, rows) = if entries.len() < room {
+        (2, room - 1)
+    } else {
+        (1, room)
+    };
+    let scroll = scroll.min(entries.len().saturating_sub(rows));
+    for (i, (keys, what)) in entries.iter().skip(scroll).take(rows).enumerate() {
+        let y = area.y + first + i as u16;
+        buf.set_stringn(
+            area.x + 2,
+            y,
+            keys,
+            usize::from(area.width - 2),
+            Style::new().fg(Color::LightCyan),
+        );
+        let x = area.x + 2 + key_width as u16;
+        buf.set_stringn(
+            x,
+            y,
+            what,
+            usize::from(area.width.saturating_sub(x)),
+            Style::new(),
+        );
+    }
+    let legend = [
+        "Map: @ you, . room floor, # corridor, + door, < > stairs up and down,".to_string(),
+        format!(
+            "░ ▒ ▓ rock from soft to hard, █ the edge; dim cells are remembered. {} returns.",
+            key_name(app, Command::Cancel)
+        ),
+    ];
+    for (i, text) in legend.iter().enumerate() {
+        let y = area.bottom() - 2 + i as u16;
+        line(
+            buf,
+            Rect::new(area.x, y, area.width, 1),
+            text,
+            Style::new().fg(Color::Gray),
+        );
+    }
+}
+
+fn ended(app: &App, buf: &mut Buffer) {
+    let area = buf.area;
+    let run = app.run();
+    let won = run.outcome() == Outcome::Won;
+    let deepest = run.visited().max().unwrap_or(1);
+    let visited = run.visited().count();
+    let (here, total) = run.monsters_left();
+    let _ = here;
+    let title = if won {
+        "You have won."
+    } else {
+        "You have died."
+    };
+    let lines = [
+        title.to_string(),
+        String::new(),
+        format!("Turns played     {}", run.turn()),
+        format!("Deepest depth    {deepest} of {}", run.config().levels),
+        format!("Levels visited   {visited}"),
+        format!("Monsters killed  {}", run.killed()),
+        format!("Monsters left    {total}"),
+        format!("Lives left       {}", run.player().lives),
+        format!("Seed             {}", run.seed()),
+        format!("Save             {}", app.save_name()),
+        String::new(),
+        app.messages().last().cloned().unwrap_or_default(),
+        "Press any key to save and leave.".to_string(),
+    ];
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+    let left = area.x + area.width.saturating_sub(width) / 2;
+    let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
+    let colour = if won {
+        Color::LightGreen
+    } else {
+        Color::LightRed
+    };
+    for (i, text) in lines.iter().enumerate() {
+        let style = if i == 0 {
+            Style::new().fg(colour).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        buf.set_stringn(left, top + i as u16, text, usize::from(area.width), style);
+    }
+}
+
+fn status(app: &App, area: Rect, buf: &mut Buffer) {
+    let run = app.run();
+    let player = run.player();
+    let (here, total) = run.monsters_left();
+    let lives_style = if player.lives <= 1 {
+        Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::new()
+    };
+    let x = area.x;
+    let first = format!("Depth {}/{}  ", player.depth, run.config().levels);
+    buf.set_string(x, area.y, &first, Style::new().add_modifier(Modifier::BOLD));
+    let lives = format!("Lives {}/{}", player.lives, run.config().simulation.lives);
+    let x = x + first.chars().count() as u16;
+    buf.set_string(x, area.y, &lives, lives_style);
+    let x = x + lives.chars().count() as u16;
+    let rest = format!(
+        "  Turn {}  Monsters: {here} here, {total} in the dungeon  Killed {}",
+        run.turn(),
+        run.killed()
+    );
+    buf.set_stringn(
+        x,
+        area.y,
+        &rest,
+        usize::from(area.right().saturating_sub(x)),
+        Style::new(),
+    );
+
+    let activity = match app.activity() {
+        Some(super::app::Activity::Explore) => "  [exploring]",
+        Some(super::app::Activity::Travel(_)) => "  [travelling]",
+        None => "",
+    };
+    let second = format!(
+        "Seed {}  Save {}{activity}  {} help",
+        run.seed(),
+        app.save_name(),
+        key_name(app, Command::Help)
+    );
+    line(
+        buf,
+        Rect::new(area.x, area.y + 1, area.width, 1),
+        &second,
+        Style::new().fg(Color::Gray),
+    );
+}

@@ -1,0 +1,158 @@
+//! The imperative shell around [`App`]: the real terminal (crossterm,
+//! through ratatui's re-export) and the save file.
+//!
+//! The terminal is put back however the viewer ends: a guard undoes raw
+//! mode and the alternate screen when dropped (quit, error, or unwinding),
+//! and a panic hook, chained to the previous one, does so before the panic
+//! message is printed so the message is readable.
+
+use std::io::{self, Stdout, Write};
+use std::sync::Once;
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::{cursor, execute, terminal};
+
+use crate::generate::GenerateError;
+
+use super::app::{App, Request};
+use super::keymap::Key;
+use super::screen;
+
+/// How long travel and auto-explore wait between steps for a key that
+/// would interrupt them; also what makes each step visible.
+const STEP_DELAY: Duration = Duration::from_millis(12);
+
+/// Why the viewer stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    #[error("terminal: {0}")]
+    Terminal(#[from] io::Error),
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+}
+
+/// Raw mode and the alternate screen, undone on drop.
+struct Guard;
+
+impl Guard {
+    fn enter() -> io::Result<Guard> {
+        install_panic_hook();
+        terminal::enable_raw_mode()?;
+        let guard = Guard;
+        execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Puts the terminal back; harmless when it is not in raw mode.
+fn restore() {
+    let _ = execute!(io::stdout(), cursor::Show, terminal::LeaveAlternateScreen);
+    let _ = terminal::disable_raw_mode();
+}
+
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+/// Our key for a terminal key event; `None` for releases, repeats of
+/// modifier-only keys and keys the viewer has no name for.
+pub fn key_of(event: KeyEvent) -> Option<Key> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    if event.modifiers.contains(KeyModifiers::ALT) {
+        return None;
+    }
+    let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match event.code {
+        KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        KeyCode::KeypadBegin => Key::Begin,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::Backspace => Key::Backspace,
+        _ => return None,
+    })
+}
+
+/// Runs the viewer until the player quits. `save` writes the run and
+/// returns where it went, or what failed; it is called for every save the
+/// app asks for, including the one that comes before quitting.
+pub fn play(
+    app: &mut App,
+    mut save: impl FnMut(&App) -> Result<String, String>,
+) -> Result<(), ViewError> {
+    let _guard = Guard::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let result = event_loop(app, &mut terminal, &mut save);
+    let _ = terminal.backend_mut().flush();
+    result
+}
+
+fn event_loop(
+    app: &mut App,
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    save: &mut impl FnMut(&App) -> Result<String, String>,
+) -> Result<(), ViewError> {
+    let size = terminal.size()?;
+    app.resize(size.width, size.height);
+    loop {
+        // The kinds of save differ only in what `saved` does after.
+        if let Some(Request::Save | Request::SaveAndQuit | Request::Autosave) = app.take_request() {
+            let result = save(app);
+            app.saved(result);
+        }
+        if app.should_quit() {
+            return Ok(());
+        }
+        terminal.draw(|frame| screen::draw(app, frame.buffer_mut()))?;
+        // While travelling, a step is taken whenever no key arrives in time.
+        let wait = if app.busy() { Some(STEP_DELAY) } else { None };
+        let ready = match wait {
+            Some(delay) => event::poll(delay)?,
+            None => true,
+        };
+        if !ready {
+            app.tick()?;
+            continue;
+        }
+        match event::read()? {
+            Event::Key(key) => {
+                if let Some(key) = key_of(key) {
+                    app.press(key)?;
+                }
+            }
+            Event::Resize(width, height) => {
+                terminal.autoresize()?;
+                app.resize(width, height);
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! `delve play` end to end: the real binary in a real (tmux) terminal.
+//!
+//! Needs tmux; `.ci/run` installs it when missing. Every wait polls the
+//! screen for the text it expects, with a timeout, so the test is as fast
+//! as the machine and fails with the screen it last saw.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A private tmux server (its own socket) holding one session.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// `name` keeps tests running at once on separate servers.
+    fn start(name: &str, width: u16, height: u16, command: &str) -> Tmux {
+        let socket = format!("delve-{name}-{}", std::process::id());
+        let tmux = Tmux { socket };
+        let out = tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "play",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+            command,
+        ]);
+        assert!(
+            out.status.success(),
+            "tmux: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect(
+                "the end-to-end viewer test needs tmux (apt-get install tmux; .ci/run installs it)",
+            )
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "play"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits until the screen satisfies `ready`; returns that screen.
+    fn wait(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(&format!("{text:?}"), |s| s.contains(text))
+    }
+
+    /// Types text literally (no tmux key names).
+    fn type_text(&self, text: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", "play", "-l", text])
+                .status
+                .success()
+        );
+    }
+
+    fn alternate_screen(&self) -> bool {
+        let out = self.run(&["display-message", "-p", "-t", "play", "#{alternate_on}"]);
+        String::from_utf8_lossy(&out.stdout).trim() == "1"
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        let out = self.run(&[
+            "resize-window",
+            "-t",
+            "play",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+        assert!(
+            out.status.success(),
+            "tmux: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The status line's turn number.
+fn turn(screen: &str) -> Option<u64> {
+    let line = screen.lines().find(|l| l.starts_with("Depth "))?;
+    let rest = &line[line.find("Turn ")? + 5..];
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("delve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+#[test]
+fn play_walk_descend_save_resize_quit() {
+    let saves = temp_dir("play-saves");
+    let command = format!(
+        "{} play --seed 7 --saves-dir {}; echo \"delve exited with $?\"; sleep 600",
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(&saves)
+    );
+    let tmux = Tmux::start("walk", 80, 24, &command);
+    let first = tmux.wait_for("Depth 1/10");
+    assert!(first.starts_with("You enter the dungeon."), "{first}");
+    assert!(first.contains("Seed 7  Save seed-7"), "{first}");
+    assert!(
+        tmux.alternate_screen(),
+        "the viewer draws on the alternate screen"
+    );
+
+    // Two moves: west is floor beside the arrival stairs of seed 7, then back.
+    tmux.type_text("h");
+    tmux.wait("turn 1", |s| turn(s) == Some(1));
+    tmux.type_text("l");
+    tmux.wait("turn 2", |s| turn(s) == Some(2));
+
+    // ">" travels (one step a press while a monster is in view), stops on
+    // the stairs, and descends when pressed there.
+    let mut presses = 0;
+    loop {
+        let before = tmux.screen();
+        if before.contains("Depth 2/10") {
+            break;
+        }
+        presses += 1;
+        assert!(
+            presses < 400,
+            "still on depth 1 after {presses} presses:\n{before}"
+        );
+        let was = turn(&before);
+        tmux.type_text(">");
+        tmux.wait("travel to end", |s| {
+            !s.contains("[travelling]") && (turn(s) != was || s.contains("Depth 2/10"))
+        });
+    }
+    let arrived = tmux.wait_for("You arrive on depth 2.");
+    assert!(arrived.contains("Depth 2/10"), "{arrived}");
+
+    tmux.type_text("S");
+    tmux.wait_for("Saved to");
+    assert!(saves.join("seed-7.sav").exists());
+
+    // Too small, then back: the size message, then the map again.
+    tmux.resize(60, 20);
+    let small = tmux.wait_for("this one is 60x20");
+    assert!(small.contains("delve needs 80x24"), "{small}");
+    tmux.resize(80, 24);
+    tmux.wait_for("Depth 2/10");
+
+    tmux.type_text("Q");
+    let after = tmux.wait_for("delve exited with 0");
+    assert!(
+        after.contains("Continue with: delve play --load seed-7"),
+        "{after}"
+    );
+    assert!(
+        !tmux.alternate_screen(),
+        "the terminal is back on the main screen"
+    );
+
+    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(["verify", "seed-7", "--saves-dir"])
+        .arg(&saves)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&verify.stdout);
+    assert!(verify.status.success(), "{said}");
+    assert!(said.contains("depth: 2"), "{said}");
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+#[test]
+fn play_refuses_to_overwrite_and_resumes_a_save() {
+    let saves = temp_dir("play-resume");
+    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
+    let dir = shell_quote(&saves);
+    // Make a save headless, then continue it in the viewer.
+    let made = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args([
+            "simulate",
+            "--seed",
+            "5",
+            "--turns",
+            "50",
+            "--save",
+            "seed-5",
+            "--saves-dir",
+        ])
+        .arg(&saves)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // The first command's message is on the main screen, so the second
+    // waits for Enter before it takes over with the alternate screen.
+    let command = format!(
+        "{bin} play --seed 5 --saves-dir {dir}; echo \"delve exited with $?\"; read go; {bin} play --load seed-5 --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
+    );
+    let tmux = Tmux::start("resume", 80, 24, &command);
+    let refused = tmux.wait_for("delve exited with 2");
+    assert!(
+        refused.contains("a save named seed-5 already exists"),
+        "{refused}"
+    );
+    assert!(
+        tmux.run(&["send-keys", "-t", "play", "Enter"])
+            .status
+            .success()
+    );
+    let resumed = tmux.wait_for("Welcome back to depth 1, turn 50.");
+    assert_eq!(turn(&resumed), Some(50), "{resumed}");
+    // Ctrl-C asks; "n" leaves without saving, and the save stays as it was.
+    let before = std::fs::read(saves.join("seed-5.sav")).unwrap();
+    assert!(
+        tmux.run(&["send-keys", "-t", "play", "C-c"])
+            .status
+            .success()
+    );
+    tmux.wait_for("Save before quitting?");
+    tmux.type_text("n");
+    let after = tmux.wait_for("second exited with 0");
+    assert!(after.contains("Left without saving"), "{after}");
+    assert_eq!(std::fs::read(saves.join("seed-5.sav")).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&saves);
+}

@@ -1,0 +1,608 @@
+//! The viewer without a terminal: keys typed into `App`, frames drawn by
+//! the pure `screen` functions and compared with snapshots.
+//!
+//! Snapshots live in `tests/snapshots/`; after a deliberate change to the
+//! screen, rewrite them with `DELVE_BLESS=1 cargo test --release view::` and
+//! read the diff before committing.
+
+use delve::config::Goal;
+use delve::geom::Rect;
+use delve::sim::{Colour, MonsterKind, Outcome, Run};
+use delve::view::screen::{frame, text};
+use delve::view::terminal::key_of;
+use delve::view::{Activity, App, Key, Keymap, Mode, Request};
+use delve::{Config, Level, Pos, Room, Shape, StairDirection, Tile};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+use ratatui::style::Color;
+
+fn app(seed: u64) -> App {
+    let run = Run::new(Config::default(), MonsterKind::defaults(), seed).unwrap();
+    App::new(run, Keymap::default(), format!("seed-{seed}"))
+}
+
+/// Types each key, letting any travel it starts run to its end, as a
+/// player who waits would.
+fn type_keys(app: &mut App, keys: &[Key]) {
+    for &key in keys {
+        app.press(key).unwrap();
+        app.finish(10_000).unwrap();
+    }
+}
+
+fn typed(app: &mut App, text: &str) {
+    type_keys(app, &Key::typed(text));
+}
+
+fn snapshot(name: &str, actual: &str) {
+    let path = format!("{}/tests/snapshots/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("DELVE_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no snapshot {path}; run with DELVE_BLESS=1 to write it"));
+    if expected != actual {
+        let diff: Vec<String> = expected
+            .lines()
+            .zip(actual.lines())
+            .enumerate()
+            .filter(|(_, (e, a))| e != a)
+            .map(|(i, (e, a))| format!("line {}:\n  want |{e}|\n  got  |{a}|", i + 1))
+            .collect();
+        panic!(
+            "frame {name} differs from {path} (DELVE_BLESS=1 rewrites it):\n{}",
+            diff.join("\n")
+        );
+    }
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    app.resize(w, h);
+    text(&frame(app, w, h))
+}
+
+/// A small walled room with one kobold, on a one-level run.
+fn arena(lives: u8, monster: Pos, telepathic: bool) -> App {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            "                ",
+        ],
+        vec![Room {
+            shape: Shape::Rect(Rect {
+                x: 1,
+                y: 1,
+                width: 12,
+                height: 3,
+            }),
+            doors: vec![],
+        }],
+    );
+    let mut config = Config {
+        levels: 1,
+        ..Config::default()
+    };
+    config.simulation.lives = lives;
+    config.simulation.goal = Goal::KillAll;
+    let kobold = MonsterKind {
+        name: "kobold".into(),
+        glyph: 'k',
+        colour: Colour::Red,
+        speed: 20,
+        traits: if telepathic {
+            vec![delve::sim::Trait::Telepathic]
+        } else {
+            vec![]
+        },
+    };
+    let run = Run::on_level(config, vec![kobold], level, Pos::new(2, 2), &[(0, monster)]);
+    App::new(run, Keymap::default(), "arena".into())
+}
+
+#[test]
+fn data_keymap_ron_is_the_default() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/keymap.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(Keymap::from_ron(&text, path).unwrap(), Keymap::default());
+}
+
+#[test]
+fn start_screen_80x24_and_larger() {
+    let mut app = app(7);
+    snapshot("start-80x24", &screen(&mut app, 80, 24));
+    snapshot("start-120x40", &screen(&mut app, 120, 40));
+}
+
+#[test]
+fn a_larger_terminal_shows_more_map() {
+    let mut app = app(7);
+    typed(&mut app, "oooo");
+    let known = |s: &str| {
+        s.lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("Depth") && !l.starts_with("Seed"))
+            .map(|l| l.chars().filter(|c| *c != ' ').count())
+            .sum::<usize>()
+    };
+    let small = known(&screen(&mut app, 80, 24));
+    let large = known(&screen(&mut app, 200, 60));
+    assert!(
+        large > small,
+        "200x60 shows {large} known cells, 80x24 {small}"
+    );
+}
+
+#[test]
+fn moving_and_being_blocked() {
+    let mut app = app(7);
+    let level = app.run().current().level.clone();
+    let start = app.run().player().pos;
+    // vi-keys in DIRECTIONS order: one leads into rock, one onto floor.
+    let keys = [
+        ('h', -1, 0),
+        ('l', 1, 0),
+        ('k', 0, -1),
+        ('j', 0, 1),
+        ('y', -1, -1),
+        ('u', 1, -1),
+        ('b', -1, 1),
+        ('n', 1, 1),
+    ];
+    let open = keys.iter().find(|&&(_, dx, dy)| {
+        let p = Pos::new(
+            (i32::from(start.x) + dx) as u16,
+            (i32::from(start.y) + dy) as u16,
+        );
+        level.tile(p).is_walkable() && app.run().current().monster_at(p).is_none()
+    });
+    let shut = keys.iter().find(|&&(_, dx, dy)| {
+        level.tile(Pos::new(
+            (i32::from(start.x) + dx) as u16,
+            (i32::from(start.y) + dy) as u16,
+        )) == Tile::Rock
+    });
+    let &(c, dx, dy) = open.expect("some neighbour of the start is open");
+    typed(&mut app, &c.to_string());
+    assert_eq!(app.run().turn(), 1);
+    let to = Pos::new(
+        (i32::from(start.x) + dx) as u16,
+        (i32::from(start.y) + dy) as u16,
+    );
+    assert_eq!(app.run().player().pos, to);
+    snapshot("moved-80x24", &screen(&mut app, 80, 24));
+    // Back again, then into rock: no time passes.
+    let back = keys.iter().find(|k| k.1 == -dx && k.2 == -dy).unwrap().0;
+    typed(&mut app, &back.to_string());
+    assert_eq!(app.run().player().pos, start);
+    if let Some(&(c, _, _)) = shut {
+        typed(&mut app, &c.to_string());
+        assert_eq!(app.run().turn(), 2);
+        assert_eq!(app.run().player().pos, start);
+    }
+    // Arrows and the numpad move too.
+    let before = app.run().turn();
+    type_keys(&mut app, &[Key::Begin]);
+    typed(&mut app, "5.");
+    assert_eq!(
+        app.run().turn(),
+        before + 3,
+        "Begin, 5 and . each wait a turn"
+    );
+}
+
+#[test]
+fn stairs_keys_travel_then_take_the_stairs() {
+    // ">" travels (one step a press while a monster is in view), stops on
+    // the stairs, and the next ">" descends; "<" on arrival goes back up.
+    let mut app = app(7);
+    let mut presses = 0;
+    while app.run().player().depth == 1 {
+        presses += 1;
+        assert!(presses < 500, "no way down after {presses} presses");
+        let on_stairs = app.run().current().level.tile(app.run().player().pos) == Tile::DownStairs;
+        let (turn, pos) = (app.run().turn(), app.run().player().pos);
+        app.press(Key::Char('>')).unwrap();
+        // The press takes the first step; each tick is one more, of one cell.
+        let mut last = (app.run().turn(), app.run().player().pos);
+        if app.run().player().depth == 1 {
+            assert!(last.0 <= turn + 1 && last.1.chebyshev(pos) <= 1);
+        }
+        while app.busy() {
+            app.tick().unwrap();
+            let now = (app.run().turn(), app.run().player().pos);
+            if app.run().player().depth == 1 {
+                assert!(now.0 <= last.0 + 1 && now.1.chebyshev(last.1) <= 1);
+                if !app.monsters_in_view().is_empty() {
+                    assert!(!app.busy(), "travel goes on with a monster in view");
+                }
+            }
+            last = now;
+        }
+        if app.run().player().depth == 2 {
+            assert!(on_stairs, "descended without standing on the stairs first");
+        }
+        assert_eq!(app.run().outcome(), Outcome::Playing);
+    }
+    let arrival = app.run().player().pos;
+    assert_eq!(app.run().current().level.tile(arrival), Tile::UpStairs);
+    assert!(app.messages().iter().any(|m| m == "You arrive on depth 2."));
+    assert_eq!(
+        app.take_request(),
+        Some(Request::Autosave),
+        "arriving saves"
+    );
+    typed(&mut app, "<");
+    assert_eq!(app.run().player().depth, 1);
+    assert_eq!(
+        app.run().current().level.tile(app.run().player().pos),
+        Tile::DownStairs
+    );
+}
+
+#[test]
+fn up_stairs_of_depth_1_do_not_leave() {
+    let mut app = app(7);
+    assert_eq!(
+        app.run().current().level.tile(app.run().player().pos),
+        Tile::UpStairs
+    );
+    typed(&mut app, "<");
+    assert_eq!(app.run().turn(), 0);
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m.contains("your way is down")),
+        "{:?}",
+        app.messages()
+    );
+}
+
+#[test]
+fn auto_explore_stops_for_monsters_and_keys() {
+    let mut app = app(7);
+    app.press(Key::Char('o')).unwrap();
+    assert_eq!(app.activity(), Some(Activity::Explore));
+    // A key press while exploring stops it and is not acted on.
+    let (turn, pos) = (app.run().turn(), app.run().player().pos);
+    if app.busy() {
+        app.press(Key::Char('l')).unwrap();
+        assert!(!app.busy());
+        assert_eq!((app.run().turn(), app.run().player().pos), (turn, pos));
+        assert!(app.messages().iter().any(|m| m == "You stop."));
+    }
+    // Explore until something shows up: the activity ends with it in view
+    // and says so.
+    for _ in 0..200 {
+        app.press(Key::Char('o')).unwrap();
+        while app.busy() {
+            app.tick().unwrap();
+            if !app.monsters_in_view().is_empty() {
+                assert!(!app.busy());
+            }
+        }
+        if !app.monsters_in_view().is_empty() {
+            let said = app.messages().join(" ");
+            assert!(
+                said.contains("comes into view") || said.contains("is in view"),
+                "{said}"
+            );
+            return;
+        }
+    }
+    panic!("no monster came into view in 200 presses of o");
+}
+
+#[test]
+fn overview_help_look_history_screens() {
+    let mut app = app(7);
+    typed(&mut app, "oo");
+    typed(&mut app, "m");
+    assert_eq!(app.mode(), Mode::Overview);
+    snapshot("overview-80x24", &screen(&mut app, 80, 24));
+    snapshot("overview-120x40", &screen(&mut app, 120, 40));
+    type_keys(&mut app, &[Key::Esc]);
+    assert_eq!(app.mode(), Mode::Map);
+
+    typed(&mut app, "?");
+    let help = screen(&mut app, 80, 24);
+    snapshot("help-80x24", &help);
+    // Every command's keys are listed.
+    for (keys, what) in app.keymap().help() {
+        assert!(
+            help.contains(keys.as_str()) && help.contains(what),
+            "{keys} {what}"
+        );
+    }
+    typed(&mut app, "?");
+    assert_eq!(app.mode(), Mode::Map);
+
+    let player = app.run().player().pos;
+    typed(&mut app, "xhh");
+    let cursor = Pos::new(player.x - 2, player.y);
+    assert_eq!(app.mode(), Mode::Look { cursor });
+    let look = screen(&mut app, 80, 24);
+    assert!(
+        look.lines()
+            .next()
+            .unwrap()
+            .starts_with(&app.describe(cursor))
+    );
+    snapshot("look-80x24", &look);
+    // The cursor cell is drawn reversed.
+    app.resize(80, 24);
+    let buf = frame(&app, 80, 24);
+    let (cx, cy) = app.camera().unwrap();
+    let cell = &buf[(
+        (i32::from(cursor.x) - cx) as u16,
+        (i32::from(cursor.y) - cy + 1) as u16,
+    )];
+    assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED));
+    typed(&mut app, "x");
+    assert_eq!(app.mode(), Mode::Map);
+
+    typed(&mut app, "P");
+    let history = screen(&mut app, 80, 24);
+    assert!(history.contains("You enter the dungeon."));
+    type_keys(&mut app, &[Key::Esc]);
+    assert_eq!(app.mode(), Mode::Map);
+}
+
+#[test]
+fn look_describes_what_the_player_knows() {
+    let app = arena(3, Pos::new(6, 2), false);
+    assert_eq!(app.describe(Pos::new(2, 2)), "You: 3 lives left.");
+    assert_eq!(app.describe(Pos::new(6, 2)), "A kobold (k): fast.");
+    assert_eq!(app.describe(Pos::new(3, 1)), "You see the floor of a room.");
+    assert!(app.describe(Pos::new(0, 0)).contains("the dungeon's edge"));
+}
+
+#[test]
+fn too_small_says_so_and_recovers() {
+    let mut app = app(7);
+    let small = screen(&mut app, 60, 20);
+    assert!(
+        small.contains("delve needs 80x24") && small.contains("this one is 60x20"),
+        "{small}"
+    );
+    snapshot("too-small-60x20", &small);
+    let back = screen(&mut app, 80, 24);
+    assert!(back.contains("Depth 1/10"));
+    assert_eq!(back, screen(&mut app, 80, 24));
+}
+
+#[test]
+fn won_and_lost_screens() {
+    // Stomp the only monster of a one-level KillAll run.
+    let mut won = arena(3, Pos::new(3, 2), false);
+    typed(&mut won, "l");
+    assert_eq!(won.run().outcome(), Outcome::Won);
+    assert_eq!(won.mode(), Mode::Ended);
+    assert_eq!(
+        won.take_request(),
+        Some(Request::Save),
+        "a finished run is saved"
+    );
+    won.saved(Ok("saves/arena.sav".into()));
+    assert!(!won.should_quit());
+    snapshot("won-80x24", &screen(&mut won, 80, 24));
+    // Any key then saves and leaves.
+    typed(&mut won, "z");
+    assert_eq!(won.take_request(), Some(Request::SaveAndQuit));
+    won.saved(Ok("saves/arena.sav".into()));
+    assert!(won.should_quit());
+
+    // One life, and a fast telepathic kobold next to the player.
+    let mut lost = arena(1, Pos::new(4, 2), true);
+    typed(&mut lost, ".");
+    assert_eq!(lost.run().outcome(), Outcome::Lost);
+    assert_eq!(lost.mode(), Mode::Ended);
+    snapshot("lost-80x24", &screen(&mut lost, 80, 24));
+    snapshot("lost-120x40", &screen(&mut lost, 120, 40));
+}
+
+#[test]
+fn save_and_quit_keys() {
+    let mut app = app(7);
+    typed(&mut app, "S");
+    assert_eq!(app.take_request(), Some(Request::Save));
+    app.saved(Ok("saves/seed-7.sav".into()));
+    assert!(!app.should_quit());
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m == "Saved to saves/seed-7.sav.")
+    );
+
+    // A failed save keeps the game open, and says why.
+    typed(&mut app, "Q");
+    assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
+    app.saved(Err("saves: Permission denied".into()));
+    assert!(!app.should_quit());
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m.contains("Could not save: saves: Permission denied"))
+    );
+    typed(&mut app, "Q");
+    assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
+    app.saved(Ok("saves/seed-7.sav".into()));
+    assert!(app.should_quit());
+}
+
+#[test]
+fn ctrl_c_asks_before_quitting() {
+    let mut app = app(7);
+    type_keys(&mut app, &[Key::Ctrl('c')]);
+    assert_eq!(app.mode(), Mode::ConfirmQuit);
+    assert!(screen(&mut app, 80, 24).starts_with("Save before quitting?"));
+    type_keys(&mut app, &[Key::Esc]);
+    assert_eq!(app.mode(), Mode::Map);
+    assert!(!app.should_quit());
+
+    type_keys(&mut app, &[Key::Ctrl('c'), Key::Char('y')]);
+    assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
+    app.saved(Err("disk full".into()));
+    assert!(!app.should_quit() && app.mode() == Mode::Map);
+
+    type_keys(&mut app, &[Key::Ctrl('c'), Key::Char('n')]);
+    assert_eq!(app.take_request(), None, "n quits without saving");
+    assert!(app.should_quit());
+}
+
+#[test]
+fn key_releases_are_ignored() {
+    let event = |kind| KeyEvent {
+        code: KeyCode::Char('l'),
+        modifiers: KeyModifiers::NONE,
+        kind,
+        state: KeyEventState::NONE,
+    };
+    assert_eq!(key_of(event(KeyEventKind::Press)), Some(Key::Char('l')));
+    assert_eq!(key_of(event(KeyEventKind::Release)), None);
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(key_of(ctrl_c), Some(Key::Ctrl('c')));
+    assert_eq!(
+        key_of(KeyEvent::new(KeyCode::KeypadBegin, KeyModifiers::NONE)),
+        Some(Key::Begin)
+    );
+}
+
+#[test]
+fn remembered_cells_are_dim_and_seen_cells_are_not() {
+    let mut app = app(7);
+    typed(&mut app, "oooooo");
+    app.resize(80, 24);
+    let buf = frame(&app, 80, 24);
+    let (cx, cy) = app.camera().unwrap();
+    let state = app.run().current();
+    let (mut dim, mut bright) = (0, 0);
+    for sy in 1..22u16 {
+        for sx in 0..80u16 {
+            let (x, y) = (cx + i32::from(sx), cy + i32::from(sy) - 1);
+            if !state.level.in_bounds(x, y) {
+                continue;
+            }
+            let p = Pos::new(x as u16, y as u16);
+            let cell = &buf[(sx, sy)];
+            if p == app.run().player().pos {
+                assert_eq!(cell.symbol(), "@");
+            } else if app.run().sees(p) {
+                assert_ne!(cell.fg, Color::DarkGray, "{p:?} is in sight");
+                bright += 1;
+            } else if state.has_seen(p) {
+                assert_eq!(cell.fg, Color::DarkGray, "{p:?} is remembered");
+                dim += 1;
+            } else {
+                assert_eq!(cell.symbol(), " ", "{p:?} is unknown");
+            }
+        }
+    }
+    assert!(dim > 0 && bright > 0, "dim {dim}, bright {bright}");
+}
+
+#[test]
+fn glyphs_differ_for_every_kind_of_cell() {
+    // Colour never carries meaning alone: each tile, the player and each
+    // monster kind have their own glyph.
+    let mut glyphs: Vec<char> = [
+        Tile::Floor,
+        Tile::Corridor,
+        Tile::Door,
+        Tile::UpStairs,
+        Tile::DownStairs,
+    ]
+    .iter()
+    .map(|t| t.glyph())
+    .collect();
+    glyphs.push('@');
+    glyphs.extend(MonsterKind::defaults().iter().map(|k| k.glyph));
+    let mut unique = glyphs.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), glyphs.len(), "{glyphs:?}");
+}
+
+#[test]
+fn the_camera_keeps_the_player_in_view_with_a_margin() {
+    let mut app = app(3);
+    app.resize(80, 24);
+    let mut last = app.camera().unwrap();
+    let mut scrolls = 0;
+    for _ in 0..60 {
+        app.press(Key::Char('o')).unwrap();
+        while app.busy() {
+            app.tick().unwrap();
+            let (cx, cy) = app.camera().unwrap();
+            let p = app.run().player().pos;
+            let (sx, sy) = (i32::from(p.x) - cx, i32::from(p.y) - cy);
+            assert!((0..80).contains(&sx) && (0..21).contains(&sy));
+            let level = &app.run().current().level;
+            // Within the margin only where the level's edge stops the camera.
+            if !(5..=15).contains(&sy) {
+                assert!(cy == 0 || cy == i32::from(level.height()) - 21, "row {sy}");
+            }
+            if !(20..=59).contains(&sx) {
+                assert!(
+                    cx == 0 || cx == i32::from(level.width()) - 80,
+                    "column {sx}"
+                );
+            }
+            if (cx, cy) != last {
+                scrolls += 1;
+            }
+            last = (cx, cy);
+        }
+        if app.run().player().depth != 1 || app.run().outcome() != Outcome::Playing {
+            break;
+        }
+    }
+    assert!(scrolls > 0, "the camera never moved");
+}
+
+#[test]
+fn a_step_redraws_few_cells() {
+    // ratatui writes only the cells that differ between frames; a step that
+    // does not scroll changes a handful.
+    let mut app = app(7);
+    app.resize(80, 24);
+    typed(&mut app, "o");
+    let before = frame(&app, 80, 24);
+    let camera = app.camera();
+    typed(&mut app, "o");
+    let after = frame(&app, 80, 24);
+    if app.camera() == camera {
+        let changed = before.diff(&after).len();
+        assert!(changed < 400, "{changed} cells changed");
+    }
+}
+
+#[test]
+fn travel_goes_up_too() {
+    let mut app = app(11);
+    // Go down, walk away from the arrival stairs, then "<" brings the
+    // player back to them.
+    while app.run().player().depth == 1 {
+        typed(&mut app, ">");
+        assert_eq!(app.run().outcome(), Outcome::Playing);
+    }
+    typed(&mut app, "o");
+    let up: Vec<Pos> = app
+        .run()
+        .current()
+        .level
+        .stairs_going(StairDirection::Up)
+        .map(|s| s.pos)
+        .collect();
+    for _ in 0..200 {
+        if app.run().player().depth == 1 {
+            return;
+        }
+        typed(&mut app, "<");
+        assert!(app.run().player().depth == 1 || !app.busy());
+    }
+    panic!("never got back up ({up:?})");
+}
