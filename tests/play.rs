@@ -260,3 +260,134 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
     assert_eq!(std::fs::read(saves.join("seed-5.sav")).unwrap(), before);
     let _ = std::fs::remove_dir_all(&saves);
 }
+
+#[test]
+fn a_termination_signal_saves_and_restores_the_terminal() {
+    let saves = temp_dir("play-term");
+    let pid_file = saves.join("pid");
+    let command = format!(
+        "sh -c 'echo $$ > {}; exec {} play --seed 9 --saves-dir {}'; echo \"delve exited with $?\"; sleep 600",
+        shell_quote(&pid_file),
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(&saves)
+    );
+    let tmux = Tmux::start("term", 80, 24, &command);
+    tmux.wait_for("Depth 1/10");
+    tmux.type_text(".");
+    tmux.wait("turn 1", |s| turn(s) == Some(1));
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", pid.trim()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let after = tmux.wait_for("delve exited with 0");
+    assert!(after.contains("Saved to"), "{after}");
+    assert!(!tmux.alternate_screen());
+    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(["verify", "seed-9", "--saves-dir"])
+        .arg(&saves)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&verify.stdout);
+    assert!(
+        verify.status.success() && said.contains("turn: 1\n"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+#[test]
+fn a_damaged_save_offers_the_backup() {
+    let saves = temp_dir("play-damaged");
+    let simulate = |turns: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_delve"))
+            .args([
+                "simulate",
+                "--seed",
+                "4",
+                "--turns",
+                turns,
+                "--save",
+                "run",
+                "--saves-dir",
+            ])
+            .arg(&saves)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    };
+    // Turn 30 becomes the backup when turn 60 is saved; then damage turn 60.
+    simulate("30");
+    let run = saves.join("run.sav");
+    let out = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args([
+            "simulate",
+            "--load",
+            "run",
+            "--turns",
+            "30",
+            "--save",
+            "run",
+            "--saves-dir",
+        ])
+        .arg(&saves)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut bytes = std::fs::read(&run).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&run, &bytes).unwrap();
+
+    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
+    let dir = shell_quote(&saves);
+    let command = format!(
+        "{bin} play --load run --saves-dir {dir}; echo \"first exited with $?\"; {bin} play --load run --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
+    );
+    let tmux = Tmux::start("damaged", 80, 24, &command);
+    // Declining leaves every file as it was.
+    let asked = tmux.wait_for("[y/N]");
+    assert!(
+        asked.contains("damaged") && asked.contains("turn 30"),
+        "{asked}"
+    );
+    tmux.type_text("n");
+    assert!(
+        tmux.run(&["send-keys", "-t", "play", "Enter"])
+            .status
+            .success()
+    );
+    let declined = tmux.wait_for("first exited with 1");
+    assert!(declined.contains("left as it was"), "{declined}");
+    assert_eq!(std::fs::read(&run).unwrap(), bytes);
+    // Accepting loads the backup and keeps the damaged file aside.
+    tmux.wait_for("[y/N]");
+    tmux.type_text("y");
+    assert!(
+        tmux.run(&["send-keys", "-t", "play", "Enter"])
+            .status
+            .success()
+    );
+    let screen = tmux.wait_for("Seed 4  Save run");
+    assert!(
+        screen.contains("the backup") && screen.contains("(turn 30)"),
+        "{screen}"
+    );
+    assert_eq!(turn(&screen), Some(30), "{screen}");
+    let aside = std::fs::read_dir(&saves)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("run.sav.damaged")
+        })
+        .expect("the damaged save is kept aside");
+    assert_eq!(std::fs::read(aside.path()).unwrap(), bytes);
+    tmux.type_text("Q");
+    tmux.wait_for("second exited with 0");
+    let _ = std::fs::remove_dir_all(&saves);
+}

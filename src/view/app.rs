@@ -69,6 +69,9 @@ pub const TEXT_ROWS: u16 = 3;
 /// The smallest screen the viewer draws: 002's 80x21 map plus the text rows.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
 
+/// How many lines the history screen keeps.
+const HISTORY_LINES: usize = 1000;
+
 /// The viewer's state.
 pub struct App {
     run: Run,
@@ -78,6 +81,9 @@ pub struct App {
     activity: Option<Activity>,
     /// The top line: what the last key press brought.
     messages: Vec<String>,
+    /// Every message of the session after the run's own log so far: what
+    /// the history screen shows.
+    history: Vec<String>,
     /// `run.said()` when messages were last collected.
     said: u64,
     /// Top-left level cell of the map view, and the depth it is for.
@@ -99,6 +105,7 @@ impl App {
     pub fn new(run: Run, keymap: Keymap, save_name: String) -> App {
         let mut app = App {
             said: run.said(),
+            history: run.log().to_vec(),
             messages: if run.turn() == 0 {
                 run.log().last().cloned().into_iter().collect()
             } else {
@@ -121,6 +128,10 @@ impl App {
             quit_after_save: false,
             quit: false,
         };
+        if app.run.turn() != 0 {
+            let welcome = app.messages.clone();
+            app.history.extend(welcome);
+        }
         app.in_view = app.monsters_in_view();
         app.follow();
         if app.run.outcome() != Outcome::Playing {
@@ -203,6 +214,13 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The process was told to stop (SIGTERM, SIGHUP): save and quit, as
+    /// if the player had asked to, whatever screen is up.
+    pub fn terminate(&mut self) {
+        self.activity = None;
+        self.request_save(true);
     }
 
     /// The terminal's size changed: the map view follows.
@@ -516,7 +534,10 @@ impl App {
         let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
         self.said = self.run.said();
         let log = self.run.log();
-        self.messages.extend(log[log.len() - new..].iter().cloned());
+        let lines = &log[log.len() - new..];
+        self.messages.extend(lines.iter().cloned());
+        self.history.extend(lines.iter().cloned());
+        self.trim_history();
         if events.iter().any(|e| matches!(e, Event::Arrived { .. })) {
             self.camera = None;
             // A new level is a natural checkpoint, as in DCSS.
@@ -571,9 +592,23 @@ impl App {
         });
     }
 
-    /// Adds a line of the viewer's own to the top line.
+    /// Adds a line of the viewer's own to the top line and the history.
     fn note(&mut self, line: String) {
-        self.messages.push(line);
+        self.messages.push(line.clone());
+        self.history.push(line);
+        self.trim_history();
+    }
+
+    fn trim_history(&mut self) {
+        if self.history.len() > HISTORY_LINES {
+            let extra = self.history.len() - HISTORY_LINES;
+            self.history.drain(..extra);
+        }
+    }
+
+    /// The session's messages, oldest first.
+    pub fn history(&self) -> &[String] {
+        &self.history
     }
 
     /// Moves the camera so the focus (the player, or the look cursor)

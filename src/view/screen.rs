@@ -345,7 +345,7 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
-    let log = app.run().log();
+    let log = app.history();
     let rows = usize::from(area.height);
     let end = log
         .len()

@@ -7,13 +7,16 @@
 //! message is printed so the message is readable.
 
 use std::io::{self, Stdout, Write};
+use std::sync::Arc;
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
+use signal_hook::consts::{SIGHUP, SIGTERM};
 
 use crate::generate::GenerateError;
 
@@ -24,6 +27,8 @@ use super::screen;
 /// How long travel and auto-explore wait between steps for a key that
 /// would interrupt them; also what makes each step visible.
 const STEP_DELAY: Duration = Duration::from_millis(12);
+/// How often an idle viewer checks for a termination signal.
+const IDLE_WAKE: Duration = Duration::from_millis(250);
 
 /// Why the viewer stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -107,10 +112,16 @@ pub fn play(
     app: &mut App,
     mut save: impl FnMut(&App) -> Result<String, String>,
 ) -> Result<(), ViewError> {
+    // SIGTERM (a shutdown, `kill`) and SIGHUP (the terminal closed) save
+    // and quit rather than lose the session's play.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGTERM, SIGHUP] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
     let _guard = Guard::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let result = event_loop(app, &mut terminal, &mut save);
+    let result = event_loop(app, &mut terminal, &mut save, &stop);
     let _ = terminal.backend_mut().flush();
     result
 }
@@ -119,10 +130,14 @@ fn event_loop(
     app: &mut App,
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     save: &mut impl FnMut(&App) -> Result<String, String>,
+    stop: &AtomicBool,
 ) -> Result<(), ViewError> {
     let size = terminal.size()?;
     app.resize(size.width, size.height);
     loop {
+        if stop.swap(false, Ordering::Relaxed) {
+            app.terminate();
+        }
         // The kinds of save differ only in what `saved` does after.
         if let Some(Request::Save | Request::SaveAndQuit | Request::Autosave) = app.take_request() {
             let result = save(app);
@@ -133,13 +148,12 @@ fn event_loop(
         }
         terminal.draw(|frame| screen::draw(app, frame.buffer_mut()))?;
         // While travelling, a step is taken whenever no key arrives in time.
-        let wait = if app.busy() { Some(STEP_DELAY) } else { None };
-        let ready = match wait {
-            Some(delay) => event::poll(delay)?,
-            None => true,
-        };
-        if !ready {
-            app.tick()?;
+        // Idle, the loop still wakes now and then to notice a signal.
+        let wait = if app.busy() { STEP_DELAY } else { IDLE_WAKE };
+        if !event::poll(wait)? {
+            if app.busy() {
+                app.tick()?;
+            }
             continue;
         }
         match event::read()? {
