@@ -606,3 +606,15 @@ fn travel_goes_up_too() {
     }
     panic!("never got back up ({up:?})");
 }
+
+#[test]
+fn readme_screen_is_the_real_start_frame() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut app = app(7);
+    let frame = screen(&mut app, 80, 24);
+    assert!(
+        readme.contains(&format!("```\n{frame}```\n")),
+        "README's play screen is stale:\n{frame}"
+    );
+}
