@@ -149,6 +149,8 @@ enum CliError {
     Terminal(std::io::Error),
     #[error("{0}")]
     Declined(String),
+    #[error("internal error (a bug in delve): {0}")]
+    Internal(String),
 }
 
 impl CliError {
@@ -161,7 +163,10 @@ impl CliError {
                 | GenerateError::NoSuchDepth { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,
-            CliError::Write { .. } | CliError::Terminal(_) | CliError::Declined(_) => 1,
+            CliError::Write { .. }
+            | CliError::Terminal(_)
+            | CliError::Declined(_)
+            | CliError::Internal(_) => 1,
             CliError::Save(SaveError::BadName(_)) => 2,
             CliError::Save(_) => 1,
         }
@@ -471,15 +476,22 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     let outcome = delve::view::terminal::play(&mut app, &mut save);
     if let Err(e) = outcome {
-        // Whatever stopped the viewer, the run in memory is still whole:
-        // keep it before reporting.
-        match save(&app) {
-            Ok(path) => eprintln!("delve: the run was saved to {path}"),
-            Err(s) => eprintln!("delve: the run could not be saved either: {s}"),
+        // Keep the run before reporting, if it is still whole (a panic may
+        // have stopped a step halfway); a save also keeps the previous one
+        // as the backup.
+        match app.run().validate() {
+            Ok(()) => match save(&app) {
+                Ok(path) => eprintln!("delve: the run was saved to {path}"),
+                Err(s) => eprintln!("delve: the run could not be saved either: {s}"),
+            },
+            Err(what) => eprintln!(
+                "delve: the run in memory is inconsistent ({what}); the last save of {name} is kept as it was"
+            ),
         }
         return Err(match e {
             ViewError::Generate(g) => g.into(),
             ViewError::Terminal(io) => CliError::Terminal(io),
+            ViewError::Panic(message) => CliError::Internal(message),
         });
     }
     let run = app.run();

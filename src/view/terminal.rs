@@ -7,6 +7,7 @@
 //! message is printed so the message is readable.
 
 use std::io::{self, Stdout, Write};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +38,8 @@ pub enum ViewError {
     Terminal(#[from] io::Error),
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    #[error("internal error (a bug in delve): {0}")]
+    Panic(String),
 }
 
 /// Raw mode and the alternate screen, undone on drop.
@@ -46,6 +49,7 @@ impl Guard {
     fn enter() -> io::Result<Guard> {
         install_panic_hook();
         terminal::enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
         let guard = Guard;
         execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
         Ok(guard)
@@ -58,10 +62,16 @@ impl Drop for Guard {
     }
 }
 
-/// Puts the terminal back; harmless when it is not in raw mode.
+/// Whether the terminal is in the viewer's state, so it is put back once:
+/// leaving the alternate screen twice moves some terminals' cursor home.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back, once.
 fn restore() {
-    let _ = execute!(io::stdout(), cursor::Show, terminal::LeaveAlternateScreen);
-    let _ = terminal::disable_raw_mode();
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let _ = execute!(io::stdout(), cursor::Show, terminal::LeaveAlternateScreen);
+        let _ = terminal::disable_raw_mode();
+    }
 }
 
 fn install_panic_hook() {
@@ -121,9 +131,23 @@ pub fn play(
     let _guard = Guard::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let result = event_loop(app, &mut terminal, &mut save, &stop);
+    // A panic is turned into an error (the hook has already put the
+    // terminal back and printed it), so the caller can still save the run.
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        event_loop(app, &mut terminal, &mut save, &stop)
+    }));
     let _ = terminal.backend_mut().flush();
-    result
+    match result {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Err(ViewError::Panic(message))
+        }
+    }
 }
 
 fn event_loop(
