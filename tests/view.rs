@@ -174,6 +174,7 @@ fn moving_and_being_blocked() {
     );
     assert_eq!(app.run().player().pos, to);
     snapshot("moved-80x24", &screen(&mut app, 80, 24));
+    snapshot("moved-120x40", &screen(&mut app, 120, 40));
     // Back again, then into rock: no time passes.
     let back = keys.iter().find(|k| k.1 == -dx && k.2 == -dy).unwrap().0;
     typed(&mut app, &back.to_string());
@@ -310,6 +311,7 @@ fn overview_help_look_history_screens() {
     typed(&mut app, "?");
     let help = screen(&mut app, 80, 24);
     snapshot("help-80x24", &help);
+    snapshot("help-120x40", &screen(&mut app, 120, 40));
     // Every command's keys are listed.
     for (keys, what) in app.keymap().help() {
         assert!(
@@ -332,6 +334,7 @@ fn overview_help_look_history_screens() {
             .starts_with(&app.describe(cursor))
     );
     snapshot("look-80x24", &look);
+    snapshot("look-120x40", &screen(&mut app, 120, 40));
     // The cursor cell is drawn reversed.
     app.resize(80, 24);
     let buf = frame(&app, 80, 24);
@@ -369,6 +372,10 @@ fn too_small_says_so_and_recovers() {
         "{small}"
     );
     snapshot("too-small-60x20", &small);
+    // One column short is still too small.
+    let narrow = screen(&mut app, 79, 24);
+    assert!(narrow.contains("this one is 79x24"), "{narrow}");
+    snapshot("too-small-79x24", &narrow);
     let back = screen(&mut app, 80, 24);
     assert!(back.contains("Depth 1/10"));
     assert_eq!(back, screen(&mut app, 80, 24));
@@ -389,6 +396,7 @@ fn won_and_lost_screens() {
     won.saved(Ok("saves/arena.sav".into()));
     assert!(!won.should_quit());
     snapshot("won-80x24", &screen(&mut won, 80, 24));
+    snapshot("won-120x40", &screen(&mut won, 120, 40));
     // Any key then saves and leaves.
     typed(&mut won, "z");
     assert_eq!(won.take_request(), Some(Request::SaveAndQuit));
