@@ -670,7 +670,8 @@ pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, C
                 format!("\"{}\" is already the name of entry {j}", k.name),
             ));
         }
-        if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@".contains(k.glyph) {
+        if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@░▒▓█".contains(k.glyph)
+        {
             return Err(invalid(
                 i,
                 "glyph",

@@ -479,41 +479,65 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         Style::new()
     };
-    let x = area.x;
-    let first = format!("Depth {}/{}  ", player.depth, run.config().levels);
-    buf.set_string(x, area.y, &first, Style::new().add_modifier(Modifier::BOLD));
-    let lives = format!("Lives {}/{}", player.lives, run.config().simulation.lives);
-    let x = x + first.chars().count() as u16;
-    buf.set_string(x, area.y, &lives, lives_style);
-    let x = x + lives.chars().count() as u16;
-    let rest = format!(
-        "  Turn {}  Monsters: {here} here, {total} in the dungeon  Killed {}",
-        run.turn(),
-        run.killed()
-    );
-    buf.set_stringn(
-        x,
-        area.y,
-        &rest,
-        usize::from(area.right().saturating_sub(x)),
-        Style::new(),
-    );
+    // First line: where you are and how you stand, the things that change.
+    let spans = [
+        (
+            format!("Depth {}/{}", player.depth, run.config().levels),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        (
+            format!("Lives {}/{}", player.lives, run.config().simulation.lives),
+            lives_style,
+        ),
+        (format!("Turn {}", run.turn()), Style::new()),
+        (
+            format!("Monsters {here} here, {total} in the dungeon"),
+            Style::new(),
+        ),
+    ];
+    let mut x = area.x;
+    for (text, style) in spans {
+        if x >= area.right() {
+            break;
+        }
+        buf.set_stringn(x, area.y, &text, usize::from(area.right() - x), style);
+        x += text.chars().count() as u16 + 2;
+    }
 
+    // Second line: the run's identity on the left, what is going on and the
+    // help key on the right; the left gives way if both do not fit.
     let activity = match app.activity() {
-        Some(super::app::Activity::Explore) => "  [exploring]",
-        Some(super::app::Activity::Travel(_)) => "  [travelling]",
+        Some(super::app::Activity::Explore) => "[exploring]  ",
+        Some(super::app::Activity::Travel(_)) => "[travelling]  ",
         None => "",
     };
-    let second = format!(
-        "Seed {}  Save {}{activity}  {} help",
+    let right = format!("{activity}{} help", key_name(app, Command::Help));
+    let left = format!(
+        "Killed {}  Seed {}  Save {}",
+        run.killed(),
         run.seed(),
-        app.save_name(),
-        key_name(app, Command::Help)
+        app.save_name()
     );
+    let right_len = right.chars().count() as u16;
+    let room = usize::from(area.width.saturating_sub(right_len + 2));
+    let left = if left.chars().count() > room {
+        let cut: String = left.chars().take(room.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        left
+    };
+    let grey = Style::new().fg(Color::Gray);
     line(
         buf,
         Rect::new(area.x, area.y + 1, area.width, 1),
-        &second,
-        Style::new().fg(Color::Gray),
+        &left,
+        grey,
+    );
+    buf.set_stringn(
+        area.right().saturating_sub(right_len),
+        area.y + 1,
+        &right,
+        usize::from(right_len),
+        grey,
     );
 }
