@@ -19,7 +19,7 @@
 //!
 //! This module and `config` are the only ones that touch the file system.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -295,13 +295,8 @@ pub struct SaveDir {
 /// A held lock on one save name; released on drop.
 #[derive(Debug)]
 pub struct SaveLock {
-    path: PathBuf,
-}
-
-impl Drop for SaveLock {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
-    }
+    /// Held open for as long as the lock is: closing it releases the lock.
+    _file: File,
 }
 
 /// Whether a process id belongs to a running process (Linux's /proc;
@@ -371,36 +366,41 @@ impl SaveDir {
     /// Takes the lock for a save name: one process per save.
     pub fn lock(&self, name: &str) -> Result<SaveLock, SaveError> {
         Self::check_name(name)?;
-        let path = self.dir.join(format!("{name}.lock"));
-        for _ in 0..2 {
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => {
-                    write!(f, "{}", std::process::id()).map_err(io_error(&path))?;
-                    return Ok(SaveLock { path });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let pid = fs::read_to_string(&path)
-                        .unwrap_or_default()
-                        .trim()
-                        .to_string();
-                    if alive(&pid) {
-                        return Err(SaveError::Locked {
-                            name: name.into(),
-                            pid,
-                            lock: path.display().to_string(),
-                        });
-                    }
-                    // Left by a process that died: take it over.
-                    let _ = fs::remove_file(&path);
-                }
-                Err(e) => return Err(io_error(&path)(e)),
+        // An advisory lock (flock) on a file that stays in place: the
+        // kernel releases it when its holder exits however it exits, so a
+        // lock is never stale, and never deleting the file means two
+        // processes can never lock two different files under one name.
+        let path = self.dir.join(format!(".{name}.lock"));
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        match file.try_lock() {
+            Ok(()) => {
+                // The holder's pid, for the message another process shows.
+                let _ = file
+                    .set_len(0)
+                    .and_then(|()| write!(file, "{}", std::process::id()));
+                Ok(SaveLock { _file: file })
             }
+            Err(TryLockError::WouldBlock) => {
+                let pid = fs::read_to_string(&path).unwrap_or_default();
+                let pid = pid.trim();
+                Err(SaveError::Locked {
+                    name: name.into(),
+                    pid: if pid.is_empty() {
+                        "(unknown)".into()
+                    } else {
+                        pid.into()
+                    },
+                    lock: path.display().to_string(),
+                })
+            }
+            Err(TryLockError::Error(e)) => Err(io_error(&path)(e)),
         }
-        Err(SaveError::Locked {
-            name: name.into(),
-            pid: "unknown".into(),
-            lock: path.display().to_string(),
-        })
     }
 
     /// Saves atomically: the new bytes go to a temporary file that is

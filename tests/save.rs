@@ -382,16 +382,24 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
 fn one_process_per_save() {
     let dir = TempDir::new("lock");
     std::fs::create_dir_all(&dir.0).unwrap();
-    // A live process (this test) holds the lock.
-    std::fs::write(dir.0.join("l.lock"), std::process::id().to_string()).unwrap();
+    let saves = SaveDir::open(&dir.0).unwrap();
+    // This test holds the lock: delve must refuse, naming this process.
+    let held = saves.lock("l").unwrap();
     let out = delve(
         &dir.0,
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("in use"));
-    // A lock left by a dead process is taken over.
-    std::fs::write(dir.0.join("l.lock"), "999999999").unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("in use") && err.contains(&std::process::id().to_string()),
+        "{err}"
+    );
+    assert!(matches!(saves.lock("l"), Err(SaveError::Locked { .. })));
+    // Released on drop; a lock file left behind (a process that died
+    // holding it, here with a dead pid in it) does not hold anything.
+    drop(held);
+    std::fs::write(dir.0.join(".l.lock"), "999999999").unwrap();
     let out = delve(
         &dir.0,
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
@@ -401,7 +409,10 @@ fn one_process_per_save() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(!dir.0.join("l.lock").exists(), "the lock is released");
+    assert!(
+        saves.lock("l").is_ok(),
+        "the lock is released when delve exits"
+    );
 }
 
 #[test]
