@@ -305,7 +305,7 @@ impl fmt::Display for Location {
 /// A configuration that could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: cannot read config: {source}")]
+    #[error("{path}: cannot read: {source}")]
     Read {
         path: String,
         source: std::io::Error,
@@ -678,6 +678,27 @@ pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, C
                 format!(
                     "{:?} is taken by the map or the player; pick another character",
                     k.glyph
+                ),
+            ));
+        }
+        if unicode_width::UnicodeWidthChar::width(k.glyph) != Some(1) {
+            return Err(invalid(
+                i,
+                "glyph",
+                format!(
+                    "{:?} does not take exactly one column on a terminal; pick another character",
+                    k.glyph
+                ),
+            ));
+        }
+        // Colour is never the only difference between two kinds.
+        if let Some(j) = kinds[..i].iter().position(|o| o.glyph == k.glyph) {
+            return Err(invalid(
+                i,
+                "glyph",
+                format!(
+                    "{:?} is already the glyph of entry {j} ({}); each kind needs its own",
+                    k.glyph, kinds[j].name
                 ),
             ));
         }

@@ -167,7 +167,8 @@ impl CliError {
             | CliError::Terminal(_)
             | CliError::Declined(_)
             | CliError::Internal(_) => 1,
-            CliError::Save(SaveError::BadName(_)) => 2,
+            // A name that cannot be, or is not there, is bad input.
+            CliError::Save(SaveError::BadName(_) | SaveError::Missing { .. }) => 2,
             CliError::Save(_) => 1,
         }
     }
@@ -178,10 +179,16 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("delve: {e}");
+            say(&format!("delve: {e}"));
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// A line on stderr; if stderr is gone (a closed terminal) the line is
+/// lost, but the process still ends with its exit code instead of a panic.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -452,8 +459,20 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
             let lock = saves.lock(&name)?;
             if saves.file(&name).exists() || saves.backup(&name).exists() {
+                let finished = delve::save::read_and_decode(&saves.file(&name))
+                    .ok()
+                    .filter(|(run, _)| run.outcome() != Outcome::Playing);
+                let hint = match finished {
+                    Some((run, _)) => format!(
+                        "it holds a finished run ({}); start a new one under another name with --save NAME",
+                        outcome_name(run.outcome())
+                    ),
+                    None => format!(
+                        "continue it with `delve play --load {name}`, or start a new run under another name with --save NAME"
+                    ),
+                };
                 return Err(CliError::Usage(format!(
-                    "a save named {name} already exists in {}; continue it with `delve play --load {name}`, or start a new run under another name with --save NAME",
+                    "a save named {name} already exists in {}; {hint}",
                     saves.path().display()
                 )));
             }
@@ -461,17 +480,24 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
     };
     let (name, lock) = name;
+    let loaded_cleanly = args.load.is_some() && warning.is_none();
+    let loaded_turn = run.turn();
     let mut app = App::new(run, keymap, name.clone());
-    if let Some(warning) = warning {
-        app.warn(warning);
+    match warning {
+        Some(warning) => app.warn(warning),
+        None if loaded_cleanly => app.mark_saved(),
+        None => {}
     }
-    let mut last_save: Option<Result<String, String>> = None;
+    // The last save written this session: where, and the turn it holds.
+    let mut last_save: Option<(String, u64)> = None;
     let mut save = |app: &App| {
         let result = saves
             .save(&name, app.run(), now_unix(), &lock)
             .map(|p| p.display().to_string())
             .map_err(|e| e.to_string());
-        last_save = Some(result.clone());
+        if let Ok(path) = &result {
+            last_save = Some((path.clone(), app.run().turn()));
+        }
         result
     };
     let outcome = delve::view::terminal::play(&mut app, &mut save);
@@ -481,12 +507,12 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         // as the backup.
         match app.run().validate() {
             Ok(()) => match save(&app) {
-                Ok(path) => eprintln!("delve: the run was saved to {path}"),
-                Err(s) => eprintln!("delve: the run could not be saved either: {s}"),
+                Ok(path) => say(&format!("delve: the run was saved to {path}")),
+                Err(s) => say(&format!("delve: the run could not be saved either: {s}")),
             },
-            Err(what) => eprintln!(
+            Err(what) => say(&format!(
                 "delve: the run in memory is inconsistent ({what}); the last save of {name} is kept as it was"
-            ),
+            )),
         }
         return Err(match e {
             ViewError::Generate(g) => g.into(),
@@ -495,17 +521,31 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         });
     }
     let run = app.run();
-    match last_save {
-        Some(Ok(path)) => println!(
-            "Saved to {path}: depth {}, turn {}.\nContinue with: delve play --load {name}",
-            run.player().depth,
-            run.turn()
+    let next = if run.outcome() == Outcome::Playing {
+        format!("Continue with: delve play --load {name}")
+    } else {
+        format!("The run is over ({}).", outcome_name(run.outcome()))
+    };
+    let farewell = match last_save {
+        Some((path, turn)) if turn == run.turn() => format!(
+            "Saved to {path}: depth {}, turn {turn}.\n{next}",
+            run.player().depth
         ),
-        _ if saves.file(&name).exists() => println!(
-            "Left without saving; the last save of {name} is kept. Continue with: delve play --load {name}"
+        Some((path, turn)) => format!(
+            "Left without saving the last {} turns; {path} holds turn {turn}.\n{next}",
+            run.turn() - turn
         ),
-        _ => println!("Left without saving; no save of this run was made."),
-    }
+        None if loaded_cleanly && run.turn() == loaded_turn => {
+            format!("Nothing new to save; {name} is as it was.\n{next}")
+        }
+        None if saves.file(&name).exists() => {
+            format!("Left without saving; the last save of {name} is kept.\n{next}")
+        }
+        None => "Left without saving; no save of this run was made.".to_string(),
+    };
+    // The terminal may be gone (SIGHUP): the save is what matters, so a
+    // message that cannot be written is dropped rather than a failure.
+    let _ = writeln!(std::io::stdout(), "{farewell}");
     Ok(())
 }
 
@@ -547,8 +587,17 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             Err(e) => return Err(e.into()),
         }
     }
-    let (run, _, warning) = saves.load(name)?;
-    Ok((run, warning))
+    // Here the save is either fine, or damaged with the player's consent to
+    // use the backup, or missing with a backup left; the library's warning
+    // names every path, which is too long for the message line.
+    let (run, summary, warning) = saves.load(name)?;
+    let note = warning.map(|_| {
+        format!(
+            "Loaded the backup from turn {}; {name}.sav was damaged or missing.",
+            summary.turn
+        )
+    });
+    Ok((run, note))
 }
 
 fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {

@@ -250,7 +250,11 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
 fn a_missing_save_is_named_and_a_lone_backup_is_used() {
     let dir = TempDir::new("missing");
     let out = delve(&dir.0, &["simulate", "--load", "ghost", "--turns", "1"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a name that is not there is bad input"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
     let saves = SaveDir::open(&dir.0).unwrap();
     let lock = saves.lock("b").unwrap();

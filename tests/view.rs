@@ -397,11 +397,34 @@ fn won_and_lost_screens() {
     assert!(!won.should_quit());
     snapshot("won-80x24", &screen(&mut won, 80, 24));
     snapshot("won-120x40", &screen(&mut won, 120, 40));
-    // Any key then saves and leaves.
-    typed(&mut won, "z");
-    assert_eq!(won.take_request(), Some(Request::SaveAndQuit));
-    won.saved(Ok("saves/arena.sav".into()));
-    assert!(won.should_quit());
+    // Keys typed ahead do not dismiss the summary; Enter saves and leaves.
+    typed(&mut won, "zlo.");
+    assert_eq!(won.take_request(), None);
+    assert_eq!(won.mode(), Mode::Ended);
+    type_keys(&mut won, &[Key::Enter]);
+    assert!(won.should_quit(), "the run was saved at this turn already");
+
+    // If saving fails at the end, Ctrl-C still offers a way out.
+    let mut stuck = arena(3, Pos::new(3, 2), false);
+    typed(&mut stuck, "l");
+    assert_eq!(stuck.take_request(), Some(Request::Save));
+    stuck.saved(Err("saves: Permission denied".into()));
+    assert!(screen(&mut stuck, 80, 24).contains("Could not save: saves: Permission denied"));
+    type_keys(&mut stuck, &[Key::Char(' ')]);
+    assert_eq!(stuck.take_request(), Some(Request::SaveAndQuit));
+    stuck.saved(Err("saves: Permission denied".into()));
+    assert!(!stuck.should_quit());
+    assert_eq!(stuck.mode(), Mode::Ended);
+    type_keys(&mut stuck, &[Key::Ctrl('c')]);
+    assert_eq!(stuck.mode(), Mode::ConfirmQuit);
+    type_keys(&mut stuck, &[Key::Esc]);
+    assert_eq!(
+        stuck.mode(),
+        Mode::Ended,
+        "back to the summary, not the map"
+    );
+    type_keys(&mut stuck, &[Key::Ctrl('c'), Key::Char('n')]);
+    assert!(stuck.should_quit());
 
     // One life, and a fast telepathic kobold next to the player.
     let mut lost = arena(1, Pos::new(4, 2), true);
@@ -426,6 +449,7 @@ fn save_and_quit_keys() {
     );
 
     // A failed save keeps the game open, and says why.
+    typed(&mut app, ".");
     typed(&mut app, "Q");
     assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
     app.saved(Err("saves: Permission denied".into()));
@@ -625,4 +649,116 @@ fn readme_screen_is_the_real_start_frame() {
         readme.contains(&format!("```\n{frame}```\n")),
         "README's play screen is stale:\n{frame}"
     );
+}
+
+#[test]
+fn keys_do_nothing_while_the_screen_is_too_small() {
+    let mut app = app(7);
+    app.resize(60, 20);
+    typed(&mut app, "hjklo>");
+    assert_eq!(app.run().turn(), 0);
+    assert!(!app.busy());
+    // Saving still works.
+    typed(&mut app, "S");
+    assert_eq!(app.take_request(), Some(Request::Save));
+    // Travel under way pauses while the screen is too small.
+    app.resize(80, 24);
+    app.press(Key::Char('>')).unwrap();
+    if app.busy() {
+        let turn = app.run().turn();
+        app.resize(60, 20);
+        app.finish(50).unwrap();
+        assert_eq!(app.run().turn(), turn, "travel went on unseen");
+        app.resize(80, 24);
+        app.finish(1).unwrap();
+        assert!(app.run().turn() > turn || !app.busy());
+    }
+}
+
+#[test]
+fn auto_explore_refuses_with_a_monster_in_view() {
+    let mut app = arena(3, Pos::new(8, 2), false);
+    assert!(!app.monsters_in_view().is_empty());
+    typed(&mut app, "o");
+    assert_eq!(app.run().turn(), 0);
+    assert_eq!(app.messages(), ["Not with a kobold in view."]);
+}
+
+#[test]
+fn saving_twice_at_one_turn_writes_once() {
+    let mut app = app(7);
+    typed(&mut app, "S");
+    assert_eq!(app.take_request(), Some(Request::Save));
+    app.saved(Ok("saves/seed-7.sav".into()));
+    typed(&mut app, "S");
+    assert_eq!(app.take_request(), None, "the backup would become a copy");
+    assert_eq!(app.messages(), ["Already saved at turn 0."]);
+    typed(&mut app, "Q");
+    assert_eq!(app.take_request(), None);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn the_top_line_keeps_the_newest_messages() {
+    let mut app = app(7);
+    for _ in 0..3 {
+        typed(&mut app, "S");
+        app.take_request();
+        app.saved(Err(
+            "a very long reason why the save could not be written, naming a path".into(),
+        ));
+    }
+    let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
+    assert!(top.starts_with("Could not save"), "{top}");
+    // Each press starts a fresh line.
+    typed(&mut app, "?");
+    typed(&mut app, "?");
+    assert!(app.messages().is_empty());
+}
+
+#[test]
+fn leaving_look_mode_puts_the_view_back() {
+    let mut app = app(7);
+    app.resize(80, 24);
+    let before = app.camera();
+    typed(&mut app, "x");
+    typed(&mut app, &"h".repeat(70));
+    assert_ne!(app.camera(), before, "the view follows the cursor");
+    typed(&mut app, "x");
+    assert_eq!(app.camera(), before);
+}
+
+#[test]
+fn list_screens_do_not_scroll_past_their_ends() {
+    let mut app = app(7);
+    typed(&mut app, "P");
+    typed(&mut app, &"k".repeat(50));
+    typed(&mut app, "j");
+    assert_eq!(
+        app.mode(),
+        Mode::History { scroll: 0 },
+        "one line of history fits at once"
+    );
+}
+
+#[test]
+fn monster_kinds_need_distinct_single_column_glyphs() {
+    let entry = |name: &str, glyph: char| {
+        format!("(name: \"{name}\", glyph: '{glyph}', colour: Red, speed: 10)")
+    };
+    let list = format!("[\n{},\n{},\n]", entry("rat", 'r'), entry("rook", 'r'));
+    let e = delve::config::monsters_from_ron(&list, "m.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("m.ron:3:") && e.contains("[1].glyph") && e.contains("entry 0 (rat)"),
+        "{e}"
+    );
+    for glyph in ['龍', '▒'] {
+        let list = format!("[{}]", entry("wide", glyph));
+        let e = delve::config::monsters_from_ron(&list, "m.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[0].glyph"), "{e}");
+    }
 }

@@ -88,6 +88,14 @@ pub struct App {
     said: u64,
     /// Top-left level cell of the map view, and the depth it is for.
     camera: Option<(u16, (i32, i32))>,
+    /// The camera from before look mode, to go back to.
+    look_return: Option<(u16, (i32, i32))>,
+    /// The turn of the last save this session knows of (the loaded one
+    /// counts): saving again at the same turn would write the same run and
+    /// make the backup a copy of it.
+    saved_turn: Option<u64>,
+    /// How the last save went, for the closing screen.
+    last_save: Option<Result<String, String>>,
     /// The map view's size in cells.
     view: (u16, u16),
     /// Ids of the monsters in view after the last step.
@@ -121,6 +129,9 @@ impl App {
             mode: Mode::Map,
             activity: None,
             camera: None,
+            look_return: None,
+            saved_turn: None,
+            last_save: None,
             view: (MIN_SIZE.0, MIN_SIZE.1 - TEXT_ROWS),
             in_view: Vec::new(),
             request: None,
@@ -198,6 +209,10 @@ impl App {
     /// A failed save keeps the game open, whatever was asked.
     pub fn saved(&mut self, result: Result<String, String>) {
         let request = self.in_flight.take();
+        if result.is_ok() {
+            self.saved_turn = Some(self.run.turn());
+        }
+        self.last_save = Some(result.clone());
         match result {
             Ok(_) if request == Some(Request::Autosave) => {}
             Ok(path) => {
@@ -210,10 +225,22 @@ impl App {
                 self.note(format!("Could not save: {e}. The game stays open."));
                 self.quit_after_save = false;
                 if self.mode == Mode::ConfirmQuit {
-                    self.mode = Mode::Map;
+                    self.mode = self.resting_mode();
                 }
             }
         }
+    }
+
+    /// Tells the app the run as it stands is what the save file holds (it
+    /// was just loaded from it), so saving before a move would change
+    /// nothing.
+    pub fn mark_saved(&mut self) {
+        self.saved_turn = Some(self.run.turn());
+    }
+
+    /// How the last save of this session went, if there was one.
+    pub fn last_save(&self) -> Option<&Result<String, String>> {
+        self.last_save.as_ref()
     }
 
     /// The process was told to stop (SIGTERM, SIGHUP): save and quit, as
@@ -235,28 +262,51 @@ impl App {
 
     /// A key press.
     pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
+        let command = self.keymap.command(key);
         if self.activity.is_some() {
             // Any key stops travel; the key itself is not acted on, so a
-            // player pressing to stop cannot walk into something by accident.
+            // player pressing to stop cannot walk into something by
+            // accident. Ctrl-C still asks about quitting.
+            self.messages.clear();
             self.stop(Some("You stop.".into()));
+            if command == Some(Command::Interrupt) {
+                self.mode = Mode::ConfirmQuit;
+            }
             return Ok(());
         }
-        let command = self.keymap.command(key);
         match self.mode {
-            Mode::Ended => {
-                self.request_save(true);
-                return Ok(());
-            }
             Mode::ConfirmQuit => {
                 match key {
                     Key::Char('y' | 'Y') => self.request_save(true),
                     Key::Char('n' | 'N') => self.quit = true,
-                    _ => self.mode = Mode::Map,
+                    _ => self.mode = self.resting_mode(),
+                }
+                return Ok(());
+            }
+            Mode::Ended => {
+                // Only deliberate keys leave the summary, so keys typed
+                // ahead during the last moves cannot dismiss it unread.
+                match (key, command) {
+                    (_, Some(Command::Interrupt)) => self.mode = Mode::ConfirmQuit,
+                    (Key::Enter | Key::Esc | Key::Char(' '), _)
+                    | (_, Some(Command::SaveQuit | Command::Cancel)) => self.request_save(true),
+                    _ => {}
                 }
                 return Ok(());
             }
             _ => {}
         }
+        // While the screen is too small to show the map, only saving and
+        // quitting work: nothing should happen that the player cannot see.
+        if self.too_small()
+            && !matches!(
+                command,
+                Some(Command::Save | Command::SaveQuit | Command::Interrupt)
+            )
+        {
+            return Ok(());
+        }
+        self.messages.clear();
         let Some(command) = command else {
             if self.mode == Mode::Map {
                 let help = self.keymap.key_for(Command::Help);
@@ -302,21 +352,45 @@ impl App {
                 }
                 Command::Look | Command::Cancel => {
                     self.mode = Mode::Map;
+                    // Back to the view from before looking around.
+                    self.camera = self.look_return.take();
                     self.follow();
                 }
                 _ => {}
             },
             Mode::History { scroll } => {
-                self.mode = scrolled(command, scroll, Command::History, |s| Mode::History {
+                let most = self.history.len().saturating_sub(usize::from(self.view.1));
+                self.mode = scrolled(command, scroll, most, Command::History, |s| Mode::History {
                     scroll: s,
-                })
+                });
             }
             Mode::Help { scroll } => {
-                self.mode = scrolled(command, scroll, Command::Help, |s| Mode::Help { scroll: s })
+                let most = self
+                    .keymap
+                    .help()
+                    .len()
+                    .saturating_sub(usize::from(self.view.1));
+                self.mode = scrolled(command, scroll, most, Command::Help, |s| Mode::Help {
+                    scroll: s,
+                });
             }
             Mode::ConfirmQuit | Mode::Ended => unreachable!("handled above"),
         }
         Ok(())
+    }
+
+    /// The mode to go back to from a prompt.
+    fn resting_mode(&self) -> Mode {
+        if self.run.outcome() == Outcome::Playing {
+            Mode::Map
+        } else {
+            Mode::Ended
+        }
+    }
+
+    /// Whether the terminal is smaller than the viewer can draw in.
+    pub fn too_small(&self) -> bool {
+        self.view.0 < MIN_SIZE.0 || self.view.1 + TEXT_ROWS < MIN_SIZE.1
     }
 
     fn map_command(&mut self, command: Command) -> Result<(), GenerateError> {
@@ -353,6 +427,7 @@ impl App {
             Command::Explore => self.start(Activity::Explore)?,
             Command::Overview => self.mode = Mode::Overview,
             Command::Look => {
+                self.look_return = self.camera;
                 self.mode = Mode::Look {
                     cursor: self.run.player().pos,
                 }
@@ -372,35 +447,53 @@ impl App {
         let Some(activity) = self.activity else {
             return Ok(());
         };
+        if self.too_small() {
+            return Ok(()); // paused until the player can see again
+        }
         let action = match activity {
             Activity::Travel(direction) => match self.travel_step(direction) {
                 Some(action) => action,
                 None => {
+                    let known = {
+                        let state = self.run.current();
+                        state
+                            .level
+                            .stairs_going(direction)
+                            .any(|s| state.has_seen(s.pos))
+                    };
+                    let name = stairs_name(direction);
                     let reason = if self.on_stairs(direction) {
-                        format!("You reach the {}.", stairs_name(direction))
+                        format!("You reach the {name}.")
+                    } else if known {
+                        format!("No known way leads to the {name}, and nothing is left to explore.")
                     } else {
-                        format!(
-                            "No {} is known, and nothing is left to explore.",
-                            stairs_name(direction)
-                        )
+                        format!("No {name} is known, and nothing is left to explore.")
                     };
                     self.stop(Some(reason));
                     return Ok(());
                 }
             },
             Activity::Explore => {
-                let (action, plan) = decide(&mut self.run);
-                match plan {
-                    Plan::Stomp | Plan::Flee | Plan::Hunt | Plan::Explore => action,
-                    Plan::Sense | Plan::Stairs | Plan::Idle => {
-                        let down = self
-                            .keymap
-                            .key_for(Command::Descend)
-                            .map_or(String::new(), |k| format!("; {k} travels to the way down"));
-                        self.stop(Some(format!("This level is explored{down}.")));
-                        return Ok(());
-                    }
+                // Exploring is for when nothing is in view; with a monster
+                // in sight the player decides (DCSS and Brogue refuse too).
+                if let Some(&id) = self.monsters_in_view().first() {
+                    let name = self.monster_name(id);
+                    self.stop(Some(format!("Not with {name} in view.")));
+                    return Ok(());
                 }
+                let (action, plan) = decide(&mut self.run);
+                if plan != Plan::Explore {
+                    let depth = self.run.player().depth;
+                    let hint = match self.keymap.key_for(Command::Descend) {
+                        Some(k) if depth < self.run.config().levels => {
+                            format!("; {k} travels to the way down")
+                        }
+                        _ => String::new(),
+                    };
+                    self.stop(Some(format!("This level is explored{hint}.")));
+                    return Ok(());
+                }
+                action
             }
         };
         let (depth, lives) = (self.run.player().depth, self.run.player().lives);
@@ -547,19 +640,15 @@ impl App {
 
         let in_view = self.monsters_in_view();
         if !in_view.is_empty() && self.activity.is_some() {
-            let state = self.run.current();
             let newcomer = in_view.iter().find(|id| !self.in_view.contains(id));
-            // A newcomer is announced; a monster already in view just makes
-            // travel go one step a press, which the status line shows.
+            // A newcomer is announced; with one already in view, travel goes
+            // a step a press.
             let (id, verb) = match newcomer {
                 Some(id) => (*id, "comes into view"),
                 None => (in_view[0], "is in view"),
             };
-            let reason = state.monsters.iter().find(|m| m.id == id).map(|m| {
-                let name = &self.run.kinds()[usize::from(m.kind)].name;
-                format!("{} {verb}.", capitalised(&format!("a {name}")))
-            });
-            self.stop(reason);
+            let name = capitalised(&self.monster_name(id));
+            self.stop(Some(format!("{name} {verb}.")));
         }
         self.in_view = in_view;
 
@@ -570,6 +659,15 @@ impl App {
             self.request = Some(Request::Save);
         }
         Ok(events)
+    }
+
+    /// "a rat": a monster on the player's level, by id.
+    fn monster_name(&self, id: u32) -> String {
+        let state = self.run.current();
+        match state.monsters.iter().find(|m| m.id == id) {
+            Some(m) => format!("a {}", self.run.kinds()[usize::from(m.kind)].name),
+            None => "a monster".into(),
+        }
     }
 
     /// Ids of the monsters the player sees now.
@@ -584,6 +682,15 @@ impl App {
     }
 
     fn request_save(&mut self, quit: bool) {
+        if self.saved_turn == Some(self.run.turn()) {
+            // Nothing has happened since the last save.
+            if quit {
+                self.quit = true;
+            } else {
+                self.note(format!("Already saved at turn {}.", self.run.turn()));
+            }
+            return;
+        }
         self.quit_after_save = quit;
         self.request = Some(if quit {
             Request::SaveAndQuit
@@ -693,12 +800,20 @@ impl App {
     }
 }
 
-/// The next scroll position for a list screen, or the map when closed.
-fn scrolled(command: Command, scroll: usize, own: Command, mode: impl Fn(usize) -> Mode) -> Mode {
+/// The next scroll position for a list screen (at most `most` lines up),
+/// or the map when closed.
+fn scrolled(
+    command: Command,
+    scroll: usize,
+    most: usize,
+    own: Command,
+    mode: impl Fn(usize) -> Mode,
+) -> Mode {
+    let scroll = scroll.min(most);
     match command {
-        Command::Move { dy: -1, dx: 0 } => mode(scroll + 1),
+        Command::Move { dy: -1, dx: 0 } => mode((scroll + 1).min(most)),
         Command::Move { dy: 1, dx: 0 } => mode(scroll.saturating_sub(1)),
-        Command::Move { dy: -1, .. } => mode(scroll + 10),
+        Command::Move { dy: -1, .. } => mode((scroll + 10).min(most)),
         Command::Move { dy: 1, .. } => mode(scroll.saturating_sub(10)),
         c if c == own || c == Command::Cancel => Mode::Map,
         _ => mode(scroll),

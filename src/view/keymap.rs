@@ -64,6 +64,8 @@ impl Key {
         if let Some(rest) = name.strip_prefix("Ctrl-") {
             let mut chars = rest.chars();
             return match (chars.next(), chars.next()) {
+                // Terminals send these as Enter, Enter, Tab and Backspace.
+                (Some('m' | 'M' | 'j' | 'J' | 'i' | 'I' | 'h' | 'H'), None) => None,
                 (Some(c), None) if c.is_ascii_alphabetic() => {
                     Some(Key::Ctrl(c.to_ascii_lowercase()))
                 }
@@ -293,7 +295,8 @@ impl Keymap {
                         field,
                         format!(
                             "{name:?} is not a key name; use one character (\"k\", \">\"), \
-                             Space, Ctrl- and a letter, or one of {}",
+                             Space, Ctrl- and a letter (not h, i, j or m, which terminals \
+                             send as other keys), or one of {}",
                             NAMED.map(|(n, _)| n).join(", ")
                         ),
                     )
@@ -375,7 +378,9 @@ mod tests {
             let key = Key::parse(name).unwrap();
             assert_eq!(key.to_string(), name);
         }
-        for bad in ["", "kk", "Ctrl-", "Ctrl-1", "F13", "up", "\t"] {
+        for bad in [
+            "", "kk", "Ctrl-", "Ctrl-1", "Ctrl-m", "Ctrl-i", "F13", "up", "\t",
+        ] {
             assert_eq!(Key::parse(bad), None, "{bad:?}");
         }
     }

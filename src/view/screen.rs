@@ -89,7 +89,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                     Style::new(),
                 ),
                 Mode::ConfirmQuit => (
-                    "Save before quitting? y: save and quit, n: quit without saving, any other key: keep playing".to_string(),
+                    "Save before quitting? y: save and quit  n: quit without saving  Esc: keep playing".to_string(),
                     Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
                 ),
                 _ => (messages_line(app, area.width), Style::new()),
@@ -107,22 +107,34 @@ pub fn draw(app: &App, buf: &mut Buffer) {
 /// The top line: this press's messages, the newest kept when they do not
 /// all fit.
 fn messages_line(app: &App, width: u16) -> String {
-    let text = app.messages().join(" ");
     let width = usize::from(width);
-    if text.chars().count() <= width {
-        return text;
+    let messages = app.messages();
+    let all = messages.join(" ");
+    if all.chars().count() <= width {
+        return all;
     }
+    // The newest messages matter most: older ones give way whole, then the
+    // newest is cut at its end, and the history holds everything.
     let more = format!(" ({} for more)", key_name(app, Command::History));
-    let keep = width.saturating_sub(more.chars().count() + 1);
-    let tail: String = text
-        .chars()
-        .rev()
-        .take(keep)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    format!("…{tail}{more}")
+    let room = width.saturating_sub(more.chars().count());
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = 0;
+    for m in messages.iter().rev() {
+        let len = m.chars().count() + usize::from(!kept.is_empty());
+        if used + len > room {
+            break;
+        }
+        used += len;
+        kept.insert(0, m);
+    }
+    let text = if kept.is_empty() {
+        let newest = messages.last().map_or("", String::as_str);
+        let cut: String = newest.chars().take(room.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        kept.join(" ")
+    };
+    format!("{text}{more}")
 }
 
 fn key_name(app: &App, command: Command) -> String {
@@ -364,37 +376,44 @@ fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
 fn help(app: &App, scroll: usize, buf: &mut Buffer) {
     let area = buf.area;
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    line(
-        buf,
-        Rect::new(area.x, area.y, area.width, 1),
-        "delve: keys",
-        bold,
-    );
     let entries = app.keymap().help();
-    let key_width = entries
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0)
-        + 2;
-    // Title, a blank line if there is room, the entries, the legend's two
-    // lines; the entries scroll if a screen cannot hold them all.
-    let room = usize::from(area.height) - 3;
+    // Title, a blank line if there is room, the entries, three lines of
+    // legend; the entries scroll if a screen cannot hold them all.
+    let room = usize::from(area.height) - 4;
     let (first, rows) = if entries.len() < room {
         (2, room - 1)
     } else {
         (1, room)
     };
     let scroll = scroll.min(entries.len().saturating_sub(rows));
+    let title = if entries.len() > rows {
+        format!(
+            "delve: keys (lines {}-{} of {}; {}/{} scroll)",
+            scroll + 1,
+            scroll + rows,
+            entries.len(),
+            key_name(app, Command::Move { dx: 0, dy: 1 }),
+            key_name(app, Command::Move { dx: 0, dy: -1 })
+        )
+    } else {
+        "delve: keys".to_string()
+    };
+    line(buf, Rect::new(area.x, area.y, area.width, 1), &title, bold);
+    let key_width = entries
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9)
+        + 2;
     for (i, (keys, what)) in entries.iter().skip(scroll).take(rows).enumerate() {
         let y = area.y + first + i as u16;
-        buf.set_stringn(
-            area.x + 2,
-            y,
-            keys,
-            usize::from(area.width - 2),
-            Style::new().fg(Color::LightCyan),
-        );
+        let (keys, style) = if keys.is_empty() {
+            ("(unbound)", Style::new().fg(Color::DarkGray))
+        } else {
+            (keys.as_str(), Style::new().fg(Color::LightCyan))
+        };
+        buf.set_stringn(area.x + 2, y, keys, usize::from(area.width - 2), style);
         let x = area.x + 2 + key_width as u16;
         buf.set_stringn(
             x,
@@ -404,15 +423,22 @@ fn help(app: &App, scroll: usize, buf: &mut Buffer) {
             Style::new(),
         );
     }
+    let monsters: Vec<String> = app
+        .run()
+        .kinds()
+        .iter()
+        .map(|k| format!("{} {}", k.glyph, k.name))
+        .collect();
     let legend = [
         "Map: @ you, . room floor, # corridor, + door, < > stairs up and down,".to_string(),
         format!(
             "░ ▒ ▓ rock from soft to hard, █ the edge; dim cells are remembered. {} returns.",
             key_name(app, Command::Cancel)
         ),
+        format!("Monsters: {}", monsters.join(", ")),
     ];
     for (i, text) in legend.iter().enumerate() {
-        let y = area.bottom() - 2 + i as u16;
+        let y = area.bottom() - 3 + i as u16;
         line(
             buf,
             Rect::new(area.x, y, area.width, 1),
@@ -428,14 +454,22 @@ fn ended(app: &App, buf: &mut Buffer) {
     let won = run.outcome() == Outcome::Won;
     let deepest = run.visited().max().unwrap_or(1);
     let visited = run.visited().count();
-    let (here, total) = run.monsters_left();
-    let _ = here;
+    let (_, total) = run.monsters_left();
     let title = if won {
         "You have won."
     } else {
         "You have died."
     };
-    let lines = [
+    // How it ended: the run's own last words ("The rat hits you and dies;
+    // 0 lives left.", "You die.").
+    let log = run.log();
+    let last: Vec<String> = log[log.len().saturating_sub(2)..].to_vec();
+    let saved = match app.last_save() {
+        Some(Ok(path)) => format!("The run is saved in {path}."),
+        Some(Err(e)) => format!("Could not save: {e}"),
+        None => String::new(),
+    };
+    let mut lines = vec![
         title.to_string(),
         String::new(),
         format!("Turns played     {}", run.turn()),
@@ -447,9 +481,14 @@ fn ended(app: &App, buf: &mut Buffer) {
         format!("Seed             {}", run.seed()),
         format!("Save             {}", app.save_name()),
         String::new(),
-        app.messages().last().cloned().unwrap_or_default(),
-        "Press any key to save and leave.".to_string(),
     ];
+    lines.extend(last);
+    lines.push(saved);
+    lines.push(format!(
+        "Enter, Space or {}: save and leave.  {}: leave, asking to save.",
+        key_name(app, Command::Cancel),
+        key_name(app, Command::Interrupt)
+    ));
     let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
     let left = area.x + area.width.saturating_sub(width) / 2;
     let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
@@ -464,7 +503,13 @@ fn ended(app: &App, buf: &mut Buffer) {
         } else {
             Style::new()
         };
-        buf.set_stringn(left, top + i as u16, text, usize::from(area.width), style);
+        buf.set_stringn(
+            left,
+            top + i as u16,
+            text,
+            usize::from(area.right().saturating_sub(left)),
+            style,
+        );
     }
 }
 

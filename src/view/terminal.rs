@@ -11,6 +11,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use ratatui::Terminal;
@@ -156,6 +157,20 @@ fn event_loop(
     save: &mut impl FnMut(&App) -> Result<String, String>,
     stop: &AtomicBool,
 ) -> Result<(), ViewError> {
+    // Terminal events are read on their own thread and handed over through
+    // a channel. crossterm's reader spins forever once its input is gone (a
+    // closed terminal; crossterm issue #793), so the loop here must never
+    // block in it: waiting on the channel, it still notices the SIGHUP.
+    let (sender, events) = mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            let event = event::read();
+            let failed = event.is_err();
+            if sender.send(event).is_err() || failed {
+                break;
+            }
+        }
+    });
     let size = terminal.size()?;
     app.resize(size.width, size.height);
     loop {
@@ -174,13 +189,19 @@ fn event_loop(
         // While travelling, a step is taken whenever no key arrives in time.
         // Idle, the loop still wakes now and then to notice a signal.
         let wait = if app.busy() { STEP_DELAY } else { IDLE_WAKE };
-        if !event::poll(wait)? {
-            if app.busy() {
+        let event = match events.recv_timeout(wait) {
+            Ok(event) => event?,
+            Err(RecvTimeoutError::Timeout) => {
                 app.tick()?;
+                continue;
             }
-            continue;
-        }
-        match event::read()? {
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(ViewError::Terminal(io::Error::other(
+                    "the terminal's input closed",
+                )));
+            }
+        };
+        match event {
             Event::Key(key) => {
                 if let Some(key) = key_of(key) {
                     app.press(key)?;
