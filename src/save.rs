@@ -74,7 +74,7 @@ pub enum SaveError {
         pid: String,
         lock: String,
     },
-    #[error("{0:?} is not a usable save name: use letters, digits, '-' and '_'")]
+    #[error("{0:?} is not a usable save name: use 1 to 64 letters, digits, '-' and '_'")]
     BadName(String),
     #[error("no save named {name} in {dir} (`delve saves` lists them)")]
     Missing { name: String, dir: String },
