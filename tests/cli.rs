@@ -216,6 +216,9 @@ fn invalid_values_exit_2() {
             "rooms.count.min",
         ),
         ("(levels: -3)", "levels"),
+        ("(grid_spacing: 1)", "grid_spacing"),
+        ("(extra_loops: (ratio: 0.5))", "extra_loops.ratio"),
+        ("(corridors: Maze)", "corridors"),
         ("(width: 80", ""),
         ("not ron at all", ""),
     ] {

@@ -1,11 +1,49 @@
 //! Property tests: every promise of the generator, over random seeds and
 //! random valid configs, small levels and full-size ones.
 
-use delve::config::Range;
+use delve::config::{CorridorStyle, DeadEndPolicy, Range};
 use delve::{Config, Dungeon, LevelGraph, Tile, generate_level};
 use proptest::prelude::*;
 
 use crate::check;
+
+/// Every corridor style.
+pub const STYLES: [CorridorStyle; 4] = [
+    CorridorStyle::Tunnel,
+    CorridorStyle::Grid,
+    CorridorStyle::DeadEnd,
+    CorridorStyle::Straight,
+];
+
+/// A corridor style and room-overlap setting, with random extra loops and
+/// dead-end policy: every combination keeps every promise.
+fn layout() -> impl Strategy<Value = (CorridorStyle, bool, u16, bool, u16, Range)> {
+    (
+        prop::sample::select(&STYLES[..]),
+        any::<bool>(),
+        prop_oneof![Just(0u16), 1u16..=4],
+        any::<bool>(),
+        3u16..=9,
+        (1u16..=6, 0u16..=4).prop_map(|(a, b)| Range::new(a, a + b)),
+    )
+}
+
+fn with_layout(
+    mut c: Config,
+    (style, overlap, loops, prune, spacing, segment): (CorridorStyle, bool, u16, bool, u16, Range),
+) -> Config {
+    c.corridors = style;
+    c.rooms_may_overlap = overlap;
+    c.extra_loops.count = loops;
+    c.dead_ends = if prune {
+        DeadEndPolicy::Prune
+    } else {
+        DeadEndPolicy::Keep
+    };
+    c.grid_spacing = spacing;
+    c.grid_segment = segment;
+    c
+}
 
 /// Random valid configs around 002's 80x21 and up to mid-size levels.
 fn small_config() -> impl Strategy<Value = Config> {
@@ -62,9 +100,11 @@ fn small_config() -> impl Strategy<Value = Config> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    /// Every promise, on small random configs, for a whole stack.
+    /// Every promise, on small random configs, for a whole stack, in every
+    /// corridor style and with rooms overlapping or not.
     #[test]
-    fn small_stacks_keep_every_promise(config in small_config(), seed in any::<u64>()) {
+    fn small_stacks_keep_every_promise(config in small_config(), layout in layout(), seed in any::<u64>()) {
+        let config = with_layout(config, layout);
         match Dungeon::generate_all(config.clone(), seed) {
             Ok(dungeon) => {
                 for d in 1..=config.levels {
@@ -80,10 +120,12 @@ proptest! {
         }
     }
 
-    /// 002's exact setting: 80x21, at least 5 rooms.
+    /// 002's exact setting: 80x21, at least 5 rooms, in every style.
     #[test]
-    fn levels_80x21_keep_every_promise(seed in any::<u64>(), depth in 1u16..=3) {
-        let config = Config::from_ron("(width: 80, height: 21, levels: 3)", "test").unwrap();
+    fn levels_80x21_keep_every_promise(seed in any::<u64>(), depth in 1u16..=3, style in prop::sample::select(&STYLES[..]), overlap in any::<bool>()) {
+        let mut config = Config::from_ron("(width: 80, height: 21, levels: 3)", "test").unwrap();
+        config.corridors = style;
+        config.rooms_may_overlap = overlap;
         let level = generate_level(&config, seed, depth).unwrap();
         check::level(&level, &config);
         prop_assert!(level.rooms().len() >= 5);
@@ -121,10 +163,15 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// Full-size default levels at random depths.
+    /// Full-size default levels at random depths, in every style, with
+    /// rooms overlapping or not.
     #[test]
-    fn default_levels_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10) {
-        let config = Config::default();
+    fn default_levels_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10, style in prop::sample::select(&STYLES[..]), overlap in any::<bool>()) {
+        let config = Config {
+            corridors: style,
+            rooms_may_overlap: overlap,
+            ..Config::default()
+        };
         let level = generate_level(&config, seed, depth).unwrap();
         check::level(&level, &config);
     }

@@ -14,13 +14,17 @@
 //! on (config, seed, depth) alone.
 
 mod corridors;
+mod dead_end;
+mod grid;
 mod hardness;
+mod loops;
 mod rooms;
 pub(crate) mod seed;
 mod stairs;
+mod straight;
 mod verify;
 
-use crate::config::Config;
+use crate::config::{Config, DeadEndPolicy};
 use crate::level::{Door, Level, Room, Tile};
 
 use self::corridors::{Carver, Site};
@@ -81,6 +85,8 @@ pub struct Generator {
     carver: Carver,
     distance: Vec<u32>,
     queue: Vec<u32>,
+    /// The hardness field before carving, for pruning to restore.
+    pristine: Vec<u8>,
 }
 
 /// Generates one level with fresh buffers.
@@ -175,6 +181,9 @@ impl Generator {
             &config.hardness,
             &mut rng,
         );
+        if config.dead_ends == DeadEndPolicy::Prune {
+            self.pristine.clone_from(&hardness);
+        }
 
         let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
         let shapes = rooms::place(config, &mut rng, &mut self.room_id);
@@ -199,9 +208,24 @@ impl Generator {
             shapes: &shapes,
             doors: &mut doors,
         };
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
         self.carver
-            .carve(config, &mut site)
+            .carve(config, &mut site, &mut rng)
             .map_err(|_| Rejected::Unjoined)?;
+        if config.extra_loops.count > 0 {
+            let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
+            loops::add(
+                &mut self.carver,
+                config,
+                &mut site,
+                &mut self.distance,
+                &mut self.queue,
+                &mut rng,
+            );
+        }
+        if config.dead_ends == DeadEndPolicy::Prune {
+            loops::prune(&mut site, &self.pristine);
+        }
 
         let rooms: Vec<Room> = shapes
             .into_iter()

@@ -1,0 +1,164 @@
+//! The `Straight` corridor style (000's connectRoomCenters): each room is
+//! joined to the one placed before it by walking from a door toward the
+//! other room, one step at a time, along x while that brings it closer and
+//! then along y, so an unobstructed corridor is an L.
+//!
+//! 000 walks through anything; delve's corridors never pass through rooms
+//! or their rings. So the walk is a unit-cost A* whose frontier is a stack:
+//! while nothing is in the way, the step that keeps the estimate (x first,
+//! then y) is always the one taken next and the search *is* 000's walk;
+//! where a room stands in the way, the same search steps around it. Doors
+//! come from the same candidates and limits as every style.
+//!
+//! 000 also draws straight over earlier hallways, which on a grid of
+//! one-cell corridors makes stretches two cells wide. Here every corridor
+//! and door already standing belongs to the rooms joined so far (each room
+//! joins an earlier one), so a walk that reaches one, or steps beside one,
+//! has joined its room to the previous one and stops there.
+
+use crate::config::Config;
+use crate::geom::Dir;
+use crate::level::Tile;
+
+use super::corridors::{Carver, NO_PARENT, Site, Unjoined, centre2, dist2, offset};
+
+/// Joins room i to room i-1 for every i (placement order). A pair no walk
+/// can join falls back to the nearest earlier rooms, as the Tunnel does.
+pub(super) fn carve(
+    carver: &mut Carver,
+    cfg: &Config,
+    site: &mut Site<'_>,
+) -> Result<(), Unjoined> {
+    let rooms = site.shapes.len();
+    let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
+    for room in 1..rooms {
+        if walk(carver, cfg, site, room, room - 1) {
+            continue;
+        }
+        let mut earlier: Vec<usize> = (0..room - 1).collect();
+        earlier.sort_by_key(|&j| (dist2(centres[room], centres[j]), j));
+        if !earlier
+            .into_iter()
+            .take(3)
+            .any(|j| walk(carver, cfg, site, room, j))
+        {
+            return Err(Unjoined);
+        }
+    }
+    Ok(())
+}
+
+/// Walks from a door of `from` to a door of `to` and opens the corridor;
+/// false if no walk gets there.
+fn walk(carver: &mut Carver, cfg: &Config, site: &mut Site<'_>, from: usize, to: usize) -> bool {
+    let w = site.width;
+    let sources = carver.door_ends(cfg, site, from);
+    let goals = carver.door_ends(cfg, site, to);
+    if sources.is_empty() || goals.is_empty() {
+        return false;
+    }
+    let xy = |c: u32| ((c as usize % w) as i32, (c as usize / w) as i32);
+    let manhattan = |a: (i32, i32), b: (i32, i32)| (a.0 - b.0).abs() + (a.1 - b.1).abs();
+    // 000 starts from the room's centre; delve from the door nearest the
+    // other room's centre, toward that room's door nearest to it.
+    let target_centre = site.shapes[to].center();
+    let tc = (i32::from(target_centre.x), i32::from(target_centre.y));
+    let mut starts = sources.clone();
+    starts.sort_by_key(|&s| (manhattan(xy(s), tc), s));
+    for &source in starts.iter().take(3) {
+        let target = *goals
+            .iter()
+            .min_by_key(|&&g| (manhattan(xy(g), xy(source)), g))
+            .expect("goals is not empty");
+        if let Some(end) = search(carver, site, source, target, &goals) {
+            let mut c = end;
+            while c != NO_PARENT {
+                carver.open(cfg, site, c as usize);
+                c = carver.parent[c as usize];
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// Unit-cost A* from `source` toward `target` (Manhattan estimate), ending
+/// on any of `goals`, entered only from a free cell. The estimate changes
+/// by one a step, so f = steps + estimate grows by 0 or 2: two stacks hold
+/// the current f and the next. Popping the last pushed keeps the walk
+/// going straight; the preferred step (x toward the target, then y) is
+/// pushed last. Returns the goal reached; `carver.parent` leads back.
+fn search(
+    carver: &mut Carver,
+    site: &Site<'_>,
+    source: u32,
+    target: u32,
+    goals: &[u32],
+) -> Option<u32> {
+    let w = site.width;
+    carver.epoch += 2;
+    let (visit, goal_mark) = (carver.epoch - 1, carver.epoch);
+    for &g in goals {
+        carver.seen[g as usize] = goal_mark;
+    }
+    let (tx, ty) = ((target as usize % w) as i32, (target as usize / w) as i32);
+    let mut now: Vec<u32> = vec![source];
+    let mut later: Vec<u32> = Vec::new();
+    carver.seen[source as usize] = visit;
+    carver.parent[source as usize] = NO_PARENT;
+    loop {
+        let Some(c) = now.pop() else {
+            if later.is_empty() {
+                return None;
+            }
+            std::mem::swap(&mut now, &mut later);
+            continue;
+        };
+        let c = c as usize;
+        let (x, y) = ((c % w) as i32, (c / w) as i32);
+        let h = (tx - x).abs() + (ty - y).abs();
+        // Least preferred first: moves away, then y toward, then x toward.
+        let toward_x = if tx > x { Dir::East } else { Dir::West };
+        let toward_y = if ty > y { Dir::South } else { Dir::North };
+        let mut order = [Dir::North, Dir::East, Dir::South, Dir::West];
+        order.sort_by_key(|&d| match d {
+            d if d == toward_x && tx != x => 3,
+            d if d == toward_y && ty != y => 2,
+            _ => 0,
+        });
+        let at_source = c == source as usize;
+        for d in order {
+            let n = offset(c, d, w);
+            let seen = carver.seen[n];
+            if seen == visit {
+                continue;
+            }
+            let is_goal = seen == goal_mark;
+            if is_goal && !at_source {
+                carver.parent[n] = c as u32;
+                return Some(n as u32);
+            }
+            if !carver.free(n) {
+                continue;
+            }
+            carver.seen[n] = visit;
+            carver.parent[n] = c as u32;
+            // The corridors and doors already standing all belong to the
+            // rooms joined so far: reaching one, or stepping beside one,
+            // joins them.
+            let touches = site.tiles[n] == Tile::Corridor
+                || [n - w, n + 1, n + w, n - 1]
+                    .into_iter()
+                    .any(|m| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door));
+            if touches {
+                return Some(n as u32);
+            }
+            let nh = (tx - x - d.dx()).abs() + (ty - y - d.dy()).abs();
+            if nh < h {
+                now.push(n as u32);
+            } else {
+                later.push(n as u32);
+            }
+        }
+    }
+}
