@@ -15,6 +15,7 @@ pub mod graph;
 pub mod level;
 pub mod save;
 pub mod sim;
+pub mod stats;
 
 pub use config::{Config, ConfigError};
 pub use dungeon::{Destination, Dungeon};

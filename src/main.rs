@@ -15,6 +15,7 @@ use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
+use delve::stats::{self, LevelStats};
 use delve::{ConfigError, GenerateError, export};
 
 #[derive(Parser)]
@@ -43,6 +44,9 @@ enum Command {
     Generate(GenerateArgs),
     /// Play a run headless with the autopilot and print a summary.
     Simulate(SimulateArgs),
+    /// Measure levels: rooms, doors, corridors, loops, dead ends, path
+    /// lengths and generation time.
+    Stats(StatsArgs),
     /// List the saves: name, depth, turn, seed, outcome, when, size, status.
     Saves,
     /// Check a save (a name in the saves directory, or a file) and say what
@@ -95,6 +99,33 @@ struct GenerateArgs {
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct StatsArgs {
+    /// Run seed (the first of the samples); without it a random seed is
+    /// chosen and printed to stderr.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Number of levels, overriding the config.
+    #[arg(long, value_name = "N")]
+    levels: Option<u16>,
+    /// Measure K stacks from consecutive seeds and report the mean, min and
+    /// max of each metric over all their levels.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    samples: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    format: StatsFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StatsFormat {
+    Table,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -153,6 +184,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Generate(args) => generate(args),
         Command::Simulate(args) => simulate(args, &cli.saves_dir),
+        Command::Stats(args) => stats(args),
         Command::Saves => list_saves(&cli.saves_dir),
         Command::Verify { save } => verify(&cli.saves_dir, &save),
     }
@@ -302,6 +334,44 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
         Format::Json => export::json(&dungeon, &shown),
     };
     write_output(args.out.as_deref(), text.as_bytes())
+}
+
+fn stats(args: StatsArgs) -> Result<(), CliError> {
+    let config = load_config(args.config.as_deref(), args.levels)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    });
+    let samples = args.samples.unwrap_or(1);
+    // Levels are generated one at a time on this thread, so each time is
+    // one level's; the clock is read here, never in the library.
+    let mut generator = delve::Generator::default();
+    let mut measured = Vec::new();
+    let mut times_us = Vec::new();
+    for k in 0..samples {
+        for depth in 1..=config.levels {
+            let start = std::time::Instant::now();
+            let level = generator.level(&config, seed.wrapping_add(k), depth)?;
+            times_us.push(start.elapsed().as_micros() as u64);
+            measured.push(LevelStats::of(&level));
+        }
+    }
+    let text = match (args.samples, args.format) {
+        (None, StatsFormat::Table) => stats::level_table(&measured, &times_us),
+        (None, StatsFormat::Json) => stats::level_json(seed, &measured, &times_us),
+        (Some(_), StatsFormat::Table) => {
+            let mut t = format!(
+                "{} level(s) of {samples} stack(s), seeds {seed} to {}\n\n",
+                measured.len(),
+                seed.wrapping_add(samples - 1)
+            );
+            t.push_str(&stats::summary_table(&measured, &times_us));
+            t
+        }
+        (Some(_), StatsFormat::Json) => stats::summary_json(seed, samples, &measured, &times_us),
+    };
+    write_output(None, text.as_bytes())
 }
 
 fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn delve(args: &[&str]) -> Output {
+pub fn delve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_delve"))
         .args(args)
         .output()

@@ -6,3 +6,4 @@ mod properties;
 mod save;
 mod sim;
 mod stack;
+mod stats;

@@ -22,7 +22,7 @@ mod rooms;
 pub(crate) mod seed;
 mod stairs;
 mod straight;
-mod verify;
+pub(crate) mod verify;
 
 use crate::config::{Config, DeadEndPolicy};
 use crate::level::{Door, Level, Room, Tile};
