@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use delve::config::Config;
 use delve::dungeon::Dungeon;
+use delve::render;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
 use delve::stats::{self, LevelStats};
@@ -47,6 +48,8 @@ enum Command {
     /// Measure levels: rooms, doors, corridors, loops, dead ends, path
     /// lengths and generation time.
     Stats(StatsArgs),
+    /// Draw a level, or the whole stack, as a PNG picture.
+    Render(RenderArgs),
     /// List the saves: name, depth, turn, seed, outcome, when, size, status.
     Saves,
     /// Check a save (a name in the saves directory, or a file) and say what
@@ -122,6 +125,29 @@ struct StatsArgs {
     format: StatsFormat,
 }
 
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// Run seed; without it a random seed is chosen and printed to stderr.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The level to draw (1 is the top; the default).
+    #[arg(long, value_name = "D", conflicts_with = "all")]
+    depth: Option<u16>,
+    /// Draw every level, as a sheet with depth labels.
+    #[arg(long)]
+    all: bool,
+    /// Pixels a cell, 1 to 32.
+    #[arg(long, value_name = "PX", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..=32))]
+    scale: u32,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    out: PathBuf,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum StatsFormat {
     Table,
@@ -185,6 +211,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Generate(args) => generate(args),
         Command::Simulate(args) => simulate(args, &cli.saves_dir),
         Command::Stats(args) => stats(args),
+        Command::Render(args) => render(args),
         Command::Saves => list_saves(&cli.saves_dir),
         Command::Verify { save } => verify(&cli.saves_dir, &save),
     }
@@ -373,6 +400,48 @@ fn stats(args: StatsArgs) -> Result<(), CliError> {
     };
     write_output(None, text.as_bytes())
 }
+
+fn render(args: RenderArgs) -> Result<(), CliError> {
+    let config = load_config(args.config.as_deref(), None)?;
+    let levels = config.levels;
+    if let Some(d) = args.depth
+        && (d == 0 || d > levels)
+    {
+        return Err(CliError::Usage(format!(
+            "--depth {d}: the dungeon has depths 1 to {levels}"
+        )));
+    }
+    // Refuse a picture too large before generating anything.
+    let (w, h) = (config.width, config.height);
+    let (pw, ph) = if args.all {
+        render::sheet_size(w, h, usize::from(levels), args.scale, SHEET_COLUMNS)
+    } else {
+        render::level_size(w, h, args.scale)
+    };
+    if pw * ph > render::MAX_PIXELS || pw > u64::from(u32::MAX) || ph > u64::from(u32::MAX) {
+        return Err(CliError::Usage(format!(
+            "--scale {}: a {pw}x{ph} picture is too large; lower --scale",
+            args.scale
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    });
+    let image = if args.all {
+        let dungeon = Dungeon::generate_all(config, seed)?;
+        let all: Vec<&delve::Level> = (1..=levels).filter_map(|d| dungeon.generated(d)).collect();
+        render::sheet(&all, args.scale, SHEET_COLUMNS)
+    } else {
+        let level = delve::generate_level(&config, seed, args.depth.unwrap_or(1))?;
+        render::level_image(&level, args.scale)
+    };
+    write_output(Some(&args.out), &render::encode_png(&image))
+}
+
+/// Levels a row on a stack's sheet.
+const SHEET_COLUMNS: u32 = 5;
 
 fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     // One process per save: lock every name this run reads or writes.

@@ -19,17 +19,17 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A scratch directory of this test's own, removed when dropped.
-struct TempDir(PathBuf);
+pub struct TempDir(pub PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> TempDir {
+    pub fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("delve-test-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
     }
 
-    fn file(&self, name: &str, text: &str) -> String {
+    pub fn file(&self, name: &str, text: &str) -> String {
         let p = self.0.join(name);
         std::fs::write(&p, text).unwrap();
         p.display().to_string()

@@ -3,6 +3,7 @@
 mod check;
 mod cli;
 mod properties;
+mod render;
 mod save;
 mod sim;
 mod stack;
