@@ -370,3 +370,40 @@ fn readme_simulate_example_is_real_output() {
     let out = delve(&["simulate", "--seed", "1", "--turns", "5000"]);
     assert_eq!(stdout(&out), block);
 }
+
+#[test]
+fn json_names_merged_rooms_with_their_bounding_box() {
+    let dir = TempDir::new("merged");
+    let cfg = dir.file(
+        "o.ron",
+        "(width: 90, height: 40, levels: 1, rooms_may_overlap: true, rooms: (max_floor_share: 0.5))",
+    );
+    let out = delve(&[
+        "generate", "--seed", "2", "--config", &cfg, "--format", "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let level = &doc["levels"][0];
+    let rows: Vec<&str> = level["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let merged: Vec<&serde_json::Value> = level["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["shape"] == "merged")
+        .collect();
+    assert!(!merged.is_empty(), "no merged room");
+    for room in merged {
+        let n = |k: &str| room[k].as_u64().unwrap() as usize;
+        let (x, y, w, h) = (n("x"), n("y"), n("width"), n("height"));
+        // The box is tight: floor on its top and bottom rows and its left
+        // and right columns.
+        let floor = |cx: usize, cy: usize| b".<>".contains(&rows[cy].as_bytes()[cx]);
+        assert!((x..x + w).any(|cx| floor(cx, y)) && (x..x + w).any(|cx| floor(cx, y + h - 1)));
+        assert!((y..y + h).any(|cy| floor(x, cy)) && (y..y + h).any(|cy| floor(x + w - 1, cy)));
+    }
+}

@@ -176,3 +176,76 @@ proptest! {
         check::level(&level, &config);
     }
 }
+
+fn variant(style: CorridorStyle, f: impl FnOnce(&mut Config)) -> Config {
+    let mut c = Config::from_ron("(width: 90, height: 40, levels: 1)", "test").unwrap();
+    c.corridors = style;
+    f(&mut c);
+    c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Extra loops only ever open cells and add loops; pruning leaves no dead
+    /// end and only ever closes cells. (Compared when the same generation
+    /// attempt succeeded, which is when the corridor stage was the same.)
+    #[test]
+    fn loops_add_and_pruning_removes(seed in any::<u64>(), style in prop::sample::select(&STYLES[..])) {
+        let base = generate_level(&variant(style, |_| {}), seed, 1).unwrap();
+        let looped_config = variant(style, |c| {
+            c.extra_loops.count = 4;
+            c.extra_loops.ratio = 3.0;
+        });
+        let looped = generate_level(&looped_config, seed, 1).unwrap();
+        check::level(&looped, &looped_config);
+        let pruned_config = variant(style, |c| c.dead_ends = DeadEndPolicy::Prune);
+        let pruned = generate_level(&pruned_config, seed, 1).unwrap();
+        check::level(&pruned, &pruned_config);
+        prop_assert_eq!(pruned.graph().dead_ends(), 0);
+        let open = |l: &delve::Level, i: usize| l.tiles()[i].is_walkable();
+        if looped.rejected_attempts() == base.rejected_attempts() {
+            prop_assert!((0..base.tiles().len()).all(|i| !open(&base, i) || open(&looped, i)));
+            prop_assert!(looped.graph().loops() >= base.graph().loops());
+        }
+        if pruned.rejected_attempts() == base.rejected_attempts() {
+            prop_assert!((0..base.tiles().len()).all(|i| !open(&pruned, i) || open(&base, i)));
+        }
+    }
+}
+
+#[test]
+fn extra_loops_make_cycles_where_walks_are_long() {
+    // Tunnel corridors form almost a tree: shortcuts must add loops.
+    let (mut before, mut after) = (0, 0);
+    for seed in 0..10 {
+        let base = generate_level(&variant(CorridorStyle::Tunnel, |_| {}), seed, 1).unwrap();
+        let looped = variant(CorridorStyle::Tunnel, |c| c.extra_loops.count = 3);
+        let looped = generate_level(&looped, seed, 1).unwrap();
+        before += base.graph().loops();
+        after += looped.graph().loops();
+    }
+    assert!(after >= before + 10, "{before} loops became {after}");
+}
+
+#[test]
+fn overlapping_rooms_merge_into_one_room() {
+    // Crowded overlapping placements: some rooms must be merged, and each
+    // merged room is one piece (check::level proves it is connected and
+    // apart from the others).
+    let mut merged = 0;
+    for seed in 0..10 {
+        let config = variant(CorridorStyle::Straight, |c| {
+            c.rooms_may_overlap = true;
+            c.rooms.max_floor_share = 0.5;
+        });
+        let level = generate_level(&config, seed, 1).unwrap();
+        check::level(&level, &config);
+        merged += level
+            .rooms()
+            .iter()
+            .filter(|r| matches!(r.shape, delve::Shape::Merged(_)))
+            .count();
+    }
+    assert!(merged >= 10, "only {merged} merged rooms in 10 levels");
+}
