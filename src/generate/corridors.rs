@@ -58,6 +58,9 @@ pub(crate) struct Carver {
     pub(super) parent: Vec<u32>,
     pub(super) owner: Vec<u32>,
     pub(super) epoch: u32,
+    /// The two frontier stacks of the Straight style's search.
+    pub(super) stack_now: Vec<u32>,
+    pub(super) stack_later: Vec<u32>,
 }
 
 /// Search bookkeeping of one (cell, axis) state, kept together so a visit

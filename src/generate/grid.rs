@@ -51,27 +51,24 @@ pub(super) fn carve(
     let mut sets = UnionFind::<usize>::new(rooms);
     let mut apart = rooms;
     let mut cells: Vec<u32> = Vec::new();
+    let mut size = vec![1usize; rooms];
+    let mut largest = 0;
+    let mut pool: Vec<usize> = Vec::with_capacity(rooms);
     for _ in 0..TRIES_PER_ROOM * rooms {
         if apart <= 1 {
             break;
         }
-        let room = rng.random_range(0..rooms as u32) as usize;
-        let w = site.width;
-        // A new door whose way out is still rock, or nothing to start from.
-        let ends: Vec<u32> = carver
-            .door_ends(cfg, site, room)
-            .into_iter()
-            .filter(|&c| site.tiles[c as usize] == Tile::Rock)
-            .filter(|&c| {
-                let out = out_of(site, c as usize, room);
-                carver.free(offset(c as usize, out, w))
-                    && site.tiles[offset(c as usize, out, w)] == Tile::Rock
-            })
-            .collect();
-        if ends.is_empty() {
+        // Corridors start from rooms outside the largest set: a corridor
+        // from the largest set mostly meets its own set's corridors.
+        let big = sets.find(largest);
+        pool.clear();
+        pool.extend((0..rooms).filter(|&r| sets.find(r) != big));
+        let room = pool[rng.random_range(0..pool.len() as u32) as usize];
+        // A new door whose way out is still rock: a few random candidates
+        // are tried, rather than listing them all every time.
+        let Some(door) = start(carver, cfg, site, room, rng) else {
             continue;
-        }
-        let door = ends[rng.random_range(0..ends.len() as u32) as usize] as usize;
+        };
         match grow(carver, cfg, site, &mut sets, room, door, &mut cells, rng) {
             End::Failed => {}
             End::Joined {
@@ -86,13 +83,45 @@ pub(super) fn carve(
                 if let Some(far) = far {
                     carver.open(cfg, site, far);
                 }
+                let (a, b) = (sets.find(room), sets.find(other));
                 if sets.union(room, other) {
                     apart -= 1;
+                    let joined = sets.find(room);
+                    size[joined] = size[a] + size[b];
+                    if size[joined] > size[sets.find(largest)] {
+                        largest = joined;
+                    }
                 }
             }
         }
     }
     if apart <= 1 { Ok(()) } else { Err(Unjoined) }
+}
+
+/// A random door candidate of `room` that may open now, with rock on its
+/// way out; `None` after a few misses (or when the room is full).
+fn start(
+    carver: &Carver,
+    cfg: &Config,
+    site: &Site<'_>,
+    room: usize,
+    rng: &mut Pcg64,
+) -> Option<usize> {
+    let candidates = &carver.candidates[room];
+    if candidates.is_empty() || site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
+        return None;
+    }
+    for _ in 0..4 {
+        let c = candidates[rng.random_range(0..candidates.len() as u32) as usize] as usize;
+        if site.tiles[c] != Tile::Rock || !carver.door_allowed(site, c) {
+            continue;
+        }
+        let out = offset(c, out_of(site, c, room), site.width);
+        if carver.free(out) && site.tiles[out] == Tile::Rock {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// The direction from a door candidate away from its room's floor.
@@ -153,17 +182,23 @@ fn grow(
         if carver.seen[n] == mark {
             return End::Failed;
         }
-        // Meeting anything open, ahead or beside the new cell.
-        let met = [dir, left(dir), right(dir)]
-            .into_iter()
-            .map(|d| offset(n, d, w))
-            .chain(std::iter::once(n))
-            .filter(|&m| m != cur)
-            .find_map(|m| match site.tiles[m] {
+        // Meeting anything open: the new cell itself, or ahead or beside it.
+        let mut met = None;
+        for m in [
+            n,
+            offset(n, dir, w),
+            offset(n, left(dir), w),
+            offset(n, right(dir), w),
+        ] {
+            met = match site.tiles[m] {
                 Tile::Corridor => Some(corridor_room(carver, m)),
                 Tile::Door => carver.ring_room(m),
                 _ => None,
-            });
+            };
+            if met.is_some() {
+                break;
+            }
+        }
         cells.push(n as u32);
         carver.seen[n] = mark;
         if let Some(other) = met {

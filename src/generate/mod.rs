@@ -94,6 +94,95 @@ pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, G
     Generator::default().level(config, seed, depth)
 }
 
+/// Hardness and rooms of a level's first attempt, ready for the corridor
+/// stage: lets a benchmark time the corridor styles alone.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Groundwork {
+    tiles: Vec<Tile>,
+    hardness: Vec<u8>,
+    room_id: Vec<u16>,
+    shapes: Vec<crate::geom::Shape>,
+    seed: u64,
+    depth: u16,
+}
+
+impl Generator {
+    /// The hardness and rooms of attempt 0 of a level (`None` if it placed
+    /// too few rooms).
+    #[doc(hidden)]
+    pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut hardness = vec![0u8; w * h];
+        let mut rng = stage_rng(seed, depth, 0, Stage::Hardness);
+        hardness::fill(
+            &mut hardness,
+            &mut self.acc,
+            w,
+            h,
+            &config.hardness,
+            &mut rng,
+        );
+        let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
+        let shapes = rooms::place(config, &mut rng, &mut self.room_id);
+        if shapes.len() < usize::from(config.rooms.count.min) {
+            return None;
+        }
+        let mut tiles = vec![Tile::Rock; w * h];
+        for (c, &id) in self.room_id.iter().enumerate() {
+            if id != 0 {
+                tiles[c] = Tile::Floor;
+                hardness[c] = 0;
+            }
+        }
+        Some(Groundwork {
+            tiles,
+            hardness,
+            room_id: self.room_id.clone(),
+            shapes,
+            seed,
+            depth,
+        })
+    }
+
+    /// The corridor stage of attempt 0 on `work`: rings and door
+    /// candidates, the configured style, extra loops and pruning. Returns
+    /// whether every room was joined.
+    #[doc(hidden)]
+    pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut doors: Vec<Vec<Door>> = vec![Vec::new(); work.shapes.len()];
+        let mut site = Site {
+            width: w,
+            height: h,
+            tiles: &mut work.tiles,
+            hardness: &mut work.hardness,
+            room_id: &work.room_id,
+            shapes: &work.shapes,
+            doors: &mut doors,
+        };
+        let mut rng = stage_rng(work.seed, work.depth, 0, Stage::Corridors);
+        if self.carver.carve(config, &mut site, &mut rng).is_err() {
+            return false;
+        }
+        if config.extra_loops.count > 0 {
+            let mut rng = stage_rng(work.seed, work.depth, 0, Stage::Loops);
+            loops::add(
+                &mut self.carver,
+                config,
+                &mut site,
+                &mut self.distance,
+                &mut self.queue,
+                &mut rng,
+            );
+        }
+        if config.dead_ends == DeadEndPolicy::Prune {
+            loops::prune(&mut site, &self.pristine);
+        }
+        true
+    }
+}
+
 enum Rejected {
     TooFewRooms(usize),
     Unjoined,

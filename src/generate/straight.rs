@@ -63,13 +63,22 @@ fn walk(carver: &mut Carver, cfg: &Config, site: &mut Site<'_>, from: usize, to:
     // other room's centre, toward that room's door nearest to it.
     let target_centre = site.shapes[to].center();
     let tc = (i32::from(target_centre.x), i32::from(target_centre.y));
-    let mut starts = sources.clone();
-    starts.sort_by_key(|&s| (manhattan(xy(s), tc), s));
-    for &source in starts.iter().take(3) {
-        let target = *goals
-            .iter()
-            .min_by_key(|&&g| (manhattan(xy(g), xy(source)), g))
-            .expect("goals is not empty");
+    // Keys computed once: the nearest door first, two more if it is shut in.
+    let mut starts: Vec<(i32, u32)> = sources.iter().map(|&s| (manhattan(xy(s), tc), s)).collect();
+    let nearest = (0..starts.len())
+        .min_by_key(|&i| starts[i])
+        .expect("sources is not empty");
+    starts.swap(0, nearest);
+    let goal_at: Vec<(i32, i32)> = goals.iter().map(|&g| xy(g)).collect();
+    for k in 0..starts.len().min(3) {
+        if k == 1 {
+            starts[1..].sort_unstable();
+        }
+        let source = starts[k].1;
+        let at = xy(source);
+        let target = goals[(0..goals.len())
+            .min_by_key(|&i| (manhattan(goal_at[i], at), goals[i]))
+            .expect("goals is not empty")];
         if let Some(end) = search(carver, site, source, target, &goals) {
             let mut c = end;
             while c != NO_PARENT {
@@ -102,14 +111,17 @@ fn search(
         carver.seen[g as usize] = goal_mark;
     }
     let (tx, ty) = ((target as usize % w) as i32, (target as usize / w) as i32);
-    let mut now: Vec<u32> = vec![source];
-    let mut later: Vec<u32> = Vec::new();
+    let mut now = std::mem::take(&mut carver.stack_now);
+    let mut later = std::mem::take(&mut carver.stack_later);
+    now.clear();
+    later.clear();
+    now.push(source);
     carver.seen[source as usize] = visit;
     carver.parent[source as usize] = NO_PARENT;
-    loop {
+    let found = 'search: loop {
         let Some(c) = now.pop() else {
             if later.is_empty() {
-                return None;
+                break None;
             }
             std::mem::swap(&mut now, &mut later);
             continue;
@@ -117,15 +129,22 @@ fn search(
         let c = c as usize;
         let (x, y) = ((c % w) as i32, (c / w) as i32);
         let h = (tx - x).abs() + (ty - y).abs();
-        // Least preferred first: moves away, then y toward, then x toward.
-        let toward_x = if tx > x { Dir::East } else { Dir::West };
-        let toward_y = if ty > y { Dir::South } else { Dir::North };
-        let mut order = [Dir::North, Dir::East, Dir::South, Dir::West];
-        order.sort_by_key(|&d| match d {
-            d if d == toward_x && tx != x => 3,
-            d if d == toward_y && ty != y => 2,
-            _ => 0,
-        });
+        // Least preferred first: moves away, then y toward, then x toward
+        // (pushed last, so taken next).
+        let toward_x = (tx != x).then_some(if tx > x { Dir::East } else { Dir::West });
+        let toward_y = (ty != y).then_some(if ty > y { Dir::South } else { Dir::North });
+        let mut order = [Dir::North; 4];
+        let mut k = 0;
+        for d in Dir::ALL {
+            if Some(d) != toward_x && Some(d) != toward_y {
+                order[k] = d;
+                k += 1;
+            }
+        }
+        for d in [toward_y, toward_x].into_iter().flatten() {
+            order[k] = d;
+            k += 1;
+        }
         let at_source = c == source as usize;
         for d in order {
             let n = offset(c, d, w);
@@ -136,7 +155,7 @@ fn search(
             let is_goal = seen == goal_mark;
             if is_goal && !at_source {
                 carver.parent[n] = c as u32;
-                return Some(n as u32);
+                break 'search Some(n as u32);
             }
             if !carver.free(n) {
                 continue;
@@ -151,7 +170,7 @@ fn search(
                     .into_iter()
                     .any(|m| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door));
             if touches {
-                return Some(n as u32);
+                break 'search Some(n as u32);
             }
             let nh = (tx - x - d.dx()).abs() + (ty - y - d.dy()).abs();
             if nh < h {
@@ -160,5 +179,8 @@ fn search(
                 later.push(n as u32);
             }
         }
-    }
+    };
+    carver.stack_now = now;
+    carver.stack_later = later;
+    found
 }
