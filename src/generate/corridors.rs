@@ -104,8 +104,10 @@ impl Carver {
             self.parent = vec![0; n];
             self.epoch = 0;
         }
-        self.owner.clear();
-        self.owner.resize(n, NO_OWNER);
+        if matches!(cfg.corridors, CorridorStyle::Grid | CorridorStyle::DeadEnd) {
+            self.owner.clear();
+            self.owner.resize(n, NO_OWNER);
+        }
         match cfg.corridors {
             CorridorStyle::Tunnel => self.tunnel(cfg, site),
             CorridorStyle::Straight => super::straight::carve(self, cfg, site),
@@ -172,30 +174,50 @@ impl Carver {
         let w = site.width;
 
         // Mark rings: every non-room cell within one cell of a room.
+        let mark = |ring: &mut [u16], c: usize, id: u16| {
+            ring[c] = match ring[c] {
+                0 => id,
+                prev if prev == id => id,
+                _ => SHARED,
+            };
+        };
         for (i, shape) in site.shapes.iter().enumerate() {
             let id = i as u16 + 1;
             let b = shape.bounds();
-            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
-                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
-                    let c = y * w + x;
-                    if x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
-                        continue;
-                    }
-                    // A rectangle's ring is its dilated box minus the box.
-                    let in_ring = match shape {
-                        Shape::Rect(r) => !r.contains(Pos::new(x as u16, y as u16)),
-                        Shape::Circle { .. } | Shape::Merged(_) => {
-                            site.room_id[c] == 0 && touches(site.room_id, w, x, y, id)
+            let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
+            let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
+            let inside = |x: usize, y: usize| x > 0 && y > 0 && x + 1 < w && y + 1 < site.height;
+            match shape {
+                // A rectangle's ring is its dilated box minus the box: walk
+                // the outline only.
+                Shape::Rect(_) => {
+                    for x in x0..=x1 {
+                        for y in [y0, y1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
                         }
-                    };
-                    if !in_ring {
-                        continue;
                     }
-                    self.ring[c] = match self.ring[c] {
-                        0 => id,
-                        prev if prev == id => id,
-                        _ => SHARED,
-                    };
+                    for y in y0 + 1..y1 {
+                        for x in [x0, x1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
+                        }
+                    }
+                }
+                Shape::Circle { .. } | Shape::Merged(_) => {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            let c = y * w + x;
+                            if inside(x, y)
+                                && site.room_id[c] == 0
+                                && touches(site.room_id, w, x, y, id)
+                            {
+                                mark(&mut self.ring, c, id);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -248,14 +270,9 @@ impl Carver {
                     }
                     let orth = [c - w, c + 1, c + w, c - 1];
                     let floor = orth.iter().any(|&o| site.room_id[o] == id);
+                    // Off the border: only the border has hardness 255.
                     let outside = orth.iter().any(|&o| {
-                        let (ox, oy) = (o % w, o / w);
-                        self.ring[o] == 0
-                            && site.room_id[o] == 0
-                            && ox > 0
-                            && oy > 0
-                            && ox + 1 < w
-                            && oy + 1 < site.height
+                        self.ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255
                     });
                     if floor && outside {
                         list.push(c as u32);
@@ -601,7 +618,7 @@ pub(super) fn axis_of(d: Dir) -> usize {
 }
 
 /// A cell's coordinates, with one 32-bit division.
-fn xy(c: usize, w: usize) -> (i32, i32) {
+pub(super) fn xy(c: usize, w: usize) -> (i32, i32) {
     let y = c as u32 / w as u32;
     ((c as u32 - y * w as u32) as i32, y as i32)
 }

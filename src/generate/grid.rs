@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::geom::Dir;
 use crate::level::Tile;
 
-use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset};
+use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset, xy};
 
 /// Corridors started per room before the attempt is given up.
 const TRIES_PER_ROOM: usize = 60;
@@ -213,7 +213,8 @@ fn grow(
         }
         cur = n;
         run += 1;
-        let (x, y) = (cur % w, cur / w);
+        let (x, y) = xy(cur, w);
+        let (x, y) = (x as usize, y as usize);
         let (across, along) = match dir {
             Dir::East | Dir::West => (x % spacing == 0, y % spacing == 0),
             Dir::North | Dir::South => (y % spacing == 0, x % spacing == 0),

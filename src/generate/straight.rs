@@ -17,10 +17,9 @@
 //! has joined its room to the previous one and stops there.
 
 use crate::config::Config;
-use crate::geom::Dir;
 use crate::level::Tile;
 
-use super::corridors::{Carver, NO_PARENT, Site, Unjoined, centre2, dist2, offset};
+use super::corridors::{Carver, NO_PARENT, Site, Unjoined, centre2, dist2, xy};
 
 /// Joins room i to room i-1 for every i (placement order). A pair no walk
 /// can join falls back to the nearest earlier rooms, as the Tunnel does.
@@ -57,7 +56,7 @@ fn walk(carver: &mut Carver, cfg: &Config, site: &mut Site<'_>, from: usize, to:
     if sources.is_empty() || goals.is_empty() {
         return false;
     }
-    let xy = |c: u32| ((c as usize % w) as i32, (c as usize / w) as i32);
+    let xy = |c: u32| xy(c as usize, w);
     let manhattan = |a: (i32, i32), b: (i32, i32)| (a.0 - b.0).abs() + (a.1 - b.1).abs();
     // 000 starts from the room's centre; delve from the door nearest the
     // other room's centre, toward that room's door nearest to it.
@@ -110,7 +109,7 @@ fn search(
     for &g in goals {
         carver.seen[g as usize] = goal_mark;
     }
-    let (tx, ty) = ((target as usize % w) as i32, (target as usize / w) as i32);
+    let (tx, ty) = xy(target as usize, w);
     let mut now = std::mem::take(&mut carver.stack_now);
     let mut later = std::mem::take(&mut carver.stack_later);
     now.clear();
@@ -127,33 +126,39 @@ fn search(
             continue;
         };
         let c = c as usize;
-        let (x, y) = ((c % w) as i32, (c / w) as i32);
-        let h = (tx - x).abs() + (ty - y).abs();
-        // Least preferred first: moves away, then y toward, then x toward
-        // (pushed last, so taken next).
-        let toward_x = (tx != x).then_some(if tx > x { Dir::East } else { Dir::West });
-        let toward_y = (ty != y).then_some(if ty > y { Dir::South } else { Dir::North });
-        let mut order = [Dir::North; 4];
-        let mut k = 0;
-        for d in Dir::ALL {
-            if Some(d) != toward_x && Some(d) != toward_y {
-                order[k] = d;
-                k += 1;
+        let (x, y) = xy(c, w);
+        // Neighbours in the order N, E, S, W. The moves toward the target
+        // keep f and are pushed last, y before x, so x is taken next; the
+        // others raise f by 2 and wait on the other stack.
+        let toward_x = match tx.cmp(&x) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => 3,
+            std::cmp::Ordering::Equal => 4,
+        };
+        let toward_y = match ty.cmp(&y) {
+            std::cmp::Ordering::Greater => 2,
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Equal => 4,
+        };
+        let neighbours = [c - w, c + 1, c + w, c - 1];
+        let at_source = c == source as usize;
+        let mut order = [0usize, 1, 2, 3, toward_y, toward_x];
+        // Skip the toward moves in the first pass by marking them past 3.
+        for slot in order.iter_mut().take(4) {
+            if *slot == toward_x || *slot == toward_y {
+                *slot = 4;
             }
         }
-        for d in [toward_y, toward_x].into_iter().flatten() {
-            order[k] = d;
-            k += 1;
-        }
-        let at_source = c == source as usize;
-        for d in order {
-            let n = offset(c, d, w);
+        for (k, &i) in order.iter().enumerate() {
+            if i > 3 {
+                continue;
+            }
+            let n = neighbours[i];
             let seen = carver.seen[n];
             if seen == visit {
                 continue;
             }
-            let is_goal = seen == goal_mark;
-            if is_goal && !at_source {
+            if seen == goal_mark && !at_source {
                 carver.parent[n] = c as u32;
                 break 'search Some(n as u32);
             }
@@ -165,15 +170,16 @@ fn search(
             // The corridors and doors already standing all belong to the
             // rooms joined so far: reaching one, or stepping beside one,
             // joins them.
-            let touches = site.tiles[n] == Tile::Corridor
-                || [n - w, n + 1, n + w, n - 1]
-                    .into_iter()
-                    .any(|m| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door));
-            if touches {
+            let open = |m: usize| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door);
+            if site.tiles[n] == Tile::Corridor
+                || open(n - w)
+                || open(n + 1)
+                || open(n + w)
+                || open(n - 1)
+            {
                 break 'search Some(n as u32);
             }
-            let nh = (tx - x - d.dx()).abs() + (ty - y - d.dy()).abs();
-            if nh < h {
+            if k >= 4 {
                 now.push(n as u32);
             } else {
                 later.push(n as u32);
