@@ -249,3 +249,23 @@ fn overlapping_rooms_merge_into_one_room() {
     }
     assert!(merged >= 10, "only {merged} merged rooms in 10 levels");
 }
+
+#[test]
+fn no_shortcut_saves_a_thousandfold_walk() {
+    // The ratio decides: at 1000 no walk on a 90x40 level is long enough,
+    // so asking for loops changes nothing.
+    for style in STYLES {
+        for seed in 0..5 {
+            let base = generate_level(&variant(style, |_| {}), seed, 1).unwrap();
+            let strict = variant(style, |c| {
+                c.extra_loops.count = 10;
+                c.extra_loops.ratio = 1000.0;
+            });
+            assert_eq!(
+                generate_level(&strict, seed, 1).unwrap(),
+                base,
+                "{style:?} {seed}"
+            );
+        }
+    }
+}

@@ -41,7 +41,6 @@ pub(super) fn add(
     carver: &mut Carver,
     cfg: &Config,
     site: &mut Site<'_>,
-    distance: &mut Vec<u32>,
     queue: &mut Vec<u32>,
     rng: &mut Pcg64,
 ) {
@@ -93,15 +92,16 @@ pub(super) fn add(
             }
         }
     }
-    // Shuffle (Fisher-Yates), then judge in that order; each judgement is
-    // a breadth-first search, so only so many are tried.
+    // Shuffle (Fisher-Yates), then judge in that order. A judgement is a
+    // breadth-first search that stops as soon as the walk is known to be
+    // long enough, so it stays within a few dozen steps of the shortcut.
     for i in (1..found.len()).rev() {
         let j = rng.random_range(0..=i as u32) as usize;
         found.swap(i, j);
     }
     let wanted = usize::from(l.count);
     let mut made = 0;
-    for s in found.into_iter().take(8 * wanted + 32) {
+    for s in found {
         if made == wanted {
             break;
         }
@@ -125,16 +125,19 @@ pub(super) fn add(
         if !still {
             continue;
         }
+        // Walks at least this long justify the shortcut: walk * 16 >=
+        // ratio16 * straight.
         let straight = u64::from(s.len) + 1;
-        let walk = walk_distance(
+        let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
+        if walk_shorter_than(
+            carver,
             w,
             site.tiles,
             s.from as usize,
             s.to as usize,
-            distance,
+            needed,
             queue,
-        );
-        if u64::from(walk) * 16 < ratio16 * straight {
+        ) {
             continue;
         }
         for &c in &cells {
@@ -144,37 +147,41 @@ pub(super) fn add(
     }
 }
 
-/// Orthogonal steps from `from` to `to` over walkable cells (`u32::MAX`
-/// if unreachable), stopping as soon as `to` is reached.
-fn walk_distance(
+/// Whether `to` is fewer than `limit` orthogonal steps from `from` over
+/// walkable cells. Searches no farther than that.
+fn walk_shorter_than(
+    carver: &mut Carver,
     width: usize,
     tiles: &[Tile],
     from: usize,
     to: usize,
-    distance: &mut Vec<u32>,
+    limit: u32,
     queue: &mut Vec<u32>,
-) -> u32 {
-    distance.clear();
-    distance.resize(tiles.len(), u32::MAX);
+) -> bool {
+    carver.epoch += 1;
+    let mark = carver.epoch;
+    // The queue holds (cell, steps) pairs, flattened.
     queue.clear();
-    distance[from] = 0;
-    queue.push(from as u32);
+    queue.extend([from as u32, 0]);
+    carver.seen[from] = mark;
     let mut head = 0;
-    while let Some(&c) = queue.get(head) {
-        head += 1;
-        let c = c as usize;
+    while head < queue.len() {
+        let (c, d) = (queue[head] as usize, queue[head + 1]);
+        head += 2;
         if c == to {
-            return distance[c];
+            return true;
         }
-        let d = distance[c] + 1;
+        if d + 1 >= limit {
+            continue;
+        }
         for n in [c - width, c + 1, c + width, c - 1] {
-            if tiles[n].is_walkable() && distance[n] == u32::MAX {
-                distance[n] = d;
-                queue.push(n as u32);
+            if tiles[n].is_walkable() && carver.seen[n] != mark {
+                carver.seen[n] = mark;
+                queue.extend([n as u32, d + 1]);
             }
         }
     }
-    u32::MAX
+    false
 }
 
 /// Removes dead-end corridors and the doors left leading nowhere.

@@ -171,7 +171,6 @@ impl Generator {
                 &mut self.carver,
                 config,
                 &mut site,
-                &mut self.distance,
                 &mut self.queue,
                 &mut rng,
             );
@@ -307,7 +306,6 @@ impl Generator {
                 &mut self.carver,
                 config,
                 &mut site,
-                &mut self.distance,
                 &mut self.queue,
                 &mut rng,
             );
