@@ -40,7 +40,7 @@ fn corridor_stage(c: &mut Criterion) {
                     works[i].clone()
                 },
                 |mut work| black_box(generator.corridor_stage(&config, &mut work)),
-                BatchSize::SmallInput,
+                BatchSize::PerIteration,
             )
         });
     }
