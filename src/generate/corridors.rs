@@ -222,8 +222,18 @@ impl Carver {
             }
         }
 
-        // Corridor step costs. Every room cell and ring cell is closed, and
-        // so is the border (hardness 255).
+        // Corridor step costs, for the Tunnel's search alone (the other
+        // styles only ask `free`). Every room cell and ring cell is closed,
+        // and so is the border (hardness 255).
+        self.step.clear();
+        if cfg.corridors == CorridorStyle::Tunnel {
+            self.step_costs(site);
+        }
+        self.door_candidates(site);
+    }
+
+    fn step_costs(&mut self, site: &Site<'_>) {
+        let w = site.width;
         let table: Vec<u16> = (0..256)
             .map(|h| {
                 if h == 255 {
@@ -233,7 +243,6 @@ impl Carver {
                 }
             })
             .collect();
-        self.step.clear();
         self.step
             .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
         for shape in site.shapes {
@@ -252,9 +261,12 @@ impl Carver {
                 }
             }
         }
+    }
 
-        // Door candidates: ring cells of one room, orthogonally next to its
-        // floor, off the border, with a way out into free rock.
+    /// Door candidates: ring cells of one room, orthogonally next to its
+    /// floor, off the border, with a way out into free rock.
+    fn door_candidates(&mut self, site: &Site<'_>) {
+        let w = site.width;
         self.candidates.resize_with(site.shapes.len(), Vec::new);
         for (i, shape) in site.shapes.iter().enumerate() {
             let id = i as u16 + 1;
@@ -317,7 +329,9 @@ impl Carver {
         match self.ring[c] {
             0 => {
                 site.tiles[c] = Tile::Corridor;
-                self.step[c] = cfg.tunnel.open_cost;
+                if let Some(step) = self.step.get_mut(c) {
+                    *step = cfg.tunnel.open_cost;
+                }
             }
             id => {
                 if site.tiles[c] != Tile::Door {
@@ -332,8 +346,9 @@ impl Carver {
 
     /// Whether a corridor may run through the cell: rock or corridor that
     /// is not a room, a ring or the border.
-    pub(super) fn free(&self, c: usize) -> bool {
-        self.step[c] != 0
+    /// (The same cells the Tunnel's step table prices above zero.)
+    pub(super) fn free(&self, site: &Site<'_>, c: usize) -> bool {
+        self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
     }
 
     /// The room whose ring the cell is in (`None` outside rings or where

@@ -58,7 +58,7 @@ pub(super) fn carve(
                 .filter(|&c| site.tiles[c as usize] == Tile::Rock)
                 .filter(|&c| {
                     let o = offset(c as usize, out_of(site, c as usize, room), w);
-                    carver.free(o) && site.tiles[o] == Tile::Rock
+                    carver.free(site, o) && site.tiles[o] == Tile::Rock
                 })
                 .collect();
             if ends.is_empty() {
@@ -118,7 +118,7 @@ pub(super) fn carve(
                 for _ in 0..LOOK {
                     let prev = c;
                     c = offset(c, d, w);
-                    if !carver.free(c) {
+                    if !carver.free(site, c) {
                         break;
                     }
                     if site.tiles[c] == Tile::Corridor {
@@ -164,7 +164,7 @@ pub(super) fn carve(
             // (what they could join there, the look finds).
             let next = [dir, left(dir), right(dir)].into_iter().find(|&d| {
                 let n = offset(end, d, w);
-                carver.free(n)
+                carver.free(site, n)
                     && site.tiles[n] == Tile::Rock
                     && Dir::ALL.into_iter().all(|e| {
                         let m = offset(n, e, w);

@@ -117,7 +117,7 @@ fn start(
             continue;
         }
         let out = offset(c, out_of(site, c, room), site.width);
-        if carver.free(out) && site.tiles[out] == Tile::Rock {
+        if carver.free(site, out) && site.tiles[out] == Tile::Rock {
             return Some(c);
         }
     }
@@ -163,7 +163,7 @@ fn grow(
             return End::Failed;
         }
         let n = offset(cur, dir, w);
-        if !carver.free(n) {
+        if !carver.free(site, n) {
             // A room's ring: a usable door of another set ends it well.
             return match carver.ring_room(n) {
                 Some(r)

@@ -70,7 +70,7 @@ pub(super) fn add(
                     }
                     break;
                 }
-                if !carver.free(c) {
+                if !carver.free(site, c) {
                     // A ring cell that may become a door, with the room's
                     // floor straight beyond it.
                     if let Some(r) = carver.ring_room(c) {
@@ -120,7 +120,7 @@ pub(super) fn add(
         let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
             && match door {
                 Some(r) => usable_door(carver, cfg, site, r, last),
-                None => cells.iter().all(|&c| carver.free(c)),
+                None => cells.iter().all(|&c| carver.free(site, c)),
             };
         if !still {
             continue;

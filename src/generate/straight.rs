@@ -162,7 +162,7 @@ fn search(
                 carver.parent[n] = c as u32;
                 break 'search Some(n as u32);
             }
-            if !carver.free(n) {
+            if !carver.free(site, n) {
                 continue;
             }
             carver.seen[n] = visit;
