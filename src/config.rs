@@ -606,6 +606,21 @@ impl Config {
             },
         )?;
         check_range(c.grid_segment, "grid_segment", 1, MAX_GRID_SEGMENT)?;
+        // Grid and DeadEnd join rooms only through corridors that leave
+        // doors: with one door a room, at most one corridor may end at a
+        // room, and the rest would all have to meet other corridors.
+        if matches!(c.corridors, CorridorStyle::Grid | CorridorStyle::DeadEnd) && r.max_doors < 2 {
+            return Err(Problem {
+                field: "rooms.max_doors".into(),
+                message: format!(
+                    "must be at least 2 with corridors: {:?} (it is {}): that style joins rooms by \
+                     corridors growing out of doors, which one door a room cannot do; raise \
+                     rooms.max_doors or use Tunnel or Straight",
+                    c.corridors, r.max_doors
+                ),
+                instead: None,
+            });
+        }
         let l = &c.extra_loops;
         check(l.count <= MAX_LOOPS, "extra_loops.count", || {
             format!("must be from 0 to {MAX_LOOPS}, got {}", l.count)
@@ -1502,6 +1517,9 @@ mod tests {
         assert!(e.to_string().contains("Straight"), "{e}");
         let e = err("(dead_ends: Trim)");
         assert_eq!(e.field(), Some("dead_ends"), "{e}");
+        let e = err("(\n  corridors: Grid,\n  rooms: (max_doors: 1),\n)");
+        assert_eq!(e.field(), Some("rooms.max_doors"), "{e}");
+        assert!(e.to_string().starts_with("mine.ron:3:11:"), "{e}");
     }
 
     #[test]

@@ -105,6 +105,7 @@ proptest! {
     #[test]
     fn small_stacks_keep_every_promise(config in small_config(), layout in layout(), seed in any::<u64>()) {
         let config = with_layout(config, layout);
+        prop_assume!(config.validate().is_ok());
         match Dungeon::generate_all(config.clone(), seed) {
             Ok(dungeon) => {
                 for d in 1..=config.levels {
