@@ -123,6 +123,9 @@ impl Generator {
             &config.hardness,
             &mut rng,
         );
+        if config.dead_ends == DeadEndPolicy::Prune {
+            self.pristine.clone_from(&hardness);
+        }
         let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
         let shapes = rooms::place(config, &mut rng, &mut self.room_id);
         if shapes.len() < usize::from(config.rooms.count.min) {
@@ -161,25 +164,44 @@ impl Generator {
             shapes: &work.shapes,
             doors: &mut doors,
         };
-        let mut rng = stage_rng(work.seed, work.depth, 0, Stage::Corridors);
-        if self.carver.carve(config, &mut site, &mut rng).is_err() {
-            return false;
-        }
-        if config.extra_loops.count > 0 {
-            let mut rng = stage_rng(work.seed, work.depth, 0, Stage::Loops);
-            loops::add(
-                &mut self.carver,
-                config,
-                &mut site,
-                &mut self.queue,
-                &mut rng,
-            );
-        }
-        if config.dead_ends == DeadEndPolicy::Prune {
-            loops::prune(&mut site, &self.pristine);
-        }
-        true
+        join_rooms(
+            &mut self.carver,
+            &mut self.queue,
+            &self.pristine,
+            config,
+            &mut site,
+            work.seed,
+            work.depth,
+            0,
+        )
+        .is_ok()
     }
+}
+
+/// The corridor stage of one attempt: the configured style, then extra
+/// loops and dead-end pruning, each from its own random stream. (A free
+/// function over the generator's buffers, since the site borrows another.)
+#[allow(clippy::too_many_arguments)]
+fn join_rooms(
+    carver: &mut Carver,
+    queue: &mut Vec<u32>,
+    pristine: &[u8],
+    config: &Config,
+    site: &mut Site<'_>,
+    seed: u64,
+    depth: u16,
+    attempt: u32,
+) -> Result<(), corridors::Unjoined> {
+    let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
+    carver.carve(config, site, &mut rng)?;
+    if config.extra_loops.count > 0 {
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
+        loops::add(carver, config, site, queue, &mut rng);
+    }
+    if config.dead_ends == DeadEndPolicy::Prune {
+        loops::prune(site, pristine);
+    }
+    Ok(())
 }
 
 enum Rejected {
@@ -296,23 +318,17 @@ impl Generator {
             shapes: &shapes,
             doors: &mut doors,
         };
-        let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
-        self.carver
-            .carve(config, &mut site, &mut rng)
-            .map_err(|_| Rejected::Unjoined)?;
-        if config.extra_loops.count > 0 {
-            let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-            loops::add(
-                &mut self.carver,
-                config,
-                &mut site,
-                &mut self.queue,
-                &mut rng,
-            );
-        }
-        if config.dead_ends == DeadEndPolicy::Prune {
-            loops::prune(&mut site, &self.pristine);
-        }
+        join_rooms(
+            &mut self.carver,
+            &mut self.queue,
+            &self.pristine,
+            config,
+            &mut site,
+            seed,
+            depth,
+            attempt,
+        )
+        .map_err(|_| Rejected::Unjoined)?;
 
         let rooms: Vec<Room> = shapes
             .into_iter()
