@@ -178,3 +178,27 @@ fn stats_are_deterministic_but_for_the_time() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn readme_stats_example_is_real_output_but_for_the_times() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("$ delve stats --seed 1 --levels 3\n")
+        .expect("example in README");
+    let block = &readme[start..];
+    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let out = delve(&["stats", "--seed", "1", "--levels", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Every line but the timings: the table without its last column, and
+    // no generation line.
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("generation:"))
+            .map(|l| match l.rfind("  ") {
+                Some(i) if !l.trim().is_empty() => l[..i].trim_end().to_string(),
+                _ => l.to_string(),
+            })
+            .collect()
+    };
+    assert_eq!(strip(&text), strip(block));
+}
