@@ -36,6 +36,10 @@ pub const MAX_COST: u16 = 10_000;
 pub const MAX_ROOMS: u16 = 4096;
 /// 003: a room has up to eight doors.
 pub const MAX_DOORS: u8 = 8;
+/// Bounds on the `Grid` style's geometry and on extra loops.
+pub const MAX_GRID_SPACING: u16 = 64;
+pub const MAX_GRID_SEGMENT: u16 = 64;
+pub const MAX_LOOPS: u16 = 1000;
 /// 002: a room is at least 3 cells wide and 2 tall.
 pub const MIN_ROOM_WIDTH: u16 = 3;
 pub const MIN_ROOM_HEIGHT: u16 = 2;
@@ -66,8 +70,67 @@ pub struct Config {
     pub hardness: HardnessConfig,
     pub tunnel: TunnelConfig,
     pub stairs: StairsConfig,
+    /// How rooms are joined (one of the four styles of the seeds).
+    pub corridors: CorridorStyle,
+    /// `Grid`: cells between grid lines (003: 6).
+    pub grid_spacing: u16,
+    /// `Grid`: cells a corridor runs before it may turn (003: 3 to 6).
+    #[serde(with = "grid_segment_field")]
+    pub grid_segment: Range,
+    /// Whether overlapping room placements merge into one room (000).
+    pub rooms_may_overlap: bool,
+    pub extra_loops: LoopConfig,
+    pub dead_ends: DeadEndPolicy,
     pub simulation: SimulationConfig,
     pub generation_retries: u16,
+}
+
+/// How the rooms of a level are joined.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorridorStyle {
+    /// 002: cheapest paths over rock hardness with turn penalties.
+    Tunnel,
+    /// 003: corridors along grid lines, in segments, turning at grid points.
+    Grid,
+    /// 004: corridor stubs at the doors grow until they see another corridor.
+    DeadEnd,
+    /// 000: consecutive rooms joined by walking straight toward the next.
+    Straight,
+}
+
+/// What happens to corridors that lead nowhere.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DeadEndPolicy {
+    Keep,
+    Prune,
+}
+
+/// Deliberate cycles (Brogue's addLoops): a door or a short straight
+/// corridor where two open cells are close in space but far apart by path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopConfig {
+    /// Loops to add to each level at most (0: none).
+    pub count: u16,
+    /// A shortcut is made only where the walk between its ends is at least
+    /// this many times longer than the shortcut itself.
+    pub ratio: f64,
+    /// Rock cells a shortcut may cut through, 1 to 16.
+    pub max_length: u16,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            count: 0,
+            ratio: 5.0,
+            max_length: 4,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,6 +182,12 @@ impl Default for Config {
             hardness: HardnessConfig::default(),
             tunnel: TunnelConfig::default(),
             stairs: StairsConfig::default(),
+            corridors: CorridorStyle::Tunnel,
+            grid_spacing: 6,
+            grid_segment: Range::new(3, 6),
+            rooms_may_overlap: false,
+            extra_loops: LoopConfig::default(),
+            dead_ends: DeadEndPolicy::Keep,
             simulation: SimulationConfig::default(),
             generation_retries: 32,
         }
@@ -163,6 +232,26 @@ struct RoomFields {
 struct PartialRange {
     min: Option<u16>,
     max: Option<u16>,
+}
+
+/// `grid_segment` may give only one bound, like the room ranges; the other
+/// keeps its default. Written out in full, as `RoomFields` is.
+mod grid_segment_field {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{PartialRange, Range};
+
+    pub fn serialize<S: Serializer>(r: &Range, s: S) -> Result<S::Ok, S::Error> {
+        PartialRange {
+            min: Some(r.min),
+            max: Some(r.max),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range, D::Error> {
+        Ok(PartialRange::deserialize(d)?.or(Range::new(3, 6)))
+    }
 }
 
 impl PartialRange {
@@ -506,6 +595,52 @@ impl Config {
                 instead: Some("stairs.per_level".into()),
             });
         }
+        check(
+            (3..=MAX_GRID_SPACING).contains(&c.grid_spacing),
+            "grid_spacing",
+            || {
+                format!(
+                    "must be from 3 to {MAX_GRID_SPACING} cells, got {}",
+                    c.grid_spacing
+                )
+            },
+        )?;
+        check_range(c.grid_segment, "grid_segment", 1, MAX_GRID_SEGMENT)?;
+        // Grid and DeadEnd join rooms only through corridors that leave
+        // doors: with one door a room, at most one corridor may end at a
+        // room, and the rest would all have to meet other corridors.
+        if matches!(c.corridors, CorridorStyle::Grid | CorridorStyle::DeadEnd) && r.max_doors < 2 {
+            return Err(Problem {
+                field: "rooms.max_doors".into(),
+                message: format!(
+                    "must be at least 2 with corridors: {:?} (it is {}): that style joins rooms by \
+                     corridors growing out of doors, which one door a room cannot do; raise \
+                     rooms.max_doors or use Tunnel or Straight",
+                    c.corridors, r.max_doors
+                ),
+                instead: None,
+            });
+        }
+        let l = &c.extra_loops;
+        check(l.count <= MAX_LOOPS, "extra_loops.count", || {
+            format!("must be from 0 to {MAX_LOOPS}, got {}", l.count)
+        })?;
+        check(
+            l.ratio.is_finite() && l.ratio > 1.0 && l.ratio <= 1000.0,
+            "extra_loops.ratio",
+            || {
+                format!(
+                    "must be a number above 1 and at most 1000, got {} (a shortcut must save \
+                     walking to be worth making)",
+                    l.ratio
+                )
+            },
+        )?;
+        check(
+            (1..=16).contains(&l.max_length),
+            "extra_loops.max_length",
+            || format!("must be from 1 to 16, got {}", l.max_length),
+        )?;
         let sim = &c.simulation;
         check((1..=99).contains(&sim.lives), "simulation.lives", || {
             format!("must be from 1 to 99, got {}", sim.lives)
@@ -558,7 +693,80 @@ impl Config {
     }
 }
 
+/// The config as a run's digest sees it: the fields of save format 1 in
+/// their order, then each field added since, left out while it holds the
+/// value that reproduces format 1's generator. So a run's digest does not
+/// change because delve learnt new options, a format-1 save loads to the
+/// digest it was made with, and two configs still digest alike only when
+/// they are equal.
+#[derive(Serialize)]
+pub(crate) struct DigestConfig<'a> {
+    width: u16,
+    height: u16,
+    levels: u16,
+    rooms: &'a RoomConfig,
+    hardness: &'a HardnessConfig,
+    tunnel: &'a TunnelConfig,
+    stairs: &'a StairsConfig,
+    simulation: &'a SimulationConfig,
+    generation_retries: u16,
+    #[serde(skip_serializing_if = "is_tunnel")]
+    corridors: CorridorStyle,
+    #[serde(skip_serializing_if = "is_six")]
+    grid_spacing: u16,
+    #[serde(
+        skip_serializing_if = "is_three_to_six",
+        serialize_with = "grid_segment_field::serialize"
+    )]
+    grid_segment: Range,
+    #[serde(skip_serializing_if = "is_false")]
+    rooms_may_overlap: bool,
+    #[serde(skip_serializing_if = "no_loops")]
+    extra_loops: &'a LoopConfig,
+    #[serde(skip_serializing_if = "is_keep")]
+    dead_ends: DeadEndPolicy,
+}
+
+fn is_tunnel(s: &CorridorStyle) -> bool {
+    *s == CorridorStyle::Tunnel
+}
+fn is_six(v: &u16) -> bool {
+    *v == 6
+}
+fn is_three_to_six(r: &Range) -> bool {
+    *r == Range::new(3, 6)
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn no_loops(l: &&LoopConfig) -> bool {
+    **l == LoopConfig::default()
+}
+fn is_keep(p: &DeadEndPolicy) -> bool {
+    *p == DeadEndPolicy::Keep
+}
+
 impl Config {
+    pub(crate) fn digest_view(&self) -> DigestConfig<'_> {
+        DigestConfig {
+            width: self.width,
+            height: self.height,
+            levels: self.levels,
+            rooms: &self.rooms,
+            hardness: &self.hardness,
+            tunnel: &self.tunnel,
+            stairs: &self.stairs,
+            simulation: &self.simulation,
+            generation_retries: self.generation_retries,
+            corridors: self.corridors,
+            grid_spacing: self.grid_spacing,
+            grid_segment: self.grid_segment,
+            rooms_may_overlap: self.rooms_may_overlap,
+            extra_loops: &self.extra_loops,
+            dead_ends: self.dead_ends,
+        }
+    }
+
     /// The rooms the busiest level needs for its stairs. Each staircase has
     /// a room of its own, and the level's arrival room (its first up
     /// staircase, or where the player starts on a first level without an
@@ -1317,6 +1525,55 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn layout_options_are_validated_and_located() {
+        let e = err("(\n  corridors: Grid,\n  grid_spacing: 2,\n)");
+        assert_eq!(
+            e.to_string(),
+            "mine.ron:3:3: grid_spacing: must be from 3 to 64 cells, got 2"
+        );
+        let e = err("(extra_loops: (count: 2, ratio: 1.0))");
+        assert_eq!(e.field(), Some("extra_loops.ratio"), "{e}");
+        assert!(e.to_string().starts_with("mine.ron:1:26:"), "{e}");
+        assert_eq!(
+            err("(extra_loops: (ratio: NaN))").field(),
+            Some("extra_loops.ratio")
+        );
+        assert_eq!(
+            err("(extra_loops: (max_length: 0))").field(),
+            Some("extra_loops.max_length")
+        );
+        assert_eq!(
+            err("(grid_segment: (min: 5, max: 2))").field(),
+            Some("grid_segment")
+        );
+        let e = err("(corridors: Maze)");
+        assert_eq!(e.field(), Some("corridors"), "{e}");
+        assert!(e.to_string().contains("Straight"), "{e}");
+        let e = err("(dead_ends: Trim)");
+        assert_eq!(e.field(), Some("dead_ends"), "{e}");
+        let e = err("(\n  corridors: Grid,\n  rooms: (max_doors: 1),\n)");
+        assert_eq!(e.field(), Some("rooms.max_doors"), "{e}");
+        assert!(e.to_string().starts_with("mine.ron:3:11:"), "{e}");
+    }
+
+    #[test]
+    fn layout_options_parse_with_partial_ranges() {
+        let c = Config::from_ron(
+            "(corridors: DeadEnd, grid_segment: (max: 9), rooms_may_overlap: true, \
+             extra_loops: (count: 3), dead_ends: Prune)",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(c.corridors, CorridorStyle::DeadEnd);
+        assert_eq!(c.grid_segment, Range::new(3, 9));
+        assert!(c.rooms_may_overlap);
+        assert_eq!(c.extra_loops.count, 3);
+        assert_eq!(c.extra_loops.ratio, LoopConfig::default().ratio);
+        assert_eq!(c.dead_ends, DeadEndPolicy::Prune);
+        assert_eq!(Config::from_ron(&c.to_ron(), "x").unwrap(), c);
     }
 
     #[test]

@@ -83,6 +83,7 @@ pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
                         shape: match room.shape {
                             Shape::Rect(_) => "rect",
                             Shape::Circle { .. } => "circle",
+                            Shape::Merged(_) => "merged",
                         },
                         x: b.x,
                         y: b.y,

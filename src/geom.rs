@@ -109,10 +109,75 @@ impl Rect {
 /// The outline of a room. Circles are discs of cells whose squared distance
 /// from the centre is at most `r² + r`: the usual "radius + ½" disc that looks
 /// round on a grid instead of growing a one-cell nub on each side.
+///
+/// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Shape {
     Rect(Rect),
+    Circle {
+        center: Pos,
+        radius: u16,
+    },
+    /// Placements that overlapped or stood side by side, merged into one
+    /// irregular room (000, with `rooms_may_overlap`).
+    Merged(Merged),
+}
+
+/// The most placements one merged room is made of. A fixed array keeps
+/// [`Shape`] `Copy`; a placement that would merge more is refused.
+pub const MAX_PARTS: usize = 8;
+
+/// One placement inside a merged room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Part {
+    Rect(Rect),
     Circle { center: Pos, radius: u16 },
+}
+
+impl Part {
+    pub fn shape(self) -> Shape {
+        match self {
+            Part::Rect(r) => Shape::Rect(r),
+            Part::Circle { center, radius } => Shape::Circle { center, radius },
+        }
+    }
+}
+
+/// A room made of 2 to [`MAX_PARTS`] placements, orthogonally connected.
+/// Entries past `len` repeat the first part and mean nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Merged {
+    pub parts: [Part; MAX_PARTS],
+    pub len: u8,
+}
+
+impl Merged {
+    /// The parts in placement order.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts[..usize::from(self.len).min(MAX_PARTS)]
+    }
+
+    /// Merges plain shapes and merged rooms; `None` past [`MAX_PARTS`].
+    pub fn of(shapes: &[Shape]) -> Option<Merged> {
+        let mut parts = Vec::with_capacity(MAX_PARTS);
+        for s in shapes {
+            match *s {
+                Shape::Rect(r) => parts.push(Part::Rect(r)),
+                Shape::Circle { center, radius } => parts.push(Part::Circle { center, radius }),
+                Shape::Merged(m) => parts.extend_from_slice(m.parts()),
+            }
+        }
+        if parts.is_empty() || parts.len() > MAX_PARTS {
+            return None;
+        }
+        let len = parts.len() as u8;
+        let first = parts[0];
+        parts.resize(MAX_PARTS, first);
+        Some(Merged {
+            parts: parts.try_into().expect("MAX_PARTS entries"),
+            len,
+        })
+    }
 }
 
 impl Shape {
@@ -120,6 +185,24 @@ impl Shape {
     pub fn bounds(&self) -> Rect {
         match *self {
             Shape::Rect(r) => r,
+            Shape::Merged(m) => {
+                let mut it = m.parts().iter().map(|p| p.shape().bounds());
+                let first = it.next().expect("a merged room has parts");
+                let (mut x0, mut y0) = (first.x, first.y);
+                let (mut x1, mut y1) = (first.right(), first.bottom());
+                for b in it {
+                    x0 = x0.min(b.x);
+                    y0 = y0.min(b.y);
+                    x1 = x1.max(b.right());
+                    y1 = y1.max(b.bottom());
+                }
+                Rect {
+                    x: x0,
+                    y: y0,
+                    width: x1 - x0 + 1,
+                    height: y1 - y0 + 1,
+                }
+            }
             Shape::Circle { center, radius } => Rect {
                 x: center.x - radius,
                 y: center.y - radius,
@@ -138,11 +221,16 @@ impl Shape {
                 let r = i32::from(radius);
                 dx * dx + dy * dy <= r * r + r
             }
+            Shape::Merged(m) => m.parts().iter().any(|part| part.shape().contains(p)),
         }
     }
 
-    /// The cell at the middle of the bounding box, always inside the shape.
+    /// A cell inside the shape: the middle of the bounding box, or for a
+    /// merged room the middle of its first part.
     pub fn center(&self) -> Pos {
+        if let Shape::Merged(m) = self {
+            return m.parts[0].shape().center();
+        }
         let b = self.bounds();
         Pos::new(b.x + (b.width - 1) / 2, b.y + (b.height - 1) / 2)
     }
@@ -158,7 +246,7 @@ impl Shape {
     pub fn area(&self) -> usize {
         match *self {
             Shape::Rect(r) => usize::from(r.width) * usize::from(r.height),
-            Shape::Circle { .. } => self.cells().count(),
+            Shape::Circle { .. } | Shape::Merged(_) => self.cells().count(),
         }
     }
 }

@@ -209,20 +209,11 @@ impl TryFrom<LevelData> for Level {
         let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
         for (i, room) in d.rooms.iter().enumerate() {
             let fits = match room.shape {
-                Shape::Rect(r) => {
-                    r.width > 0
-                        && r.height > 0
-                        && u32::from(r.x) + u32::from(r.width) < u32::from(w)
-                        && u32::from(r.y) + u32::from(r.height) < u32::from(h)
-                        && r.x > 0
-                        && r.y > 0
+                Shape::Merged(m) => {
+                    (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
+                        && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
                 }
-                Shape::Circle { center, radius } => {
-                    center.x > radius
-                        && center.y > radius
-                        && u32::from(center.x) + u32::from(radius) < u32::from(w) - 1
-                        && u32::from(center.y) + u32::from(radius) < u32::from(h) - 1
-                }
+                shape => shape_fits(shape, w, h),
             };
             if !fits {
                 return Err(format!("level {} room {i} lies outside the level", d.depth));
@@ -260,6 +251,27 @@ impl TryFrom<LevelData> for Level {
             d.stairs,
             d.rejected_attempts,
         ))
+    }
+}
+
+/// Whether a plain shape lies inside the level, off its border.
+fn shape_fits(shape: Shape, w: u16, h: u16) -> bool {
+    match shape {
+        Shape::Rect(r) => {
+            r.width > 0
+                && r.height > 0
+                && u32::from(r.x) + u32::from(r.width) < u32::from(w)
+                && u32::from(r.y) + u32::from(r.height) < u32::from(h)
+                && r.x > 0
+                && r.y > 0
+        }
+        Shape::Circle { center, radius } => {
+            center.x > radius
+                && center.y > radius
+                && u32::from(center.x) + u32::from(radius) < u32::from(w) - 1
+                && u32::from(center.y) + u32::from(radius) < u32::from(h) - 1
+        }
+        Shape::Merged(_) => false,
     }
 }
 

@@ -13,8 +13,10 @@ pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod level;
+pub mod render;
 pub mod save;
 pub mod sim;
+pub mod stats;
 pub mod view;
 
 pub use config::{Config, ConfigError};

@@ -13,8 +13,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use delve::config::Config;
 use delve::dungeon::Dungeon;
+use delve::render;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
+use delve::stats::{self, LevelStats};
 use delve::view::terminal::ViewError;
 use delve::view::{App, Keymap};
 use delve::{ConfigError, GenerateError, export};
@@ -47,6 +49,11 @@ enum Command {
     Generate(GenerateArgs),
     /// Play a run headless with the autopilot and print a summary.
     Simulate(SimulateArgs),
+    /// Measure levels: rooms, doors, corridors, loops, dead ends, path
+    /// lengths and generation time.
+    Stats(StatsArgs),
+    /// Draw a level, or the whole stack, as a PNG picture.
+    Render(RenderArgs),
     /// List the saves: name, depth, turn, seed, outcome, when, size, status.
     Saves,
     /// Check a save (a name in the saves directory, or a file) and say what
@@ -123,6 +130,56 @@ struct GenerateArgs {
     out: Option<PathBuf>,
 }
 
+#[derive(clap::Args)]
+struct StatsArgs {
+    /// Run seed (the first of the samples); without it a random seed is
+    /// chosen and printed to stderr.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Number of levels, overriding the config.
+    #[arg(long, value_name = "N")]
+    levels: Option<u16>,
+    /// Measure K stacks from consecutive seeds and report the mean, min and
+    /// max of each metric over all their levels.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    samples: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    format: StatsFormat,
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// Run seed; without it a random seed is chosen and printed to stderr.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// RON config file; fields left out take the defaults of data/default.ron.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The level to draw (1 is the top; the default).
+    #[arg(long, value_name = "D", conflicts_with = "all")]
+    depth: Option<u16>,
+    /// Draw every level, as a sheet with depth labels.
+    #[arg(long)]
+    all: bool,
+    /// Pixels a cell, 1 to 32.
+    #[arg(long, value_name = "PX", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..=32))]
+    scale: u32,
+    /// The PNG file to write.
+    #[arg(long, value_name = "FILE.png")]
+    out: PathBuf,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StatsFormat {
+    Table,
+    Json,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Ascii,
@@ -196,6 +253,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play(args) => play(args, &cli.saves_dir),
         Command::Generate(args) => generate(args),
         Command::Simulate(args) => simulate(args, &cli.saves_dir),
+        Command::Stats(args) => stats(args),
+        Command::Render(args) => render(args),
         Command::Saves => list_saves(&cli.saves_dir),
         Command::Verify { save } => verify(&cli.saves_dir, &save),
     }
@@ -346,6 +405,89 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
     };
     write_output(args.out.as_deref(), text.as_bytes())
 }
+
+fn stats(args: StatsArgs) -> Result<(), CliError> {
+    let config = load_config(args.config.as_deref(), args.levels)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    });
+    let samples = args.samples.unwrap_or(1);
+    // Levels are generated one at a time on this thread, so each time is
+    // one level's; the clock is read here, never in the library.
+    let mut generator = delve::Generator::default();
+    // One untimed level first: the generator's reusable buffers are
+    // allocated and touched once, so no level's time includes that.
+    generator.level(&config, seed, 1)?;
+    let mut measured = Vec::new();
+    let mut times_us = Vec::new();
+    for k in 0..samples {
+        for depth in 1..=config.levels {
+            let start = std::time::Instant::now();
+            let level = generator.level(&config, seed.wrapping_add(k), depth)?;
+            times_us.push(start.elapsed().as_micros() as u64);
+            measured.push(LevelStats::of(&level));
+        }
+    }
+    let text = match (args.samples, args.format) {
+        (None, StatsFormat::Table) => stats::level_table(&measured, &times_us),
+        (None, StatsFormat::Json) => stats::level_json(seed, &measured, &times_us),
+        (Some(_), StatsFormat::Table) => {
+            let mut t = format!(
+                "{} level(s) of {samples} stack(s), seeds {seed} to {}\n\n",
+                measured.len(),
+                seed.wrapping_add(samples - 1)
+            );
+            t.push_str(&stats::summary_table(&measured, &times_us));
+            t
+        }
+        (Some(_), StatsFormat::Json) => stats::summary_json(seed, samples, &measured, &times_us),
+    };
+    write_output(None, text.as_bytes())
+}
+
+fn render(args: RenderArgs) -> Result<(), CliError> {
+    let config = load_config(args.config.as_deref(), None)?;
+    let levels = config.levels;
+    if let Some(d) = args.depth
+        && (d == 0 || d > levels)
+    {
+        return Err(CliError::Usage(format!(
+            "--depth {d}: the dungeon has depths 1 to {levels}"
+        )));
+    }
+    // Refuse a picture too large before generating anything.
+    let (w, h) = (config.width, config.height);
+    let (pw, ph) = if args.all {
+        render::sheet_size(w, h, usize::from(levels), args.scale, SHEET_COLUMNS)
+    } else {
+        render::level_size(w, h, args.scale)
+    };
+    if pw * ph > render::MAX_PIXELS || pw > u64::from(u32::MAX) || ph > u64::from(u32::MAX) {
+        return Err(CliError::Usage(format!(
+            "--scale {}: a {pw}x{ph} picture is too large; lower --scale",
+            args.scale
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    });
+    let image = if args.all {
+        let dungeon = Dungeon::generate_all(config, seed)?;
+        let all: Vec<&delve::Level> = (1..=levels).filter_map(|d| dungeon.generated(d)).collect();
+        render::sheet(&all, args.scale, SHEET_COLUMNS)
+    } else {
+        let level = delve::generate_level(&config, seed, args.depth.unwrap_or(1))?;
+        render::level_image(&level, args.scale)
+    };
+    write_output(Some(&args.out), &render::encode_png(&image))
+}
+
+/// Levels a row on a stack's sheet.
+const SHEET_COLUMNS: u32 = 5;
 
 fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     // One process per save: lock every name this run reads or writes.

@@ -1,7 +1,7 @@
 //! Save files: a run in one file that loads back exactly, written so that a
 //! crash, a kill or a full disk never costs the previous save.
 //!
-//! The format (version 1, little-endian; `docs/save-format.md` has the
+//! The format (version 2, little-endian; `docs/save-format.md` has the
 //! table) is a fixed 96-byte header, then the body:
 //!
 //! - header: magic `DELVESAV`, format version, flags, body length, the
@@ -16,6 +16,7 @@
 //! body CRC, then decompression into at most the stated length (itself
 //! capped), then bincode with a byte limit, every byte consumed, and last
 //! `Run::validate`. bincode is used only here, so the codec can change.
+//! Older formats decode into mirrors of their types (`v1`) and convert.
 //!
 //! This module and `config` are the only ones that touch the file system.
 
@@ -28,7 +29,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
 const FLAG_ZSTD: u16 = 1;
@@ -257,11 +258,18 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     };
     const LIMIT: usize = MAX_BODY as usize;
     let config = bincode::config::standard().with_limit::<LIMIT>();
-    let (mut run, used): (Run, usize) =
-        bincode::serde::decode_from_slice(&raw, config).map_err(|e| SaveError::Inconsistent {
-            path: path.into(),
-            what: format!("cannot decode: {e}"),
-        })?;
+    let cannot = |e: bincode::error::DecodeError| SaveError::Inconsistent {
+        path: path.into(),
+        what: format!("cannot decode: {e}"),
+    };
+    let (mut run, used): (Run, usize) = match header.summary.format {
+        1 => {
+            let (old, used): (v1::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
+        _ => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
+    };
     if used != raw.len() {
         return Err(damaged(format!(
             "{} bytes left over after the run",
@@ -274,6 +282,91 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     })?;
     run.after_load();
     Ok((run, header.summary))
+}
+
+/// Format 1, read by this build and converted on load. Format 2 added
+/// the generator's layout options to `Config` (corridor style, grid
+/// geometry, overlapping rooms, extra loops, dead-end policy); a format-1
+/// run gets the values that reproduce format 1's generator, so its levels
+/// not yet visited come out as they would have.
+mod v1 {
+    use rand_pcg::Pcg64;
+    use serde::Deserialize;
+
+    use crate::config::{
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
+        SimulationConfig, StairsConfig, TunnelConfig,
+    };
+    use crate::sim::{LevelState, MonsterKind, Outcome, Player};
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        turn: u64,
+        killed: u32,
+        log: Vec<String>,
+        outcome: Outcome,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: CorridorStyle::Tunnel,
+                grid_spacing: 6,
+                grid_segment: Range::new(3, 6),
+                rooms_may_overlap: false,
+                extra_loops: LoopConfig {
+                    count: 0,
+                    ..LoopConfig::default()
+                },
+                dead_ends: DeadEndPolicy::Keep,
+                simulation: c.simulation,
+                generation_retries: c.generation_retries,
+            }
+        }
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_parts(
+                r.config.into(),
+                r.kinds,
+                r.seed,
+                r.rng,
+                r.levels,
+                r.player,
+                r.turn,
+                r.killed,
+                r.log,
+                r.outcome,
+            )
+        }
+    }
 }
 
 /// One save in a directory listing.

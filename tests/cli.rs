@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn delve(args: &[&str]) -> Output {
+pub fn delve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_delve"))
         .args(args)
         .output()
@@ -19,17 +19,17 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A scratch directory of this test's own, removed when dropped.
-struct TempDir(PathBuf);
+pub struct TempDir(pub PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> TempDir {
+    pub fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("delve-test-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
     }
 
-    fn file(&self, name: &str, text: &str) -> String {
+    pub fn file(&self, name: &str, text: &str) -> String {
         let p = self.0.join(name);
         std::fs::write(&p, text).unwrap();
         p.display().to_string()
@@ -216,6 +216,9 @@ fn invalid_values_exit_2() {
             "rooms.count.min",
         ),
         ("(levels: -3)", "levels"),
+        ("(grid_spacing: 1)", "grid_spacing"),
+        ("(extra_loops: (ratio: 0.5))", "extra_loops.ratio"),
+        ("(corridors: Maze)", "corridors"),
         ("(width: 80", ""),
         ("not ron at all", ""),
     ] {
@@ -366,4 +369,41 @@ fn readme_simulate_example_is_real_output() {
     let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
     let out = delve(&["simulate", "--seed", "1", "--turns", "5000"]);
     assert_eq!(stdout(&out), block);
+}
+
+#[test]
+fn json_names_merged_rooms_with_their_bounding_box() {
+    let dir = TempDir::new("merged");
+    let cfg = dir.file(
+        "o.ron",
+        "(width: 90, height: 40, levels: 1, rooms_may_overlap: true, rooms: (max_floor_share: 0.5))",
+    );
+    let out = delve(&[
+        "generate", "--seed", "2", "--config", &cfg, "--format", "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let level = &doc["levels"][0];
+    let rows: Vec<&str> = level["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let merged: Vec<&serde_json::Value> = level["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["shape"] == "merged")
+        .collect();
+    assert!(!merged.is_empty(), "no merged room");
+    for room in merged {
+        let n = |k: &str| room[k].as_u64().unwrap() as usize;
+        let (x, y, w, h) = (n("x"), n("y"), n("width"), n("height"));
+        // The box is tight: floor on its top and bottom rows and its left
+        // and right columns.
+        let floor = |cx: usize, cy: usize| b".<>".contains(&rows[cy].as_bytes()[cx]);
+        assert!((x..x + w).any(|cx| floor(cx, y)) && (x..x + w).any(|cx| floor(cx, y + h - 1)));
+        assert!((y..y + h).any(|cy| floor(x, cy)) && (y..y + h).any(|cy| floor(x + w - 1, cy)));
+    }
 }

@@ -1,11 +1,49 @@
 //! Property tests: every promise of the generator, over random seeds and
 //! random valid configs, small levels and full-size ones.
 
-use delve::config::Range;
+use delve::config::{CorridorStyle, DeadEndPolicy, Range};
 use delve::{Config, Dungeon, LevelGraph, Tile, generate_level};
 use proptest::prelude::*;
 
 use crate::check;
+
+/// Every corridor style.
+pub const STYLES: [CorridorStyle; 4] = [
+    CorridorStyle::Tunnel,
+    CorridorStyle::Grid,
+    CorridorStyle::DeadEnd,
+    CorridorStyle::Straight,
+];
+
+/// A corridor style and room-overlap setting, with random extra loops and
+/// dead-end policy: every combination keeps every promise.
+fn layout() -> impl Strategy<Value = (CorridorStyle, bool, u16, bool, u16, Range)> {
+    (
+        prop::sample::select(&STYLES[..]),
+        any::<bool>(),
+        prop_oneof![Just(0u16), 1u16..=4],
+        any::<bool>(),
+        3u16..=9,
+        (1u16..=6, 0u16..=4).prop_map(|(a, b)| Range::new(a, a + b)),
+    )
+}
+
+fn with_layout(
+    mut c: Config,
+    (style, overlap, loops, prune, spacing, segment): (CorridorStyle, bool, u16, bool, u16, Range),
+) -> Config {
+    c.corridors = style;
+    c.rooms_may_overlap = overlap;
+    c.extra_loops.count = loops;
+    c.dead_ends = if prune {
+        DeadEndPolicy::Prune
+    } else {
+        DeadEndPolicy::Keep
+    };
+    c.grid_spacing = spacing;
+    c.grid_segment = segment;
+    c
+}
 
 /// Random valid configs around 002's 80x21 and up to mid-size levels.
 fn small_config() -> impl Strategy<Value = Config> {
@@ -62,9 +100,12 @@ fn small_config() -> impl Strategy<Value = Config> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    /// Every promise, on small random configs, for a whole stack.
+    /// Every promise, on small random configs, for a whole stack, in every
+    /// corridor style and with rooms overlapping or not.
     #[test]
-    fn small_stacks_keep_every_promise(config in small_config(), seed in any::<u64>()) {
+    fn small_stacks_keep_every_promise(config in small_config(), layout in layout(), seed in any::<u64>()) {
+        let config = with_layout(config, layout);
+        prop_assume!(config.validate().is_ok());
         match Dungeon::generate_all(config.clone(), seed) {
             Ok(dungeon) => {
                 for d in 1..=config.levels {
@@ -80,10 +121,12 @@ proptest! {
         }
     }
 
-    /// 002's exact setting: 80x21, at least 5 rooms.
+    /// 002's exact setting: 80x21, at least 5 rooms, in every style.
     #[test]
-    fn levels_80x21_keep_every_promise(seed in any::<u64>(), depth in 1u16..=3) {
-        let config = Config::from_ron("(width: 80, height: 21, levels: 3)", "test").unwrap();
+    fn levels_80x21_keep_every_promise(seed in any::<u64>(), depth in 1u16..=3, style in prop::sample::select(&STYLES[..]), overlap in any::<bool>()) {
+        let mut config = Config::from_ron("(width: 80, height: 21, levels: 3)", "test").unwrap();
+        config.corridors = style;
+        config.rooms_may_overlap = overlap;
         let level = generate_level(&config, seed, depth).unwrap();
         check::level(&level, &config);
         prop_assert!(level.rooms().len() >= 5);
@@ -121,11 +164,109 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// Full-size default levels at random depths.
+    /// Full-size default levels at random depths, in every style, with
+    /// rooms overlapping or not.
     #[test]
-    fn default_levels_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10) {
-        let config = Config::default();
+    fn default_levels_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10, style in prop::sample::select(&STYLES[..]), overlap in any::<bool>()) {
+        let config = Config {
+            corridors: style,
+            rooms_may_overlap: overlap,
+            ..Config::default()
+        };
         let level = generate_level(&config, seed, depth).unwrap();
         check::level(&level, &config);
+    }
+}
+
+fn variant(style: CorridorStyle, f: impl FnOnce(&mut Config)) -> Config {
+    let mut c = Config::from_ron("(width: 90, height: 40, levels: 1)", "test").unwrap();
+    c.corridors = style;
+    f(&mut c);
+    c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Extra loops only ever open cells and add loops; pruning leaves no dead
+    /// end and only ever closes cells. (Compared when the same generation
+    /// attempt succeeded, which is when the corridor stage was the same.)
+    #[test]
+    fn loops_add_and_pruning_removes(seed in any::<u64>(), style in prop::sample::select(&STYLES[..])) {
+        let base = generate_level(&variant(style, |_| {}), seed, 1).unwrap();
+        let looped_config = variant(style, |c| {
+            c.extra_loops.count = 4;
+            c.extra_loops.ratio = 3.0;
+        });
+        let looped = generate_level(&looped_config, seed, 1).unwrap();
+        check::level(&looped, &looped_config);
+        let pruned_config = variant(style, |c| c.dead_ends = DeadEndPolicy::Prune);
+        let pruned = generate_level(&pruned_config, seed, 1).unwrap();
+        check::level(&pruned, &pruned_config);
+        prop_assert_eq!(pruned.graph().dead_ends(), 0);
+        let open = |l: &delve::Level, i: usize| l.tiles()[i].is_walkable();
+        if looped.rejected_attempts() == base.rejected_attempts() {
+            prop_assert!((0..base.tiles().len()).all(|i| !open(&base, i) || open(&looped, i)));
+            prop_assert!(looped.graph().loops() >= base.graph().loops());
+        }
+        if pruned.rejected_attempts() == base.rejected_attempts() {
+            prop_assert!((0..base.tiles().len()).all(|i| !open(&pruned, i) || open(&base, i)));
+        }
+    }
+}
+
+#[test]
+fn extra_loops_make_cycles_where_walks_are_long() {
+    // Tunnel corridors form almost a tree: shortcuts must add loops.
+    let (mut before, mut after) = (0, 0);
+    for seed in 0..10 {
+        let base = generate_level(&variant(CorridorStyle::Tunnel, |_| {}), seed, 1).unwrap();
+        let looped = variant(CorridorStyle::Tunnel, |c| c.extra_loops.count = 3);
+        let looped = generate_level(&looped, seed, 1).unwrap();
+        before += base.graph().loops();
+        after += looped.graph().loops();
+    }
+    assert!(after >= before + 10, "{before} loops became {after}");
+}
+
+#[test]
+fn overlapping_rooms_merge_into_one_room() {
+    // Crowded overlapping placements: some rooms must be merged, and each
+    // merged room is one piece (check::level proves it is connected and
+    // apart from the others).
+    let mut merged = 0;
+    for seed in 0..10 {
+        let config = variant(CorridorStyle::Straight, |c| {
+            c.rooms_may_overlap = true;
+            c.rooms.max_floor_share = 0.5;
+        });
+        let level = generate_level(&config, seed, 1).unwrap();
+        check::level(&level, &config);
+        merged += level
+            .rooms()
+            .iter()
+            .filter(|r| matches!(r.shape, delve::Shape::Merged(_)))
+            .count();
+    }
+    assert!(merged >= 10, "only {merged} merged rooms in 10 levels");
+}
+
+#[test]
+fn no_shortcut_saves_a_thousandfold_walk() {
+    // The ratio decides: at 1000 no walk on a 90x40 level is long enough,
+    // so asking for loops changes nothing.
+    for style in STYLES {
+        for seed in 0..5 {
+            let base = generate_level(&variant(style, |_| {}), seed, 1).unwrap();
+            let strict = variant(style, |c| {
+                c.extra_loops.count = 10;
+                c.extra_loops.ratio = 1000.0;
+            });
+            assert_eq!(
+                generate_level(&strict, seed, 1).unwrap(),
+                base,
+                "{style:?} {seed}"
+            );
+        }
     }
 }

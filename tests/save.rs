@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use delve::Config;
+use delve::config::{CorridorStyle, DeadEndPolicy};
 use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
 use delve::sim::{MonsterKind, Run, autopilot};
 use proptest::prelude::*;
@@ -184,6 +185,56 @@ fn every_shipped_format_still_loads() {
         found += 1;
     }
     assert_eq!(found, usize::from(FORMAT_VERSION));
+}
+
+#[test]
+fn a_format_1_run_keeps_format_1_generation() {
+    // Format 1 knew only the Tunnel style; its runs get the layout options
+    // that reproduce it, so levels not yet visited come out as before.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-1.sav");
+    let (run, _) = save::read_and_decode(&file).unwrap();
+    let c = run.config();
+    assert_eq!(c.corridors, CorridorStyle::Tunnel);
+    assert!(!c.rooms_may_overlap);
+    assert_eq!(c.extra_loops.count, 0);
+    assert_eq!(c.dead_ends, DeadEndPolicy::Keep);
+    // These are also the defaults, whose output the stack fingerprint
+    // (tests/stack.rs) pins to format 1's generator.
+    let d = Config::default();
+    assert_eq!(
+        (
+            c.corridors,
+            c.rooms_may_overlap,
+            &c.extra_loops,
+            c.dead_ends
+        ),
+        (
+            d.corridors,
+            d.rooms_may_overlap,
+            &d.extra_loops,
+            d.dead_ends
+        )
+    );
+}
+
+#[test]
+fn layout_options_round_trip() {
+    let config = Config::from_ron(
+        "(width: 50, height: 24, levels: 2, corridors: DeadEnd, rooms_may_overlap: true, \
+         extra_loops: (count: 3, ratio: 2.5, max_length: 6), dead_ends: Prune, grid_spacing: 7, \
+         grid_segment: (min: 2, max: 9))",
+        "t",
+    )
+    .unwrap();
+    let run = played(config.clone(), 5, 50);
+    let (loaded, summary) = save::decode(&save::encode(&run, 1), "x").unwrap();
+    assert_eq!(summary.format, FORMAT_VERSION);
+    assert_eq!(loaded.config(), &config);
+    assert_eq!(loaded, run);
+    assert_eq!(loaded.digest(), run.digest());
+    // A non-default layout is part of the state: it changes the digest.
+    let plain = played(small_config(), 5, 50);
+    assert_ne!(plain.digest(), run.digest());
 }
 
 struct TempDir(PathBuf);

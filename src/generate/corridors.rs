@@ -20,14 +20,17 @@
 //! the attempt is rejected.
 
 use petgraph::unionfind::UnionFind;
+use rand_pcg::Pcg64;
 
-use crate::config::Config;
+use crate::config::{Config, CorridorStyle};
 use crate::geom::{Dir, Pos, Shape};
 use crate::level::{Door, Tile};
 
 /// Ring mark of a cell next to two or more rooms: never a door.
 const SHARED: u16 = u16::MAX;
-const NO_PARENT: u32 = u32::MAX;
+pub(super) const NO_PARENT: u32 = u32::MAX;
+/// `owner` of a cell no corridor of the current style owns.
+pub(super) const NO_OWNER: u32 = u32::MAX;
 
 /// Reusable buffers for carving; one per generating thread.
 #[derive(Default)]
@@ -35,7 +38,7 @@ pub(crate) struct Carver {
     /// 0 = not in a ring, room index + 1, or `SHARED`.
     ring: Vec<u16>,
     /// Door candidates of each room, as cell indices.
-    candidates: Vec<Vec<u32>>,
+    pub(super) candidates: Vec<Vec<u32>>,
     /// Per cell: the cost of a corridor step into it, 0 where corridors may
     /// not go (rooms, rings, border). One lookup decides both questions.
     step: Vec<u16>,
@@ -48,6 +51,16 @@ pub(crate) struct Carver {
     starts: Vec<(u32, u32)>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
+    /// Per cell, for the other styles' searches and growth: the search or
+    /// attempt that last touched the cell, the cell it was reached from,
+    /// and which corridor (style-specific number) owns it.
+    pub(super) seen: Vec<u32>,
+    pub(super) parent: Vec<u32>,
+    pub(super) owner: Vec<u32>,
+    pub(super) epoch: u32,
+    /// The two frontier stacks of the Straight style's search.
+    pub(super) stack_now: Vec<u32>,
+    pub(super) stack_later: Vec<u32>,
 }
 
 /// Search bookkeeping of one (cell, axis) state, kept together so a visit
@@ -76,9 +89,36 @@ pub(crate) struct Site<'a> {
 pub(crate) struct Unjoined;
 
 impl Carver {
-    pub(crate) fn carve(&mut self, cfg: &Config, site: &mut Site<'_>) -> Result<(), Unjoined> {
+    /// Joins every room of the site in the configured style. `rng` is the
+    /// corridor stage's own stream (the Tunnel style draws nothing).
+    pub(crate) fn carve(
+        &mut self,
+        cfg: &Config,
+        site: &mut Site<'_>,
+        rng: &mut Pcg64,
+    ) -> Result<(), Unjoined> {
         let n = site.width * site.height;
         self.prepare(cfg, site, n);
+        if self.seen.len() != n || self.epoch > u32::MAX - 1_000_000 {
+            self.seen = vec![0; n];
+            self.parent = vec![0; n];
+            self.epoch = 0;
+        }
+        if matches!(cfg.corridors, CorridorStyle::Grid | CorridorStyle::DeadEnd) {
+            self.owner.clear();
+            self.owner.resize(n, NO_OWNER);
+        }
+        match cfg.corridors {
+            CorridorStyle::Tunnel => self.tunnel(cfg, site),
+            CorridorStyle::Straight => super::straight::carve(self, cfg, site),
+            CorridorStyle::Grid => super::grid::carve(self, cfg, site, rng),
+            CorridorStyle::DeadEnd => super::dead_end::carve(self, cfg, site, rng),
+        }
+    }
+
+    /// The Tunnel style (002): each room in Prim's order joined to the
+    /// nearest joined room by the cheapest path.
+    fn tunnel(&mut self, cfg: &Config, site: &mut Site<'_>) -> Result<(), Unjoined> {
         let rooms = site.shapes.len();
         let mut sets = UnionFind::<usize>::new(rooms);
         let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
@@ -134,36 +174,66 @@ impl Carver {
         let w = site.width;
 
         // Mark rings: every non-room cell within one cell of a room.
+        let mark = |ring: &mut [u16], c: usize, id: u16| {
+            ring[c] = match ring[c] {
+                0 => id,
+                prev if prev == id => id,
+                _ => SHARED,
+            };
+        };
         for (i, shape) in site.shapes.iter().enumerate() {
             let id = i as u16 + 1;
             let b = shape.bounds();
-            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
-                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
-                    let c = y * w + x;
-                    if x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
-                        continue;
-                    }
-                    // A rectangle's ring is its dilated box minus the box.
-                    let in_ring = match shape {
-                        Shape::Rect(r) => !r.contains(Pos::new(x as u16, y as u16)),
-                        Shape::Circle { .. } => {
-                            site.room_id[c] == 0 && touches(site.room_id, w, x, y, id)
+            let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
+            let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
+            let inside = |x: usize, y: usize| x > 0 && y > 0 && x + 1 < w && y + 1 < site.height;
+            match shape {
+                // A rectangle's ring is its dilated box minus the box: walk
+                // the outline only.
+                Shape::Rect(_) => {
+                    for x in x0..=x1 {
+                        for y in [y0, y1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
                         }
-                    };
-                    if !in_ring {
-                        continue;
                     }
-                    self.ring[c] = match self.ring[c] {
-                        0 => id,
-                        prev if prev == id => id,
-                        _ => SHARED,
-                    };
+                    for y in y0 + 1..y1 {
+                        for x in [x0, x1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
+                        }
+                    }
+                }
+                Shape::Circle { .. } | Shape::Merged(_) => {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            let c = y * w + x;
+                            if inside(x, y)
+                                && site.room_id[c] == 0
+                                && touches(site.room_id, w, x, y, id)
+                            {
+                                mark(&mut self.ring, c, id);
+                            }
+                        }
+                    }
                 }
             }
         }
 
-        // Corridor step costs. Every room cell and ring cell is closed, and
-        // so is the border (hardness 255).
+        // Corridor step costs, for the Tunnel's search alone (the other
+        // styles only ask `free`). Every room cell and ring cell is closed,
+        // and so is the border (hardness 255).
+        self.step.clear();
+        if cfg.corridors == CorridorStyle::Tunnel {
+            self.step_costs(site);
+        }
+        self.door_candidates(site);
+    }
+
+    fn step_costs(&mut self, site: &Site<'_>) {
+        let w = site.width;
         let table: Vec<u16> = (0..256)
             .map(|h| {
                 if h == 255 {
@@ -173,7 +243,6 @@ impl Carver {
                 }
             })
             .collect();
-        self.step.clear();
         self.step
             .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
         for shape in site.shapes {
@@ -182,7 +251,7 @@ impl Carver {
                 let row = y * w + usize::from(b.x) - 1..=y * w + usize::from(b.right()) + 1;
                 match shape {
                     Shape::Rect(_) => self.step[row].fill(0),
-                    Shape::Circle { .. } => {
+                    Shape::Circle { .. } | Shape::Merged(_) => {
                         for c in row {
                             if self.ring[c] != 0 || site.room_id[c] != 0 {
                                 self.step[c] = 0;
@@ -192,9 +261,12 @@ impl Carver {
                 }
             }
         }
+    }
 
-        // Door candidates: ring cells of one room, orthogonally next to its
-        // floor, off the border, with a way out into free rock.
+    /// Door candidates: ring cells of one room, orthogonally next to its
+    /// floor, off the border, with a way out into free rock.
+    fn door_candidates(&mut self, site: &Site<'_>) {
+        let w = site.width;
         self.candidates.resize_with(site.shapes.len(), Vec::new);
         for (i, shape) in site.shapes.iter().enumerate() {
             let id = i as u16 + 1;
@@ -210,14 +282,9 @@ impl Carver {
                     }
                     let orth = [c - w, c + 1, c + w, c - 1];
                     let floor = orth.iter().any(|&o| site.room_id[o] == id);
+                    // Off the border: only the border has hardness 255.
                     let outside = orth.iter().any(|&o| {
-                        let (ox, oy) = (o % w, o / w);
-                        self.ring[o] == 0
-                            && site.room_id[o] == 0
-                            && ox > 0
-                            && oy > 0
-                            && ox + 1 < w
-                            && oy + 1 < site.height
+                        self.ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255
                     });
                     if floor && outside {
                         list.push(c as u32);
@@ -227,36 +294,76 @@ impl Carver {
         }
     }
 
+    /// The cells where a corridor may meet a room: its door candidates, or
+    /// only its doors once it has `max_doors`. No new door right beside an
+    /// existing one: a corridor arriving there uses that door instead of
+    /// opening a wall of doors.
+    pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize) -> Vec<u32> {
+        if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
+            site.doors[room]
+                .iter()
+                .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
+                .collect()
+        } else {
+            self.candidates[room]
+                .iter()
+                .copied()
+                .filter(|&c| self.door_allowed(site, c as usize))
+                .collect()
+        }
+    }
+
+    /// Whether a door candidate may be a door now: it is one already, or
+    /// no door stands beside it. (Room fullness is the caller's question.)
+    pub(super) fn door_allowed(&self, site: &Site<'_>, c: usize) -> bool {
+        let w = site.width;
+        site.tiles[c] == Tile::Door
+            || [c - w, c + 1, c + w, c - 1]
+                .iter()
+                .all(|&n| site.tiles[n] != Tile::Door)
+    }
+
+    /// Opens one cell of a corridor: a ring cell becomes its room's door,
+    /// any other cell corridor, which later corridors may run along.
+    pub(super) fn open(&mut self, cfg: &Config, site: &mut Site<'_>, c: usize) {
+        match self.ring[c] {
+            0 => {
+                site.tiles[c] = Tile::Corridor;
+                if let Some(step) = self.step.get_mut(c) {
+                    *step = cfg.tunnel.open_cost;
+                }
+            }
+            id => {
+                if site.tiles[c] != Tile::Door {
+                    site.tiles[c] = Tile::Door;
+                    let pos = Pos::new((c % site.width) as u16, (c / site.width) as u16);
+                    site.doors[usize::from(id) - 1].push(Door { pos });
+                }
+            }
+        }
+        site.hardness[c] = 0;
+    }
+
+    /// Whether a corridor may run through the cell: rock or corridor that
+    /// is not a room, a ring or the border.
+    /// (The same cells the Tunnel's step table prices above zero.)
+    pub(super) fn free(&self, site: &Site<'_>, c: usize) -> bool {
+        self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
+    }
+
+    /// The room whose ring the cell is in (`None` outside rings or where
+    /// rings meet).
+    pub(super) fn ring_room(&self, c: usize) -> Option<usize> {
+        match self.ring[c] {
+            0 | SHARED => None,
+            id => Some(usize::from(id) - 1),
+        }
+    }
+
     /// Carves the cheapest corridor from `from` to `to`; false if none exists.
     fn join(&mut self, cfg: &Config, site: &mut Site<'_>, from: usize, to: usize) -> bool {
-        let max_doors = usize::from(cfg.rooms.max_doors);
-        let ends = |room: usize, site: &Site<'_>, cands: &[Vec<u32>]| -> Vec<u32> {
-            if site.doors[room].len() >= max_doors {
-                // A full room reuses its doors.
-                site.doors[room]
-                    .iter()
-                    .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
-                    .collect()
-            } else {
-                // No new door right beside an existing one: a corridor
-                // arriving there uses that door instead of opening a wall
-                // of doors.
-                let w = site.width;
-                cands[room]
-                    .iter()
-                    .copied()
-                    .filter(|&c| {
-                        let c = c as usize;
-                        site.tiles[c] == Tile::Door
-                            || [c - w, c + 1, c + w, c - 1]
-                                .iter()
-                                .all(|&n| site.tiles[n] != Tile::Door)
-                    })
-                    .collect()
-            }
-        };
-        let sources = ends(from, site, &self.candidates);
-        let goals = ends(to, site, &self.candidates);
+        let sources = self.door_ends(cfg, site, from);
+        let goals = self.door_ends(cfg, site, to);
         if sources.is_empty() || goals.is_empty() {
             return false;
         }
@@ -276,23 +383,11 @@ impl Carver {
             self.path.push(s >> 1);
             s = self.states[s as usize][PARENT];
         }
-        for &c in &self.path {
-            let c = c as usize;
-            match self.ring[c] {
-                0 => {
-                    site.tiles[c] = Tile::Corridor;
-                    self.step[c] = cfg.tunnel.open_cost;
-                }
-                id => {
-                    if site.tiles[c] != Tile::Door {
-                        site.tiles[c] = Tile::Door;
-                        let pos = Pos::new((c % site.width) as u16, (c / site.width) as u16);
-                        site.doors[usize::from(id) - 1].push(Door { pos });
-                    }
-                }
-            }
-            site.hardness[c] = 0;
+        let path = std::mem::take(&mut self.path);
+        for &c in &path {
+            self.open(cfg, site, c as usize);
         }
+        self.path = path;
         true
     }
 
@@ -530,7 +625,7 @@ const COST_LIMIT: u32 = u32::MAX / 4;
 const HORIZONTAL: usize = 0;
 const VERTICAL: usize = 1;
 
-fn axis_of(d: Dir) -> usize {
+pub(super) fn axis_of(d: Dir) -> usize {
     match d {
         Dir::East | Dir::West => HORIZONTAL,
         Dir::North | Dir::South => VERTICAL,
@@ -538,14 +633,14 @@ fn axis_of(d: Dir) -> usize {
 }
 
 /// A cell's coordinates, with one 32-bit division.
-fn xy(c: usize, w: usize) -> (i32, i32) {
+pub(super) fn xy(c: usize, w: usize) -> (i32, i32) {
     let y = c as u32 / w as u32;
     ((c as u32 - y * w as u32) as i32, y as i32)
 }
 
 /// The neighbour index of an interior cell; callers only step from cells
 /// that are off the border.
-fn offset(c: usize, d: Dir, w: usize) -> usize {
+pub(super) fn offset(c: usize, d: Dir, w: usize) -> usize {
     match d {
         Dir::North => c - w,
         Dir::South => c + w,
@@ -564,7 +659,7 @@ fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {
 /// instead would make the early corridors cross the whole level (room 1 is
 /// anywhere relative to room 0) and cost the search most of its time, for
 /// corridors that 002's nearest-room rule means to be local anyway.
-fn join_order(centres: &[(i64, i64)]) -> Vec<usize> {
+pub(super) fn join_order(centres: &[(i64, i64)]) -> Vec<usize> {
     let n = centres.len();
     let mut order = Vec::with_capacity(n);
     let mut best = vec![(i64::MAX, usize::MAX); n];
@@ -592,7 +687,7 @@ fn join_order(centres: &[(i64, i64)]) -> Vec<usize> {
 }
 
 /// Twice the centre of the bounding box, so centres stay integral.
-fn centre2(s: &Shape) -> (i64, i64) {
+pub(super) fn centre2(s: &Shape) -> (i64, i64) {
     let b = s.bounds();
     (
         2 * i64::from(b.x) + i64::from(b.width) - 1,
@@ -600,7 +695,7 @@ fn centre2(s: &Shape) -> (i64, i64) {
     )
 }
 
-fn dist2(a: (i64, i64), b: (i64, i64)) -> i64 {
+pub(super) fn dist2(a: (i64, i64), b: (i64, i64)) -> i64 {
     (a.0 - b.0).pow(2) + (a.1 - b.1).pow(2)
 }
 

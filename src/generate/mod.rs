@@ -14,13 +14,17 @@
 //! on (config, seed, depth) alone.
 
 mod corridors;
+mod dead_end;
+mod grid;
 mod hardness;
+mod loops;
 mod rooms;
 pub(crate) mod seed;
 mod stairs;
-mod verify;
+mod straight;
+pub(crate) mod verify;
 
-use crate::config::Config;
+use crate::config::{Config, DeadEndPolicy};
 use crate::level::{Door, Level, Room, Tile};
 
 use self::corridors::{Carver, Site};
@@ -81,11 +85,123 @@ pub struct Generator {
     carver: Carver,
     distance: Vec<u32>,
     queue: Vec<u32>,
+    /// The hardness field before carving, for pruning to restore.
+    pristine: Vec<u8>,
 }
 
 /// Generates one level with fresh buffers.
 pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, GenerateError> {
     Generator::default().level(config, seed, depth)
+}
+
+/// Hardness and rooms of a level's first attempt, ready for the corridor
+/// stage: lets a benchmark time the corridor styles alone.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Groundwork {
+    tiles: Vec<Tile>,
+    hardness: Vec<u8>,
+    room_id: Vec<u16>,
+    shapes: Vec<crate::geom::Shape>,
+    seed: u64,
+    depth: u16,
+}
+
+impl Generator {
+    /// The hardness and rooms of attempt 0 of a level (`None` if it placed
+    /// too few rooms).
+    #[doc(hidden)]
+    pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut hardness = vec![0u8; w * h];
+        let mut rng = stage_rng(seed, depth, 0, Stage::Hardness);
+        hardness::fill(
+            &mut hardness,
+            &mut self.acc,
+            w,
+            h,
+            &config.hardness,
+            &mut rng,
+        );
+        if config.dead_ends == DeadEndPolicy::Prune {
+            self.pristine.clone_from(&hardness);
+        }
+        let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
+        let shapes = rooms::place(config, &mut rng, &mut self.room_id);
+        if shapes.len() < usize::from(config.rooms.count.min) {
+            return None;
+        }
+        let mut tiles = vec![Tile::Rock; w * h];
+        for (c, &id) in self.room_id.iter().enumerate() {
+            if id != 0 {
+                tiles[c] = Tile::Floor;
+                hardness[c] = 0;
+            }
+        }
+        Some(Groundwork {
+            tiles,
+            hardness,
+            room_id: self.room_id.clone(),
+            shapes,
+            seed,
+            depth,
+        })
+    }
+
+    /// The corridor stage of attempt 0 on `work`: rings and door
+    /// candidates, the configured style, extra loops and pruning. Returns
+    /// whether every room was joined.
+    #[doc(hidden)]
+    pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut doors: Vec<Vec<Door>> = vec![Vec::new(); work.shapes.len()];
+        let mut site = Site {
+            width: w,
+            height: h,
+            tiles: &mut work.tiles,
+            hardness: &mut work.hardness,
+            room_id: &work.room_id,
+            shapes: &work.shapes,
+            doors: &mut doors,
+        };
+        join_rooms(
+            &mut self.carver,
+            &mut self.queue,
+            &self.pristine,
+            config,
+            &mut site,
+            work.seed,
+            work.depth,
+            0,
+        )
+        .is_ok()
+    }
+}
+
+/// The corridor stage of one attempt: the configured style, then extra
+/// loops and dead-end pruning, each from its own random stream. (A free
+/// function over the generator's buffers, since the site borrows another.)
+#[allow(clippy::too_many_arguments)]
+fn join_rooms(
+    carver: &mut Carver,
+    queue: &mut Vec<u32>,
+    pristine: &[u8],
+    config: &Config,
+    site: &mut Site<'_>,
+    seed: u64,
+    depth: u16,
+    attempt: u32,
+) -> Result<(), corridors::Unjoined> {
+    let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
+    carver.carve(config, site, &mut rng)?;
+    if config.extra_loops.count > 0 {
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
+        loops::add(carver, config, site, queue, &mut rng);
+    }
+    if config.dead_ends == DeadEndPolicy::Prune {
+        loops::prune(site, pristine);
+    }
+    Ok(())
 }
 
 enum Rejected {
@@ -175,6 +291,9 @@ impl Generator {
             &config.hardness,
             &mut rng,
         );
+        if config.dead_ends == DeadEndPolicy::Prune {
+            self.pristine.clone_from(&hardness);
+        }
 
         let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
         let shapes = rooms::place(config, &mut rng, &mut self.room_id);
@@ -199,9 +318,17 @@ impl Generator {
             shapes: &shapes,
             doors: &mut doors,
         };
-        self.carver
-            .carve(config, &mut site)
-            .map_err(|_| Rejected::Unjoined)?;
+        join_rooms(
+            &mut self.carver,
+            &mut self.queue,
+            &self.pristine,
+            config,
+            &mut site,
+            seed,
+            depth,
+            attempt,
+        )
+        .map_err(|_| Rejected::Unjoined)?;
 
         let rooms: Vec<Room> = shapes
             .into_iter()

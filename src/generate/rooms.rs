@@ -13,11 +13,14 @@ use rand::RngExt;
 use rand_pcg::Pcg64;
 
 use crate::config::Config;
-use crate::geom::{Pos, Rect, Shape};
+use crate::geom::{Merged, Pos, Rect, Shape};
 
 /// Places rooms and marks their cells in `room_id` (0 = no room, otherwise
 /// room index + 1). Returns the shapes in placement order.
 pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Vec<Shape> {
+    if cfg.rooms_may_overlap {
+        return place_overlapping(cfg, rng, room_id);
+    }
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     room_id.clear();
     room_id.resize(w * h, 0);
@@ -52,6 +55,136 @@ pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Ve
         }
     }
     shapes
+}
+
+/// Placement with `rooms_may_overlap` (000): a placement that overlaps a
+/// room or stands beside it (sharing an edge) merges with it into one room;
+/// one that would touch a room only at a corner is refused, since a room
+/// must be one piece by orthogonal steps and distinct rooms keep the gap.
+/// The same draws as [`place`]: the same sizes and positions are tried.
+fn place_overlapping(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Vec<Shape> {
+    let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
+    room_id.clear();
+    room_id.resize(w * h, 0);
+    let rc = &cfg.rooms;
+    let target = usize::from(rc.count.max);
+    // Slots in placement order; a slot merged into another is emptied, and
+    // the survivors are renumbered at the end.
+    let mut slots: Vec<Option<Shape>> = Vec::with_capacity(target);
+    let mut live = 0usize;
+    let mut streak = 0u32;
+    let floor_cap = (rc.max_floor_share * ((w - 2) * (h - 2)) as f64) as usize;
+    let mut floor = 0usize;
+    let mut touched: Vec<(u16, bool)> = Vec::new();
+    'rooms: while live < target && (live < usize::from(rc.count.min) || floor < floor_cap) {
+        let size = random_size(cfg, rng);
+        for _ in 0..rc.attempts_per_room {
+            let shape = random_position(cfg, size, rng);
+            if let Some(merged) = merge_with(&shape, &slots, room_id, w, &mut touched) {
+                // The lowest slot keeps the room; the others are emptied.
+                let id = touched.first().map_or(slots.len() as u16 + 1, |t| t.0);
+                let into = usize::from(id) - 1;
+                for &(other, _) in touched.iter().skip(1) {
+                    let old = slots[usize::from(other) - 1].take().expect("live room");
+                    for p in old.cells() {
+                        room_id[usize::from(p.y) * w + usize::from(p.x)] = id;
+                    }
+                    live -= 1;
+                }
+                for p in shape.cells() {
+                    let c = &mut room_id[usize::from(p.y) * w + usize::from(p.x)];
+                    if *c == 0 {
+                        floor += 1;
+                    }
+                    *c = id;
+                }
+                if into == slots.len() {
+                    slots.push(Some(merged));
+                    live += 1;
+                } else {
+                    slots[into] = Some(merged);
+                }
+                streak = 0;
+                continue 'rooms;
+            }
+            streak += 1;
+            if streak >= rc.give_up_streak {
+                break 'rooms;
+            }
+        }
+    }
+    // Renumber: survivors keep their order.
+    let mut new_id = vec![0u16; slots.len() + 1];
+    let mut shapes = Vec::with_capacity(live);
+    for (i, slot) in slots.into_iter().enumerate() {
+        if let Some(shape) = slot {
+            shapes.push(shape);
+            new_id[i + 1] = shapes.len() as u16;
+        }
+    }
+    if shapes.len() + 1 != new_id.len() {
+        for id in room_id.iter_mut() {
+            *id = new_id[usize::from(*id)];
+        }
+    }
+    shapes
+}
+
+/// What a placement becomes among the rooms placed so far: itself, a
+/// merged room (`touched` lists the rooms it absorbs, lowest first), or
+/// `None` when it may not stand there.
+fn merge_with(
+    shape: &Shape,
+    slots: &[Option<Shape>],
+    room_id: &[u16],
+    w: usize,
+    touched: &mut Vec<(u16, bool)>,
+) -> Option<Shape> {
+    touched.clear();
+    let b = shape.bounds();
+    if !slots.iter().flatten().any(|p| p.bounds().within(&b, 1)) {
+        return Some(*shape);
+    }
+    // For each room within one cell: whether it overlaps or shares an edge
+    // (a merge) or only meets a corner (refused).
+    for p in shape.cells() {
+        let (x, y) = (usize::from(p.x), usize::from(p.y));
+        for (dx, dy) in [
+            (0i32, 0i32),
+            (-1, 0),
+            (1, 0),
+            (0, -1),
+            (0, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+            (1, 1),
+        ] {
+            let c = (y as i32 + dy) as usize * w + (x as i32 + dx) as usize;
+            let id = room_id[c];
+            if id == 0 {
+                continue;
+            }
+            let edge = dx == 0 || dy == 0;
+            match touched.iter_mut().find(|t| t.0 == id) {
+                Some(t) => t.1 |= edge,
+                None => touched.push((id, edge)),
+            }
+        }
+    }
+    if touched.is_empty() {
+        return Some(*shape);
+    }
+    if touched.iter().any(|t| !t.1) {
+        return None;
+    }
+    touched.sort_unstable();
+    let mut parts: Vec<Shape> = touched
+        .iter()
+        .map(|t| slots[usize::from(t.0) - 1].expect("live room"))
+        .collect();
+    parts.push(*shape);
+    Merged::of(&parts).map(Shape::Merged)
 }
 
 /// A room's size, drawn once per room; only its position is retried.
@@ -121,7 +254,7 @@ fn near(shape: &Shape, x: usize, y: usize) -> bool {
     match shape {
         // The dilated bounding box is exactly the rectangle's neighbourhood.
         Shape::Rect(_) => true,
-        Shape::Circle { .. } => (-1i32..=1).any(|dy| {
+        Shape::Circle { .. } | Shape::Merged(_) => (-1i32..=1).any(|dy| {
             (-1i32..=1).any(|dx| {
                 let (nx, ny) = (x as i32 + dx, y as i32 + dy);
                 nx >= 0 && ny >= 0 && shape.contains(Pos::new(nx as u16, ny as u16))

@@ -27,6 +27,10 @@ pub(crate) enum Stage {
     Monsters = 4,
     /// The simulation's own stream, for moves decided at play time.
     Play = 5,
+    /// Corridor styles that draw (Grid, DeadEnd).
+    Corridors = 6,
+    /// Extra loops.
+    Loops = 7,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

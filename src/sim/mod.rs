@@ -429,6 +429,37 @@ impl Run {
         self.sight.tunnelling = None;
     }
 
+    /// A run from its saved parts, for the save module's older formats.
+    /// Derived data is rebuilt by [`Run::after_load`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_parts(
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        turn: u64,
+        killed: u32,
+        log: Vec<String>,
+        outcome: Outcome,
+    ) -> Run {
+        Run {
+            config,
+            kinds,
+            seed,
+            rng,
+            levels,
+            player,
+            turn,
+            killed,
+            log,
+            outcome,
+            sight: Sight::default(),
+            said: 0,
+        }
+    }
+
     /// Rebuilds derived data after loading a saved run.
     pub fn after_load(&mut self) {
         self.refresh();
@@ -809,7 +840,35 @@ impl Run {
     /// A stable hash of the complete state: two runs have the same digest
     /// exactly when their states are equal (up to hash collisions).
     pub fn digest(&self) -> u64 {
-        let bytes = serde_json::to_vec(self).expect("a run always serialises");
+        // The run as it serialises, but with the config's digest view (see
+        // `DigestConfig`): fields in the same order, so the bytes hashed are
+        // the run's JSON.
+        #[derive(Serialize)]
+        struct View<'a> {
+            config: crate::config::DigestConfig<'a>,
+            kinds: &'a [MonsterKind],
+            seed: u64,
+            rng: &'a Pcg64,
+            levels: &'a [Option<LevelState>],
+            player: &'a Player,
+            turn: u64,
+            killed: u32,
+            log: &'a [String],
+            outcome: Outcome,
+        }
+        let view = View {
+            config: self.config.digest_view(),
+            kinds: &self.kinds,
+            seed: self.seed,
+            rng: &self.rng,
+            levels: &self.levels,
+            player: &self.player,
+            turn: self.turn,
+            killed: self.killed,
+            log: &self.log,
+            outcome: self.outcome,
+        };
+        let bytes = serde_json::to_vec(&view).expect("a run always serialises");
         // FNV-1a, 64 bits: simple, stable across machines and Rust versions.
         bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)

@@ -1,0 +1,222 @@
+//! The `DeadEnd` corridor style (004): every room starts corridor stubs at
+//! its doors, and the open ends grow until they find each other.
+//!
+//! Repeatedly, going backward through the list of open ends as 004 does,
+//! each end: is dropped if something has joined it from the side; else
+//! looks ahead and to both sides in straight lines (up to [`LOOK`] cells)
+//! for another corridor and, seeing one, runs straight to it; else grows
+//! one cell into free rock, forward first, then left, then right. An end
+//! that can do none of these stays a dead end. While rooms are still in
+//! several sets, an end joins only corridors of another set (else it would
+//! close a loop and stop searching); once all are joined, any other
+//! corridor will do. When no open ends remain and rooms are still apart,
+//! the attempt is thrown away and the level regenerated from the next
+//! sub-seed: 004's "verify the map and regenerate it".
+//!
+//! Corridors grow only through free cells (off rooms, rings and the
+//! border), so the Tunnel style's guarantees hold.
+
+use petgraph::unionfind::UnionFind;
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::Dir;
+use crate::level::Tile;
+
+use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset};
+use super::grid::{left, out_of, right};
+
+/// How far an open end looks for another corridor, in cells.
+const LOOK: usize = 32;
+/// Most stubs a room starts (fewer if it may have fewer doors).
+const MAX_STUBS: u8 = 3;
+
+struct Stub {
+    room: usize,
+    end: usize,
+    dir: Dir,
+}
+
+pub(super) fn carve(
+    carver: &mut Carver,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    rng: &mut Pcg64,
+) -> Result<(), Unjoined> {
+    let w = site.width;
+    let rooms = site.shapes.len();
+    let mut sets = UnionFind::<usize>::new(rooms);
+    let mut apart = rooms;
+    let mut stubs: Vec<Stub> = Vec::new();
+    for room in 0..rooms {
+        let wanted = rng.random_range(1..=MAX_STUBS.min(cfg.rooms.max_doors));
+        for _ in 0..wanted {
+            let ends: Vec<u32> = carver
+                .door_ends(cfg, site, room)
+                .into_iter()
+                .filter(|&c| site.tiles[c as usize] == Tile::Rock)
+                .filter(|&c| {
+                    let o = offset(c as usize, out_of(site, c as usize, room), w);
+                    carver.free(site, o) && site.tiles[o] == Tile::Rock
+                })
+                .collect();
+            if ends.is_empty() {
+                break;
+            }
+            let door = ends[rng.random_range(0..ends.len() as u32) as usize] as usize;
+            let dir = out_of(site, door, room);
+            let end = offset(door, dir, w);
+            carver.open(cfg, site, door);
+            carver.open(cfg, site, end);
+            carver.owner[end] = stubs.len() as u32;
+            stubs.push(Stub { room, end, dir });
+            apart -= touch(carver, site, &stubs, &mut sets, end);
+        }
+    }
+    if rooms > 1 && stubs.is_empty() {
+        return Err(Unjoined);
+    }
+
+    let mut open: Vec<usize> = (0..stubs.len()).collect();
+    // Every growth step opens a rock cell, so this bound is never the
+    // reason growth stops on a sane level; it caps a pathological one.
+    let mut budget = site.width * site.height / 2;
+    let mut line: Vec<usize> = Vec::with_capacity(LOOK);
+    while !open.is_empty() && budget > 0 {
+        for i in (0..open.len()).rev() {
+            let s = open[i];
+            let Stub { room, end, dir } = stubs[s];
+            // Joined from the side by another corridor.
+            let open_sides = Dir::ALL
+                .into_iter()
+                .filter(|&d| matches!(site.tiles[offset(end, d, w)], Tile::Corridor | Tile::Door))
+                .count();
+            if open_sides >= 2 {
+                open.swap_remove(i);
+                continue;
+            }
+            let own = sets.find(room);
+            let all_joined = apart <= 1;
+            // Look ahead and to both sides.
+            let mut joined = None;
+            let joinable = |m: usize, sets: &mut UnionFind<usize>| -> Option<usize> {
+                let r = match site.tiles[m] {
+                    Tile::Corridor => match carver.owner[m] {
+                        NO_OWNER => return None,
+                        o if o as usize == s => return None,
+                        o => stubs[o as usize].room,
+                    },
+                    Tile::Door => carver.ring_room(m)?,
+                    _ => return None,
+                };
+                (all_joined || sets.find(r) != own).then_some(r)
+            };
+            for d in [dir, left(dir), right(dir)] {
+                line.clear();
+                let mut c = end;
+                for _ in 0..LOOK {
+                    let prev = c;
+                    c = offset(c, d, w);
+                    if !carver.free(site, c) {
+                        break;
+                    }
+                    if site.tiles[c] == Tile::Corridor {
+                        joined = joinable(c, &mut sets);
+                        break;
+                    }
+                    // A corridor or door beside the line: run up to it
+                    // rather than alongside it.
+                    let beside = [left(d), right(d)]
+                        .into_iter()
+                        .map(|e| offset(c, e, w))
+                        .find(|&m| m != prev && site.tiles[m].is_walkable());
+                    if let Some(m) = beside {
+                        if let Some(r) = joinable(m, &mut sets) {
+                            line.push(c);
+                            joined = Some(r);
+                        }
+                        break;
+                    }
+                    line.push(c);
+                }
+                if joined.is_some() {
+                    break;
+                }
+            }
+            if let Some(r) = joined {
+                for &c in &line {
+                    carver.open(cfg, site, c);
+                    carver.owner[c] = s as u32;
+                }
+                if sets.union(room, r) {
+                    apart -= 1;
+                }
+                for &c in &line {
+                    apart -= touch(carver, site, &stubs, &mut sets, c);
+                }
+                open.swap_remove(i);
+                continue;
+            }
+            // Grow one cell into rock: forward, then left, then right. A
+            // cell beside anything open but the end itself is skipped, so
+            // corridors never run side by side or double back into blobs
+            // (what they could join there, the look finds).
+            let next = [dir, left(dir), right(dir)].into_iter().find(|&d| {
+                let n = offset(end, d, w);
+                carver.free(site, n)
+                    && site.tiles[n] == Tile::Rock
+                    && Dir::ALL.into_iter().all(|e| {
+                        let m = offset(n, e, w);
+                        m == end || !site.tiles[m].is_walkable()
+                    })
+            });
+            match next {
+                Some(d) => {
+                    let n = offset(end, d, w);
+                    carver.open(cfg, site, n);
+                    carver.owner[n] = s as u32;
+                    stubs[s].end = n;
+                    stubs[s].dir = d;
+                    budget = budget.saturating_sub(1);
+                    apart -= touch(carver, site, &stubs, &mut sets, n);
+                }
+                None => {
+                    open.swap_remove(i);
+                }
+            }
+        }
+    }
+    if apart <= 1 { Ok(()) } else { Err(Unjoined) }
+}
+
+/// Records in the sets every room the new cell `c` now reaches directly
+/// (corridors of other stubs, doors beside it); returns how many sets merged.
+fn touch(
+    carver: &Carver,
+    site: &Site<'_>,
+    stubs: &[Stub],
+    sets: &mut UnionFind<usize>,
+    c: usize,
+) -> usize {
+    let me = stubs[carver.owner[c] as usize].room;
+    let mut merged = 0;
+    for d in Dir::ALL {
+        let m = offset(c, d, site.width);
+        let other = match site.tiles[m] {
+            Tile::Corridor => match carver.owner[m] {
+                NO_OWNER => continue,
+                o => stubs[o as usize].room,
+            },
+            Tile::Door => match carver.ring_room(m) {
+                Some(r) => r,
+                None => continue,
+            },
+            _ => continue,
+        };
+        if sets.union(me, other) {
+            merged += 1;
+        }
+    }
+    merged
+}

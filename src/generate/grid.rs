@@ -1,0 +1,277 @@
+//! The `Grid` corridor style (003): corridors grow from room doors along
+//! grid lines every `grid_spacing` cells.
+//!
+//! A corridor leaves its door straight out until it reaches a grid line
+//! across its way, turns left or right onto it, and from then on runs along
+//! grid lines: at a grid point, once it has run a segment of
+//! `grid_segment` cells (003: 3 to 6), it turns left, right or goes straight
+//! at random. It ends well when it meets a corridor of another set of
+//! joined rooms (head on or from the side) or reaches a usable door cell of
+//! a room of another set. It fails when it runs into the border, a room's
+//! wall (its ring), itself, a corridor of its own set, or past its length
+//! budget; a failed corridor is removed again, like 003's temporary
+//! markers, so nothing of it stays. Sets of joined rooms merge in a
+//! union-find as corridors meet, until every room is in one set; an attempt
+//! whose rooms stay apart after its corridor budget is regenerated.
+//!
+//! Corridors are only ever drawn on free cells (off rooms, rings and the
+//! border), so every guarantee of the Tunnel style holds here too.
+
+use petgraph::unionfind::UnionFind;
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::Dir;
+use crate::level::Tile;
+
+use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset, xy};
+
+/// Corridors started per room before the attempt is given up.
+const TRIES_PER_ROOM: usize = 60;
+
+/// How a growing corridor ended.
+enum End {
+    /// It met something of another set: the room it joins, and a door cell
+    /// to open at the far end, if it ends at a room.
+    Joined {
+        room: usize,
+        door: Option<usize>,
+    },
+    Failed,
+}
+
+pub(super) fn carve(
+    carver: &mut Carver,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    rng: &mut Pcg64,
+) -> Result<(), Unjoined> {
+    let rooms = site.shapes.len();
+    let mut sets = UnionFind::<usize>::new(rooms);
+    let mut apart = rooms;
+    let mut cells: Vec<u32> = Vec::new();
+    let mut size = vec![1usize; rooms];
+    let mut largest = 0;
+    let mut pool: Vec<usize> = Vec::with_capacity(rooms);
+    for _ in 0..TRIES_PER_ROOM * rooms {
+        if apart <= 1 {
+            break;
+        }
+        // Corridors start from rooms outside the largest set: a corridor
+        // from the largest set mostly meets its own set's corridors.
+        let big = sets.find(largest);
+        pool.clear();
+        pool.extend((0..rooms).filter(|&r| sets.find(r) != big));
+        let room = pool[rng.random_range(0..pool.len() as u32) as usize];
+        // A new door whose way out is still rock: a few random candidates
+        // are tried, rather than listing them all every time.
+        let Some(door) = start(carver, cfg, site, room, rng) else {
+            continue;
+        };
+        match grow(carver, cfg, site, &mut sets, room, door, &mut cells, rng) {
+            End::Failed => {}
+            End::Joined {
+                room: other,
+                door: far,
+            } => {
+                carver.open(cfg, site, door);
+                for &c in &cells {
+                    carver.open(cfg, site, c as usize);
+                    carver.owner[c as usize] = room as u32;
+                }
+                if let Some(far) = far {
+                    carver.open(cfg, site, far);
+                }
+                let (a, b) = (sets.find(room), sets.find(other));
+                if sets.union(room, other) {
+                    apart -= 1;
+                    let joined = sets.find(room);
+                    size[joined] = size[a] + size[b];
+                    if size[joined] > size[sets.find(largest)] {
+                        largest = joined;
+                    }
+                }
+            }
+        }
+    }
+    if apart <= 1 { Ok(()) } else { Err(Unjoined) }
+}
+
+/// A random door candidate of `room` that may open now, with rock on its
+/// way out; `None` after a few misses (or when the room is full).
+fn start(
+    carver: &Carver,
+    cfg: &Config,
+    site: &Site<'_>,
+    room: usize,
+    rng: &mut Pcg64,
+) -> Option<usize> {
+    let candidates = &carver.candidates[room];
+    if candidates.is_empty() || site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
+        return None;
+    }
+    for _ in 0..4 {
+        let c = candidates[rng.random_range(0..candidates.len() as u32) as usize] as usize;
+        if site.tiles[c] != Tile::Rock || !carver.door_allowed(site, c) {
+            continue;
+        }
+        let out = offset(c, out_of(site, c, room), site.width);
+        if carver.free(site, out) && site.tiles[out] == Tile::Rock {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// The direction from a door candidate away from its room's floor.
+pub(super) fn out_of(site: &Site<'_>, c: usize, room: usize) -> Dir {
+    let id = room as u16 + 1;
+    Dir::ALL
+        .into_iter()
+        .find(|&d| site.room_id[offset(c, d.opposite(), site.width)] == id)
+        .unwrap_or(Dir::North)
+}
+
+/// Grows one corridor from `door` of `room`, recording its cells (not yet
+/// opened) in `cells`.
+#[allow(clippy::too_many_arguments)]
+fn grow(
+    carver: &mut Carver,
+    cfg: &Config,
+    site: &Site<'_>,
+    sets: &mut UnionFind<usize>,
+    room: usize,
+    door: usize,
+    cells: &mut Vec<u32>,
+    rng: &mut Pcg64,
+) -> End {
+    let (w, h) = (site.width, site.height);
+    let spacing = usize::from(cfg.grid_spacing);
+    let segment = || cfg.grid_segment.min..=cfg.grid_segment.max;
+    let budget = w + h;
+    carver.epoch += 1;
+    let mark = carver.epoch;
+    cells.clear();
+    let own = sets.find(room);
+    let mut cur = door;
+    let mut dir = out_of(site, door, room);
+    let mut run = 0u16;
+    let mut seg = rng.random_range(segment());
+    loop {
+        if cells.len() >= budget {
+            return End::Failed;
+        }
+        let n = offset(cur, dir, w);
+        if !carver.free(site, n) {
+            // A room's ring: a usable door of another set ends it well.
+            return match carver.ring_room(n) {
+                Some(r)
+                    if !cells.is_empty()
+                        && sets.find(r) != own
+                        && usable_door(carver, cfg, site, r, n) =>
+                {
+                    End::Joined {
+                        room: r,
+                        door: Some(n),
+                    }
+                }
+                _ => End::Failed,
+            };
+        }
+        if carver.seen[n] == mark {
+            return End::Failed;
+        }
+        // Meeting anything open: the new cell itself, or ahead or beside it.
+        let mut met = None;
+        for m in [
+            n,
+            offset(n, dir, w),
+            offset(n, left(dir), w),
+            offset(n, right(dir), w),
+        ] {
+            met = match site.tiles[m] {
+                Tile::Corridor => Some(corridor_room(carver, m)),
+                Tile::Door => carver.ring_room(m),
+                _ => None,
+            };
+            if met.is_some() {
+                break;
+            }
+        }
+        cells.push(n as u32);
+        carver.seen[n] = mark;
+        if let Some(other) = met {
+            return if sets.find(other) != own {
+                End::Joined {
+                    room: other,
+                    door: None,
+                }
+            } else {
+                End::Failed
+            };
+        }
+        cur = n;
+        run += 1;
+        let (x, y) = xy(cur, w);
+        let (x, y) = (x as usize, y as usize);
+        let (across, along) = match dir {
+            Dir::East | Dir::West => (x % spacing == 0, y % spacing == 0),
+            Dir::North | Dir::South => (y % spacing == 0, x % spacing == 0),
+        };
+        if !across || y == 0 || y + 1 == h {
+            continue;
+        }
+        if !along {
+            // Off the grid still (the way out of the door): onto the line.
+            dir = if rng.random_bool(0.5) {
+                left(dir)
+            } else {
+                right(dir)
+            };
+        } else if run >= seg {
+            dir = match rng.random_range(0..3u8) {
+                0 => left(dir),
+                1 => right(dir),
+                _ => dir,
+            };
+        } else {
+            continue;
+        }
+        run = 0;
+        seg = rng.random_range(segment());
+    }
+}
+
+/// The room whose corridor a corridor cell is. Cells a style left unowned
+/// (none, in this style) count as room 0's.
+fn corridor_room(carver: &Carver, c: usize) -> usize {
+    match carver.owner[c] {
+        NO_OWNER => 0,
+        r => r as usize,
+    }
+}
+
+/// Whether a corridor may end at ring cell `c` of room `r` as a door.
+pub(super) fn usable_door(
+    carver: &Carver,
+    cfg: &Config,
+    site: &Site<'_>,
+    r: usize,
+    c: usize,
+) -> bool {
+    if site.tiles[c] == Tile::Door {
+        return true;
+    }
+    site.doors[r].len() < usize::from(cfg.rooms.max_doors)
+        && carver.candidates[r].contains(&(c as u32))
+        && carver.door_allowed(site, c)
+}
+
+pub(super) fn left(d: Dir) -> Dir {
+    Dir::from_index(d as usize + 3)
+}
+
+pub(super) fn right(d: Dir) -> Dir {
+    Dir::from_index(d as usize + 1)
+}

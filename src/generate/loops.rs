@@ -1,0 +1,225 @@
+//! What happens after a corridor style has joined the rooms, whatever the
+//! style: deliberate extra loops, and pruning dead ends.
+//!
+//! Extra loops follow the idea of Brogue's addLoops: a level whose rooms
+//! hang on a tree of corridors makes a player walk all the way round to
+//! reach a room that is just beyond a wall. Where two open cells are close
+//! in space (a straight line of at most `max_length` rock cells between
+//! them) but far apart by walking (at least `ratio` times the shortcut's
+//! length), a short corridor, or a door into a room, is opened. Candidates
+//! are tried in a random order from the level's own `Loops` stream, each
+//! judged against the level as it is by then, so two shortcuts never
+//! duplicate each other's effect.
+//!
+//! Pruning removes corridor cells with at most one open neighbour until
+//! none is left, and then doors with no corridor: it can only cut away
+//! what leads nowhere, so connectivity is untouched. Removed cells get
+//! back the hardness the rock had before anything was carved.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::{Dir, Pos};
+use crate::level::Tile;
+
+use super::corridors::{Carver, Site, offset};
+use super::grid::usable_door;
+
+/// A possible shortcut: `len` cells to open going `dir` from corridor cell
+/// `from`, ending next to `to`, an open cell.
+#[derive(Clone, Copy)]
+struct Shortcut {
+    from: u32,
+    to: u32,
+    dir: Dir,
+    len: u8,
+}
+
+/// Adds up to `extra_loops.count` shortcuts.
+pub(super) fn add(
+    carver: &mut Carver,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    queue: &mut Vec<u32>,
+    rng: &mut Pcg64,
+) {
+    let w = site.width;
+    let l = &cfg.extra_loops;
+    let max_len = usize::from(l.max_length);
+    // The ratio in sixteenths: integer arithmetic decides the world.
+    let ratio16 = (l.ratio * 16.0).round() as u64;
+    let mut found: Vec<Shortcut> = Vec::new();
+    for from in 0..site.tiles.len() {
+        if site.tiles[from] != Tile::Corridor {
+            continue;
+        }
+        for dir in Dir::ALL {
+            let mut c = from;
+            for rock in 0..=max_len {
+                c = offset(c, dir, w);
+                if site.tiles[c] == Tile::Corridor {
+                    // Each pair once, from its lower end.
+                    if rock > 0 && from < c {
+                        found.push(Shortcut {
+                            from: from as u32,
+                            to: c as u32,
+                            dir,
+                            len: rock as u8,
+                        });
+                    }
+                    break;
+                }
+                if !carver.free(site, c) {
+                    // A ring cell that may become a door, with the room's
+                    // floor straight beyond it.
+                    if let Some(r) = carver.ring_room(c) {
+                        let beyond = offset(c, dir, w);
+                        if site.tiles[c] == Tile::Rock
+                            && site.room_id[beyond] == r as u16 + 1
+                            && usable_door(carver, cfg, site, r, c)
+                        {
+                            found.push(Shortcut {
+                                from: from as u32,
+                                to: beyond as u32,
+                                dir,
+                                len: rock as u8 + 1,
+                            });
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    // Shuffle (Fisher-Yates), then judge in that order. A judgement is a
+    // breadth-first search that stops as soon as the walk is known to be
+    // long enough, so it stays within a few dozen steps of the shortcut.
+    for i in (1..found.len()).rev() {
+        let j = rng.random_range(0..=i as u32) as usize;
+        found.swap(i, j);
+    }
+    let wanted = usize::from(l.count);
+    let mut made = 0;
+    for s in found {
+        if made == wanted {
+            break;
+        }
+        // Still possible? An earlier shortcut may have used its cells.
+        let cells: Vec<usize> = (1..=usize::from(s.len))
+            .map(|k| {
+                let mut c = s.from as usize;
+                for _ in 0..k {
+                    c = offset(c, s.dir, w);
+                }
+                c
+            })
+            .collect();
+        let last = *cells.last().expect("a shortcut opens a cell");
+        let door = carver.ring_room(last);
+        let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
+            && match door {
+                Some(r) => usable_door(carver, cfg, site, r, last),
+                None => cells.iter().all(|&c| carver.free(site, c)),
+            };
+        if !still {
+            continue;
+        }
+        // Walks at least this long justify the shortcut: walk * 16 >=
+        // ratio16 * straight.
+        let straight = u64::from(s.len) + 1;
+        let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
+        if walk_shorter_than(
+            carver,
+            w,
+            site.tiles,
+            s.from as usize,
+            s.to as usize,
+            needed,
+            queue,
+        ) {
+            continue;
+        }
+        for &c in &cells {
+            carver.open(cfg, site, c);
+        }
+        made += 1;
+    }
+}
+
+/// Whether `to` is fewer than `limit` orthogonal steps from `from` over
+/// walkable cells. Searches no farther than that.
+fn walk_shorter_than(
+    carver: &mut Carver,
+    width: usize,
+    tiles: &[Tile],
+    from: usize,
+    to: usize,
+    limit: u32,
+    queue: &mut Vec<u32>,
+) -> bool {
+    carver.epoch += 1;
+    let mark = carver.epoch;
+    // The queue holds (cell, steps) pairs, flattened.
+    queue.clear();
+    queue.extend([from as u32, 0]);
+    carver.seen[from] = mark;
+    let mut head = 0;
+    while head < queue.len() {
+        let (c, d) = (queue[head] as usize, queue[head + 1]);
+        head += 2;
+        if c == to {
+            return true;
+        }
+        if d + 1 >= limit {
+            continue;
+        }
+        for n in [c - width, c + 1, c + width, c - 1] {
+            if tiles[n].is_walkable() && carver.seen[n] != mark {
+                carver.seen[n] = mark;
+                queue.extend([n as u32, d + 1]);
+            }
+        }
+    }
+    false
+}
+
+/// Removes dead-end corridors and the doors left leading nowhere.
+/// `pristine` is the hardness field before carving.
+pub(super) fn prune(site: &mut Site<'_>, pristine: &[u8]) {
+    let w = site.width;
+    let open_around = |tiles: &[Tile], c: usize, what: fn(Tile) -> bool| {
+        [c - w, c + 1, c + w, c - 1]
+            .into_iter()
+            .filter(|&n| what(tiles[n]))
+            .count()
+    };
+    let is_open = |t: Tile| t.is_walkable();
+    let is_corridor = |t: Tile| t == Tile::Corridor;
+    let mut todo: Vec<usize> = (0..site.tiles.len())
+        .filter(|&c| matches!(site.tiles[c], Tile::Corridor | Tile::Door))
+        .collect();
+    while let Some(c) = todo.pop() {
+        let dead = match site.tiles[c] {
+            Tile::Corridor => open_around(site.tiles, c, is_open) <= 1,
+            Tile::Door => open_around(site.tiles, c, is_corridor) == 0,
+            _ => false,
+        };
+        if !dead {
+            continue;
+        }
+        if site.tiles[c] == Tile::Door {
+            let pos = Pos::new((c % w) as u16, (c / w) as u16);
+            for doors in site.doors.iter_mut() {
+                doors.retain(|d| d.pos != pos);
+            }
+        }
+        site.tiles[c] = Tile::Rock;
+        site.hardness[c] = pristine[c];
+        for n in [c - w, c + 1, c + w, c - 1] {
+            if matches!(site.tiles[n], Tile::Corridor | Tile::Door) {
+                todo.push(n);
+            }
+        }
+    }
+}

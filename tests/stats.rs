@@ -1,0 +1,204 @@
+//! `delve stats`: metrics of a hand-built level whose answers are known,
+//! and the command's table and JSON.
+
+use delve::stats::{self, LevelStats, Spread, median_us};
+use delve::{Level, Rect, Room, Shape};
+
+use crate::cli::delve;
+
+fn rect(x: u16, y: u16, width: u16, height: u16) -> Room {
+    Room {
+        shape: Shape::Rect(Rect {
+            x,
+            y,
+            width,
+            height,
+        }),
+        doors: vec![],
+    }
+}
+
+/// Two rooms joined by two corridors (one loop), with a spur off the lower
+/// corridor ending in a dead end; up stairs in the left room, down stairs
+/// in the right one.
+fn known() -> Level {
+    Level::from_rows(
+        2,
+        &[
+            "             ",
+            " <..+###+..> ",
+            " ...     ... ",
+            " ...+###+... ",
+            "      #      ",
+            "      #      ",
+            "             ",
+        ],
+        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+    )
+}
+
+#[test]
+fn a_known_level_measures_as_counted_by_hand() {
+    let s = LevelStats::of(&known());
+    assert_eq!(s.depth, 2);
+    assert_eq!(
+        (s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms),
+        (2, 2, 0, 0)
+    );
+    assert_eq!(s.doors, 4);
+    assert_eq!(s.corridor_cells, 8);
+    assert_eq!(s.loops, 1);
+    assert_eq!(s.dead_ends, 1);
+    // Along the top row from x=1 to x=11.
+    assert_eq!(s.stair_distance, Some(10));
+    // Centre (2,2) to centre (10,2): up a row, 8 across, down a row.
+    assert_eq!(s.longest_room_path, 10);
+    assert!(
+        (s.open_share - 30.0 / 91.0).abs() < 1e-12,
+        "{}",
+        s.open_share
+    );
+}
+
+#[test]
+fn cutting_the_loop_leaves_a_tree_and_a_longer_walk() {
+    // The top corridor gone: no loop, two dead ends, and the stairs are
+    // reached round through the bottom corridor.
+    let level = Level::from_rows(
+        1,
+        &[
+            "             ",
+            " <..+#  +..> ",
+            " ...     ... ",
+            " ...+###+... ",
+            "      #      ",
+            "      #      ",
+            "             ",
+        ],
+        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+    );
+    let s = LevelStats::of(&level);
+    assert_eq!(s.loops, 0);
+    assert_eq!(s.dead_ends, 2);
+    // (1,1) down to (3,3), across to (9,3), up to (11,1): 2+2+6+2+2 = 14.
+    assert_eq!(s.stair_distance, Some(14));
+}
+
+#[test]
+fn spreads_and_medians() {
+    let s = Spread::of([3.0, 1.0, 2.0]).unwrap();
+    assert_eq!((s.mean, s.min, s.max), (2.0, 1.0, 3.0));
+    assert!(Spread::of(std::iter::empty()).is_none());
+    assert_eq!(median_us(&[5, 1, 9]), 5);
+    assert_eq!(median_us(&[4, 1, 9, 2]), 3);
+    assert_eq!(median_us(&[]), 0);
+}
+
+#[test]
+fn tables_are_aligned_and_carry_units() {
+    let s = LevelStats::of(&known());
+    let t = stats::level_table(&[s.clone(), s], &[120, 80]);
+    let lines: Vec<&str> = t.lines().collect();
+    assert!(
+        lines[0].contains("open (%)") && lines[0].contains("time (µs)"),
+        "{t}"
+    );
+    // Every row of the table ends at the same column.
+    let width = lines[0].chars().count();
+    assert!(
+        lines[1..3].iter().all(|l| l.chars().count() == width),
+        "{t}"
+    );
+    assert!(lines[1].ends_with("  120"), "{t}");
+    assert!(t.contains("median 100 µs a level over 2 level(s)"), "{t}");
+}
+
+#[test]
+fn stats_command_table_and_json() {
+    let out = delve(&["stats", "--seed", "4", "--levels", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("depth") && lines[0].contains("loops"),
+        "{text}"
+    );
+    assert!(lines[1].trim_start().starts_with("1 "), "{text}");
+    assert!(lines[2].trim_start().starts_with("2 "), "{text}");
+    // Depth 2 is the last: no down stairs, so no stair distance.
+    assert!(lines[2].contains(" - "), "{text}");
+
+    let out = delve(&["stats", "--seed", "4", "--levels", "2", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let levels = doc["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 2);
+    assert!(levels[0]["stair_distance"].as_u64().unwrap() > 0);
+    assert!(levels[1]["stair_distance"].is_null());
+    assert_eq!(levels[0]["rooms"], 40);
+    assert!(doc["generation_median_us"].is_u64());
+
+    let out = delve(&[
+        "stats",
+        "--seed",
+        "4",
+        "--levels",
+        "2",
+        "--samples",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (doc["samples"].as_u64(), doc["levels"].as_u64()),
+        (Some(3), Some(6))
+    );
+    let rooms = &doc["metrics"]["rooms"];
+    assert!(rooms["min"].as_f64() <= rooms["mean"].as_f64());
+    assert!(rooms["mean"].as_f64() <= rooms["max"].as_f64());
+
+    let out = delve(&["stats", "--samples", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn stats_are_deterministic_but_for_the_time() {
+    let run = || {
+        let out = delve(&["stats", "--seed", "9", "--levels", "2", "--format", "json"]);
+        let mut doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for l in doc["levels"].as_array_mut().unwrap() {
+            l.as_object_mut().unwrap().remove("generation_us");
+        }
+        doc.as_object_mut().unwrap().remove("generation_median_us");
+        doc
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn readme_stats_example_is_real_output_but_for_the_times() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("$ delve stats --seed 1 --levels 3\n")
+        .expect("example in README");
+    let block = &readme[start..];
+    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let out = delve(&["stats", "--seed", "1", "--levels", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Every line but the timings: the table without its last column, and
+    // no generation line.
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("generation:"))
+            .map(|l| match l.rfind("  ") {
+                Some(i) if !l.trim().is_empty() => l[..i].trim_end().to_string(),
+                _ => l.to_string(),
+            })
+            .collect()
+    };
+    assert_eq!(strip(&text), strip(block));
+}
