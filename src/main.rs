@@ -217,6 +217,7 @@ impl CliError {
             CliError::Generate(
                 GenerateError::TooFewRooms { .. }
                 | GenerateError::Crowded { .. }
+                | GenerateError::Unjoinable { .. }
                 | GenerateError::NoSuchDepth { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,

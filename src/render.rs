@@ -124,7 +124,10 @@ pub fn sheet(levels: &[&Level], scale: u32, columns: u32) -> Image {
     let gap = 2 * scale.max(4);
     let dot = label_dot(scale);
     let label_h = GLYPH_H * dot + gap;
-    let cell_w = lw + gap;
+    // A slot is as wide as its level or its label, whichever is wider, so
+    // labels of narrow levels never run into their neighbours.
+    let deepest = levels.iter().map(|l| l.depth()).max().unwrap_or(1);
+    let cell_w = lw.max(label_width(deepest, dot)) + gap;
     let cell_h = lh + label_h + gap;
     let mut image = Image::new(columns * cell_w + gap, rows * cell_h + gap, BACKGROUND);
     for (k, level) in levels.iter().enumerate() {
@@ -143,10 +146,16 @@ pub fn sheet_size(width: u16, height: u16, n: usize, scale: u32, columns: u32) -
     let gap = u64::from(2 * scale.max(4));
     let dot = u64::from(label_dot(scale));
     let (lw, lh) = level_size(width, height, scale);
+    let label_w = u64::from(label_width(n.min(usize::from(u16::MAX)) as u16, dot as u32));
     (
-        columns * (lw + gap) + gap,
+        columns * (lw.max(label_w) + gap) + gap,
         rows * (lh + u64::from(GLYPH_H) * dot + 2 * gap) + gap,
     )
+}
+
+/// The width of the label "D<depth>" in pixels.
+fn label_width(depth: u16, dot: u32) -> u32 {
+    (1 + depth.max(1).ilog10() + 1) * GLYPH_W * dot
 }
 
 /// Label pixels a font dot: labels stay readable at small scales.

@@ -407,3 +407,27 @@ fn json_names_merged_rooms_with_their_bounding_box() {
         assert!((y..y + h).any(|cy| floor(x, cy)) && (y..y + h).any(|cy| floor(x + w - 1, cy)));
     }
 }
+
+#[test]
+fn a_style_that_cannot_join_says_what_would_help() {
+    let dir = TempDir::new("unjoinable");
+    // 40 rooms on 500x500 leave Grid's wandering corridors too far apart;
+    // wider grid spacing, as the message suggests, joins them.
+    let sparse = dir.file(
+        "sparse.ron",
+        "(width: 500, height: 500, levels: 1, corridors: Grid)",
+    );
+    let out = delve(&["generate", "--seed", "1", "--config", &sparse]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("Grid corridors could not join them all") && err.contains("grid_spacing"),
+        "{err}"
+    );
+    let wider = dir.file(
+        "wider.ron",
+        "(width: 500, height: 500, levels: 1, corridors: Grid, grid_spacing: 20)",
+    );
+    let out = delve(&["generate", "--seed", "1", "--config", &wider]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -173,3 +173,25 @@ fn render_refuses_bad_arguments() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/dir/x.png"));
 }
+
+#[test]
+fn labels_of_narrow_levels_do_not_run_together() {
+    // Levels narrower than their labels ("D10" at scale 1 is wider than a
+    // 4-cell level): each label keeps all its pixels, none painted over by
+    // a neighbour's, and the sheet has the size announced before drawing.
+    let levels: Vec<Level> = (1..=12)
+        .map(|d| Level::from_rows(d, &["    ", " .. ", "    "], vec![]))
+        .collect();
+    let refs: Vec<&Level> = levels.iter().collect();
+    let label_pixels = |image: &Image| image.rgb.chunks(3).filter(|p| *p == render::LABEL).count();
+    let alone: usize = refs
+        .iter()
+        .map(|l| label_pixels(&render::sheet(&[*l], 1, 1)))
+        .sum();
+    let image = render::sheet(&refs, 1, 12);
+    assert_eq!(label_pixels(&image), alone);
+    assert_eq!(
+        (u64::from(image.width), u64::from(image.height)),
+        render::sheet_size(4, 3, 12, 1, 12)
+    );
+}

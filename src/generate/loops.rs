@@ -48,7 +48,9 @@ pub(super) fn add(
     let l = &cfg.extra_loops;
     let max_len = usize::from(l.max_length);
     // The ratio in sixteenths: integer arithmetic decides the world.
-    let ratio16 = (l.ratio * 16.0).round() as u64;
+    // Rounded up, so any ratio above 1 asks for a walk longer than the
+    // shortcut.
+    let ratio16 = (l.ratio * 16.0).ceil() as u64;
     let mut found: Vec<Shortcut> = Vec::new();
     for from in 0..site.tiles.len() {
         if site.tiles[from] != Tile::Corridor {
@@ -116,6 +118,20 @@ pub(super) fn add(
             })
             .collect();
         let last = *cells.last().expect("a shortcut opens a cell");
+        // Never beside an open cell: a shortcut parallel to a corridor (or
+        // to an earlier shortcut) would widen it into a slab, not make a
+        // loop.
+        let sides = match s.dir {
+            Dir::North | Dir::South => [Dir::East, Dir::West],
+            Dir::East | Dir::West => [Dir::North, Dir::South],
+        };
+        if cells.iter().any(|&c| {
+            sides
+                .iter()
+                .any(|&d| site.tiles[offset(c, d, w)].is_walkable())
+        }) {
+            continue;
+        }
         let door = carver.ring_room(last);
         let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
             && match door {

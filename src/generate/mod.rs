@@ -62,6 +62,20 @@ pub enum GenerateError {
         crowded: u32,
         too_few: u32,
     },
+    /// Most attempts placed their rooms but a corridor style other than the
+    /// Tunnel could not join them all: its own advice, since crowding is
+    /// rarely what stops it.
+    #[error(
+        "depth {depth}: no attempt of {attempts} made a level: {crowded} placed their rooms but \
+         {style:?} corridors could not join them all; {advice}"
+    )]
+    Unjoinable {
+        depth: u16,
+        attempts: u32,
+        crowded: u32,
+        style: crate::config::CorridorStyle,
+        advice: &'static str,
+    },
     /// A level failed its final verification: a generator bug, not a config
     /// problem, since carving only succeeds on a connected layout.
     #[error(
@@ -262,11 +276,38 @@ impl Generator {
                 height: config.height,
             }
         } else {
-            GenerateError::Crowded {
-                depth,
-                attempts,
-                crowded,
-                too_few,
+            use crate::config::CorridorStyle;
+            let advice = match config.corridors {
+                CorridorStyle::Tunnel => "",
+                CorridorStyle::Grid => {
+                    "Grid corridors wander along grid lines and give up when they hit a wall, \
+                     so sparse levels defeat them: raise rooms.count, grid_spacing or \
+                     grid_segment, or use corridors: Tunnel"
+                }
+                CorridorStyle::DeadEnd => {
+                    "one room cut off fails a DeadEnd level: lower rooms.count or \
+                     rooms.max_floor_share, raise rooms.max_doors, or use corridors: Tunnel"
+                }
+                CorridorStyle::Straight => {
+                    "Straight walks cannot get past crowded rooms: lower rooms.max_floor_share \
+                     or rooms.count, or use corridors: Tunnel"
+                }
+            };
+            if advice.is_empty() {
+                GenerateError::Crowded {
+                    depth,
+                    attempts,
+                    crowded,
+                    too_few,
+                }
+            } else {
+                GenerateError::Unjoinable {
+                    depth,
+                    attempts,
+                    crowded,
+                    style: config.corridors,
+                    advice,
+                }
             }
         })
     }
