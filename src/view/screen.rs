@@ -289,12 +289,14 @@ fn cell_look(
     None
 }
 
-/// How many level cells each overview character stands for.
+/// How many level cells each overview character stands for: enough to fit,
+/// and about twice as many rows as columns, since a terminal character is
+/// about twice as tall as it is wide, so the level keeps its shape.
 fn overview_scale(level: &Level, area: Rect) -> (u16, u16) {
-    (
-        level.width().div_ceil(area.width.max(1)),
-        level.height().div_ceil(area.height.max(1)),
-    )
+    let sx = level.width().div_ceil(area.width.max(1));
+    let sy = level.height().div_ceil(area.height.max(1));
+    let sx = sx.max(sy.div_ceil(2));
+    (sx, sy.max(2 * sx))
 }
 
 /// The whole level, each character standing for a block of cells and
