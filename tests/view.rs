@@ -762,3 +762,20 @@ fn monster_kinds_need_distinct_single_column_glyphs() {
         assert!(e.contains("[0].glyph"), "{e}");
     }
 }
+
+#[test]
+fn history_wraps_long_messages() {
+    let mut app = app(7);
+    typed(&mut app, "S");
+    app.take_request();
+    let reason = "the saves directory /a/rather/long/path/that/goes/on/and/on/saves is read-only (os error 30)";
+    app.saved(Err(reason.into()));
+    typed(&mut app, "P");
+    let text = screen(&mut app, 80, 24);
+    assert!(
+        text.contains("Could not save: the saves directory"),
+        "{text}"
+    );
+    assert!(text.contains("\n  game stays open.\n"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80));
+}

@@ -359,13 +359,30 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
-    let log = app.history();
+    // Long lines wrap at spaces (continuations indented), so no message
+    // is cut; `scroll` counts screen lines up from the newest.
+    let width = usize::from(area.width).max(8);
+    let mut lines: Vec<String> = Vec::new();
+    for text in app.history() {
+        let mut current = String::new();
+        for word in text.split(' ') {
+            let len = current.chars().count();
+            if len > 0 && len + 1 + word.chars().count() > width {
+                lines.push(std::mem::take(&mut current));
+                current.push_str("  ");
+            } else if len > 0 {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        lines.push(current);
+    }
     let rows = usize::from(area.height);
-    let end = log
+    let end = lines
         .len()
-        .saturating_sub(scroll.min(log.len().saturating_sub(rows)));
+        .saturating_sub(scroll.min(lines.len().saturating_sub(rows)));
     let start = end.saturating_sub(rows);
-    for (i, text) in log[start..end].iter().enumerate() {
+    for (i, text) in lines[start..end].iter().enumerate() {
         line(
             buf,
             Rect::new(area.x, area.y + i as u16, area.width, 1),
