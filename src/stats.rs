@@ -158,27 +158,54 @@ fn value(s: &LevelStats, time_us: u64, key: &str) -> Option<f64> {
     })
 }
 
-/// One row a level, one column a metric, right-aligned under headings that
-/// carry the units.
+/// One row a level, right-aligned under two heading lines (names, then
+/// units), narrow enough for an 80-column terminal: the rooms by shape
+/// share one column.
 pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
-    let mut rows: Vec<Vec<String>> = Vec::with_capacity(levels.len() + 1);
-    let mut head = vec!["depth".to_string()];
-    head.extend(METRICS.iter().map(|(_, h, u)| heading(h, u)));
-    rows.push(head);
+    let columns = [
+        ("depth", ""),
+        ("rooms", "(r/c/m)"),
+        ("doors", ""),
+        ("corridor", "cells"),
+        ("open", "%"),
+        ("loops", ""),
+        ("dead", "ends"),
+        ("stairs", "steps"),
+        ("longest", "steps"),
+        ("time", "µs"),
+    ];
+    let mut rows: Vec<Vec<String>> = Vec::with_capacity(levels.len() + 2);
+    rows.push(columns.iter().map(|(name, _)| name.to_string()).collect());
+    rows.push(columns.iter().map(|(_, unit)| unit.to_string()).collect());
     for (s, &t) in levels.iter().zip(times_us) {
-        let mut row = vec![s.depth.to_string()];
-        for (key, ..) in METRICS {
-            row.push(match value(s, t, key) {
-                None => "-".into(),
-                Some(v) if key == "open_share" => format!("{v:.1}"),
-                Some(v) => format!("{v:.0}"),
-            });
-        }
-        rows.push(row);
+        let number = |key: &str| match value(s, t, key) {
+            None => "-".to_string(),
+            Some(v) if key == "open_share" => format!("{v:.1}"),
+            Some(v) => format!("{v:.0}"),
+        };
+        rows.push(vec![
+            s.depth.to_string(),
+            format!(
+                "{} ({}/{}/{})",
+                s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms
+            ),
+            number("doors"),
+            number("corridor_cells"),
+            number("open_share"),
+            number("loops"),
+            number("dead_ends"),
+            number("stair_distance"),
+            number("longest_room_path"),
+            number("generation_us"),
+        ]);
     }
     let mut out = align(&rows, false);
+    out.push_str(
+        "\nrooms: all (rectangles/circles/merged); steps: orthogonal moves; \
+         - : no down stairs\n",
+    );
     out.push_str(&format!(
-        "\ngeneration: median {} µs a level over {} level(s)\n",
+        "generation: median {} µs a level over {} level(s)\n",
         median_us(times_us),
         times_us.len()
     ));
