@@ -664,8 +664,15 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         });
     }
     let run = app.run();
+    // The hint must work as typed: it names a saves directory other than
+    // the default.
+    let dir = if saves_dir == Path::new("saves") {
+        String::new()
+    } else {
+        format!(" --saves-dir {}", saves_dir.display())
+    };
     let next = if run.outcome() == Outcome::Playing {
-        format!("Continue with: delve play --load {name}")
+        format!("Continue with: delve play --load {name}{dir}")
     } else {
         format!("The run is over ({}).", outcome_name(run.outcome()))
     };

@@ -572,9 +572,19 @@ fn the_camera_keeps_the_player_in_view_with_a_margin() {
             let p = app.run().player().pos;
             let (sx, sy) = (i32::from(p.x) - cx, i32::from(p.y) - cy);
             assert!((0..80).contains(&sx) && (0..21).contains(&sy));
+            // Everything the player sees is on screen.
+            let state = app.run().current();
+            for m in state.monsters.iter().filter(|m| app.run().sees(m.pos)) {
+                let (mx, my) = (i32::from(m.pos.x) - cx, i32::from(m.pos.y) - cy);
+                assert!(
+                    (0..80).contains(&mx) && (0..21).contains(&my),
+                    "{m:?} is off screen"
+                );
+            }
             let level = &app.run().current().level;
             // Within the margin only where the level's edge stops the camera.
-            if !(5..=15).contains(&sy) {
+            // Sight (8) fits between the player and the edge.
+            if !(8..=12).contains(&sy) {
                 assert!(cy == 0 || cy == i32::from(level.height()) - 21, "row {sy}");
             }
             if !(20..=59).contains(&sx) {

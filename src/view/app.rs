@@ -665,7 +665,7 @@ impl App {
     fn monster_name(&self, id: u32) -> String {
         let state = self.run.current();
         match state.monsters.iter().find(|m| m.id == id) {
-            Some(m) => format!("a {}", self.run.kinds()[usize::from(m.kind)].name),
+            Some(m) => with_article(&self.run.kinds()[usize::from(m.kind)].name),
             None => "a monster".into(),
         }
     }
@@ -727,10 +727,25 @@ impl App {
         };
         let level = &self.run.current().level;
         let previous = self.camera();
-        let camera = follow_axis(level.width(), self.view.0, focus.x, previous.map(|c| c.0));
+        // Everything in sight must be on screen: the margin is at least the
+        // sight radius (beyond a quarter of the view), where the view allows.
+        let sight = u16::from(self.run.config().simulation.sight_radius);
+        let camera = follow_axis(
+            level.width(),
+            self.view.0,
+            focus.x,
+            sight,
+            previous.map(|c| c.0),
+        );
         let camera = (
             camera,
-            follow_axis(level.height(), self.view.1, focus.y, previous.map(|c| c.1)),
+            follow_axis(
+                level.height(),
+                self.view.1,
+                focus.y,
+                sight,
+                previous.map(|c| c.1),
+            ),
         );
         self.camera = Some((self.run.player().depth, camera));
     }
@@ -767,7 +782,7 @@ impl App {
             });
             return format!(
                 "{} ({}): {}.",
-                capitalised(&format!("a {}", kind.name)),
+                capitalised(&with_article(&kind.name)),
                 kind.glyph,
                 traits.join(", ")
             );
@@ -822,12 +837,12 @@ fn scrolled(
 
 /// One axis of the camera: centred when the level fits, otherwise kept
 /// still until the focus comes within a quarter of the view of an edge.
-fn follow_axis(level: u16, view: u16, focus: u16, previous: Option<i32>) -> i32 {
+fn follow_axis(level: u16, view: u16, focus: u16, sight: u16, previous: Option<i32>) -> i32 {
     let (level, view, focus) = (i32::from(level), i32::from(view.max(1)), i32::from(focus));
     if level <= view {
         return -(view - level) / 2;
     }
-    let margin = (view / 4).max(1);
+    let margin = (view / 4).max(i32::from(sight)).min((view - 1) / 2).max(0);
     let mut camera = previous.unwrap_or(focus - view / 2);
     if focus - camera < margin {
         camera = focus - margin;
@@ -864,6 +879,15 @@ pub(crate) fn rock_word(h: u8) -> &'static str {
     }
 }
 
+/// "a rat", "an umber hulk".
+fn with_article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 fn capitalised(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
@@ -878,15 +902,20 @@ mod tests {
 
     #[test]
     fn camera_centres_small_levels_and_scrolls_large_ones_late() {
-        assert_eq!(follow_axis(60, 80, 10, None), -10);
+        assert_eq!(follow_axis(60, 80, 10, 0, None), -10);
         // First placement centres on the focus, clamped to the level.
-        assert_eq!(follow_axis(150, 80, 75, None), 35);
-        assert_eq!(follow_axis(150, 80, 3, None), 0);
-        assert_eq!(follow_axis(150, 80, 149, None), 70);
+        assert_eq!(follow_axis(150, 80, 75, 0, None), 35);
+        assert_eq!(follow_axis(150, 80, 3, 0, None), 0);
+        assert_eq!(follow_axis(150, 80, 149, 0, None), 70);
         // Inside the margin the camera stays put.
-        assert_eq!(follow_axis(150, 80, 60, Some(35)), 35);
+        assert_eq!(follow_axis(150, 80, 60, 0, Some(35)), 35);
         // Past it, it moves just enough.
-        assert_eq!(follow_axis(150, 80, 95, Some(35)), 36);
-        assert_eq!(follow_axis(150, 80, 54, Some(35)), 34);
+        assert_eq!(follow_axis(150, 80, 95, 0, Some(35)), 36);
+        assert_eq!(follow_axis(150, 80, 54, 0, Some(35)), 34);
+        // The margin grows to the sight radius: on 21 rows with sight 8,
+        // the focus stays 8 rows from either edge.
+        assert_eq!(follow_axis(150, 21, 50, 8, Some(42)), 42);
+        assert_eq!(follow_axis(150, 21, 49, 8, Some(42)), 41);
+        assert_eq!(follow_axis(150, 21, 55, 8, Some(42)), 43);
     }
 }

@@ -85,11 +85,17 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             map(app, map_area, buf);
             let (text, style) = match mode {
                 Mode::Look { cursor } => (
-                    format!("{} ({} or {} ends looking)", app.describe(cursor), key_name(app, Command::Look), key_name(app, Command::Cancel)),
+                    format!(
+                        "{} ({} or {} ends looking)",
+                        app.describe(cursor),
+                        key_name(app, Command::Look),
+                        key_name(app, Command::Cancel)
+                    ),
                     Style::new(),
                 ),
                 Mode::ConfirmQuit => (
-                    "Save before quitting? y: save and quit  n: quit without saving  Esc: keep playing".to_string(),
+                    "Save before quitting? y: save and quit, n: quit unsaved, Esc: keep playing"
+                        .to_string(),
                     Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
                 ),
                 _ => (messages_line(app, area.width), Style::new()),
