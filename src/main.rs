@@ -325,7 +325,27 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
     let path = if given.is_file() {
         given.to_path_buf()
     } else {
-        SaveDir::open(dir)?.file(save)
+        let saves = SaveDir::open(dir)?;
+        let path = saves.file(save);
+        if !path.exists() {
+            // Name what is there instead of a bare "no such file": nothing,
+            // or only the backup (which is what a load would use).
+            let backup = saves.backup(save);
+            if backup.exists() {
+                return Err(CliError::Usage(format!(
+                    "{} is missing; its backup {} is there (`delve verify {}` checks it; loading {save} would use it)",
+                    path.display(),
+                    backup.display(),
+                    backup.display()
+                )));
+            }
+            return Err(SaveError::Missing {
+                name: save.into(),
+                dir: saves.path().display().to_string(),
+            }
+            .into());
+        }
+        path
     };
     let (run, summary) = delve::save::read_and_decode(&path)?;
     let text = format!(

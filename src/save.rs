@@ -570,20 +570,20 @@ impl SaveDir {
         match read_and_decode(&path) {
             Ok((run, summary)) => Ok((run, summary, None)),
             Err(e) if e.is_damage() => {
+                // Only set the damaged file aside when there is a backup to
+                // use instead; otherwise it stays where the player left it.
+                let Ok((run, summary)) = read_and_decode(&backup) else {
+                    return Err(e);
+                };
                 let aside = self.aside_name(name);
                 fs::rename(&path, &aside).map_err(io_error(&path))?;
-                match read_and_decode(&backup) {
-                    Ok((run, summary)) => {
-                        let warning = format!(
-                            "{e}; kept it as {} and loaded the backup {} (turn {})",
-                            aside.display(),
-                            backup.display(),
-                            summary.turn
-                        );
-                        Ok((run, summary, Some(warning)))
-                    }
-                    Err(_) => Err(e),
-                }
+                let warning = format!(
+                    "{e}; kept it as {} and loaded the backup {} (turn {})",
+                    aside.display(),
+                    backup.display(),
+                    summary.turn
+                );
+                Ok((run, summary, Some(warning)))
             }
             Err(e) => Err(e),
         }

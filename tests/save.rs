@@ -514,3 +514,54 @@ fn a_kill_while_saving_never_loses_the_save() {
         );
     }
 }
+
+#[test]
+fn a_damaged_save_without_a_backup_stays_where_it_is() {
+    let dir = TempDir::new("lone-damaged");
+    let saves = SaveDir::open(&dir.0).unwrap();
+    let lock = saves.lock("d").unwrap();
+    saves
+        .save("d", &played(small_config(), 1, 20), 1, &lock)
+        .unwrap();
+    drop(lock);
+    let mut bytes = std::fs::read(saves.file("d")).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0xff;
+    std::fs::write(saves.file("d"), &bytes).unwrap();
+    let out = delve(&dir.0, &["simulate", "--load", "d", "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    assert_eq!(
+        std::fs::read(saves.file("d")).unwrap(),
+        bytes,
+        "left in place, untouched"
+    );
+    // verify still finds it by name, and says what is wrong.
+    let out = delve(&dir.0, &["verify", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+}
+
+#[test]
+fn verify_names_a_missing_save_and_a_lone_backup() {
+    let dir = TempDir::new("verify-missing");
+    let out = delve(&dir.0, &["verify", "ghost"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
+    let saves = SaveDir::open(&dir.0).unwrap();
+    let lock = saves.lock("b").unwrap();
+    saves
+        .save("b", &played(small_config(), 1, 5), 1, &lock)
+        .unwrap();
+    saves
+        .save("b", &played(small_config(), 1, 9), 2, &lock)
+        .unwrap();
+    std::fs::remove_file(saves.file("b")).unwrap();
+    let out = delve(&dir.0, &["verify", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("b.sav is missing") && err.contains("b.sav.bak"),
+        "{err}"
+    );
+}
