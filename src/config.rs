@@ -1086,7 +1086,7 @@ fn join(parent: &str, name: &str) -> String {
 /// `RoomConfig`", " in `Range`"): they mean nothing to someone editing RON.
 fn without_type_names(message: &str) -> String {
     let mut out = message.to_string();
-    for marker in [" for struct `", " in `"] {
+    for marker in [" for struct `", " in enum `", " in `"] {
         while let Some(start) = out.find(marker) {
             let rest = &out[start + marker.len()..];
             match rest.find('`') {
@@ -1266,7 +1266,7 @@ impl FieldIndex {
             .map_or((1, 1), |k| (k.1, k.2))
     }
 
-    fn is_written(&self, path: &str) -> bool {
+    pub(crate) fn is_written(&self, path: &str) -> bool {
         self.keys.iter().any(|k| k.0 == path)
     }
 

@@ -431,3 +431,20 @@ fn a_style_that_cannot_join_says_what_would_help() {
     let out = delve(&["generate", "--seed", "1", "--config", &wider]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_misspelt_style_is_named_without_rust_types() {
+    let dir = TempDir::new("misspelt");
+    let bad = dir.file("bad.ron", "(\n    corridors: Grids,\n)\n");
+    let out = delve(&["generate", "--config", &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad.ron:2:16: corridors: unexpected variant named `Grids`"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("CorridorStyle") && err.contains("`Straight`"),
+        "{err}"
+    );
+}

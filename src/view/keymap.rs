@@ -301,11 +301,24 @@ impl Keymap {
                         ),
                     )
                 })?;
-                if let Some((_, _, other)) = bindings.iter().find(|(k, _, _)| *k == key) {
-                    return Err(error(
-                        field,
-                        format!("{name:?} is already bound to {other}; a key can do one thing"),
-                    ));
+                if let Some(&(_, _, other)) = bindings.iter().find(|(k, _, _)| *k == key) {
+                    let written = |f: &str| located.is_some_and(|(idx, _)| idx.is_written(f));
+                    // Blame the command the file binds: if this one only
+                    // has its default keys, the clash is the other's doing.
+                    return Err(if written(field) || !written(other) {
+                        error(
+                            field,
+                            format!("{name:?} is already bound to {other}; a key can do one thing"),
+                        )
+                    } else {
+                        error(
+                            other,
+                            format!(
+                                "{name:?} is also {field}'s default key; a key can do one thing, \
+                                 so give {field} other keys too"
+                            ),
+                        )
+                    });
                 }
                 bindings.push((key, command, field));
                 keys.push(key.to_string());
@@ -420,6 +433,15 @@ mod tests {
         let e = Keymap::from_ron(text, "k.ron").unwrap_err().to_string();
         assert!(
             e.starts_with("k.ron:2:5: look: \"h\" is already bound to west"),
+            "{e}"
+        );
+
+        // Taking a default key of a command the file leaves alone blames
+        // the line the file wrote.
+        let text = "(\n    look: [\"x\"],\n    north: [\"j\"],\n)\n";
+        let e = Keymap::from_ron(text, "k.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("k.ron:3:5: north: \"j\" is also south's default key"),
             "{e}"
         );
 
