@@ -789,3 +789,20 @@ fn history_wraps_long_messages() {
     assert!(text.contains("\n  game stays open.\n"), "{text}");
     assert!(text.lines().all(|l| l.chars().count() <= 80));
 }
+
+#[test]
+fn a_repeated_message_is_counted_in_the_history() {
+    let mut app = app(7);
+    for _ in 0..3 {
+        typed(&mut app, "S");
+        app.take_request();
+        app.saved(Err("disk full".into()));
+    }
+    let last = app.history().last().unwrap();
+    assert_eq!(last, "Could not save: disk full. The game stays open. (x3)");
+    // The top line still shows the message as said.
+    assert_eq!(
+        app.messages(),
+        ["Could not save: disk full. The game stays open."]
+    );
+}

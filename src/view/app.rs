@@ -702,7 +702,20 @@ impl App {
     /// Adds a line of the viewer's own to the top line and the history.
     fn note(&mut self, line: String) {
         self.messages.push(line.clone());
-        self.history.push(line);
+        // A line said again and again ("A rat is in view." at every step of
+        // a careful travel) is counted, not repeated.
+        let repeats = self.history.last().and_then(|last| {
+            if *last == line {
+                Some(2)
+            } else {
+                let count = last.strip_prefix(line.as_str())?.strip_prefix(" (x")?;
+                count.strip_suffix(')')?.parse::<u32>().ok().map(|n| n + 1)
+            }
+        });
+        match repeats {
+            Some(n) => *self.history.last_mut().expect("just read") = format!("{line} (x{n})"),
+            None => self.history.push(line),
+        }
         self.trim_history();
     }
 
