@@ -113,12 +113,18 @@ pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, G
 #[doc(hidden)]
 #[derive(Clone)]
 pub struct Groundwork {
-    tiles: Vec<Tile>,
-    hardness: Vec<u8>,
+    ground: Ground,
     room_id: Vec<u16>,
-    shapes: Vec<crate::geom::Shape>,
     seed: u64,
     depth: u16,
+}
+
+/// Stage one of an attempt: the hardness field with the rooms cut into it.
+#[derive(Clone)]
+struct Ground {
+    tiles: Vec<Tile>,
+    hardness: Vec<u8>,
+    shapes: Vec<crate::geom::Shape>,
 }
 
 impl Generator {
@@ -126,9 +132,45 @@ impl Generator {
     /// too few rooms).
     #[doc(hidden)]
     pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
+        let ground = self.ground(config, seed, depth, 0).ok()?;
+        Some(Groundwork {
+            ground,
+            room_id: self.room_id.clone(),
+            seed,
+            depth,
+        })
+    }
+
+    /// The corridor stage of attempt 0 on `work`: rings and door
+    /// candidates, the configured style, extra loops and pruning. Returns
+    /// whether every room was joined.
+    #[doc(hidden)]
+    pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
+        join_rooms(
+            &mut self.carver,
+            &mut self.queue,
+            &self.pristine,
+            config,
+            &mut work.ground,
+            &work.room_id,
+            (work.seed, work.depth, 0),
+        )
+        .is_ok()
+    }
+
+    /// Stage one of an attempt: hardness, then rooms placed and cut into it
+    /// (their ids left in `self.room_id`). `Err` holds how many rooms were
+    /// placed when too few were.
+    fn ground(
+        &mut self,
+        config: &Config,
+        seed: u64,
+        depth: u16,
+        attempt: u32,
+    ) -> Result<Ground, usize> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
         let mut hardness = vec![0u8; w * h];
-        let mut rng = stage_rng(seed, depth, 0, Stage::Hardness);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
         hardness::fill(
             &mut hardness,
             &mut self.acc,
@@ -140,10 +182,10 @@ impl Generator {
         if config.dead_ends == DeadEndPolicy::Prune {
             self.pristine.clone_from(&hardness);
         }
-        let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
         let shapes = rooms::place(config, &mut rng, &mut self.room_id);
         if shapes.len() < usize::from(config.rooms.count.min) {
-            return None;
+            return Err(shapes.len());
         }
         let mut tiles = vec![Tile::Rock; w * h];
         for (c, &id) in self.room_id.iter().enumerate() {
@@ -152,70 +194,47 @@ impl Generator {
                 hardness[c] = 0;
             }
         }
-        Some(Groundwork {
+        Ok(Ground {
             tiles,
             hardness,
-            room_id: self.room_id.clone(),
             shapes,
-            seed,
-            depth,
         })
-    }
-
-    /// The corridor stage of attempt 0 on `work`: rings and door
-    /// candidates, the configured style, extra loops and pruning. Returns
-    /// whether every room was joined.
-    #[doc(hidden)]
-    pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
-        let (w, h) = (usize::from(config.width), usize::from(config.height));
-        let mut doors: Vec<Vec<Door>> = vec![Vec::new(); work.shapes.len()];
-        let mut site = Site {
-            width: w,
-            height: h,
-            tiles: &mut work.tiles,
-            hardness: &mut work.hardness,
-            room_id: &work.room_id,
-            shapes: &work.shapes,
-            doors: &mut doors,
-        };
-        join_rooms(
-            &mut self.carver,
-            &mut self.queue,
-            &self.pristine,
-            config,
-            &mut site,
-            work.seed,
-            work.depth,
-            0,
-        )
-        .is_ok()
     }
 }
 
 /// The corridor stage of one attempt: the configured style, then extra
 /// loops and dead-end pruning, each from its own random stream. (A free
 /// function over the generator's buffers, since the site borrows another.)
-#[allow(clippy::too_many_arguments)]
+/// Returns each room's doors. `at` is (seed, depth, attempt).
 fn join_rooms(
     carver: &mut Carver,
     queue: &mut Vec<u32>,
     pristine: &[u8],
     config: &Config,
-    site: &mut Site<'_>,
-    seed: u64,
-    depth: u16,
-    attempt: u32,
-) -> Result<(), corridors::Unjoined> {
+    ground: &mut Ground,
+    room_id: &[u16],
+    (seed, depth, attempt): (u64, u16, u32),
+) -> Result<Vec<Vec<Door>>, corridors::Unjoined> {
+    let mut doors: Vec<Vec<Door>> = vec![Vec::new(); ground.shapes.len()];
+    let mut site = Site {
+        width: usize::from(config.width),
+        height: usize::from(config.height),
+        tiles: &mut ground.tiles,
+        hardness: &mut ground.hardness,
+        room_id,
+        shapes: &ground.shapes,
+        doors: &mut doors,
+    };
     let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
-    carver.carve(config, site, &mut rng)?;
+    carver.carve(config, &mut site, &mut rng)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-        loops::add(carver, config, site, queue, &mut rng);
+        loops::add(carver, config, &mut site, queue, &mut rng);
     }
     if config.dead_ends == DeadEndPolicy::Prune {
-        loops::prune(site, pristine);
+        loops::prune(&mut site, pristine);
     }
-    Ok(())
+    Ok(doors)
 }
 
 enum Rejected {
@@ -320,56 +339,24 @@ impl Generator {
         attempt: u32,
     ) -> Result<Level, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
-        let n = w * h;
-
-        let mut hardness = vec![0u8; n];
-        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
-        hardness::fill(
-            &mut hardness,
-            &mut self.acc,
-            w,
-            h,
-            &config.hardness,
-            &mut rng,
-        );
-        if config.dead_ends == DeadEndPolicy::Prune {
-            self.pristine.clone_from(&hardness);
-        }
-
-        let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
-        let shapes = rooms::place(config, &mut rng, &mut self.room_id);
-        if shapes.len() < usize::from(config.rooms.count.min) {
-            return Err(Rejected::TooFewRooms(shapes.len()));
-        }
-        let mut tiles = vec![Tile::Rock; n];
-        for (c, &id) in self.room_id.iter().enumerate() {
-            if id != 0 {
-                tiles[c] = Tile::Floor;
-                hardness[c] = 0;
-            }
-        }
-
-        let mut doors: Vec<Vec<Door>> = vec![Vec::new(); shapes.len()];
-        let mut site = Site {
-            width: w,
-            height: h,
-            tiles: &mut tiles,
-            hardness: &mut hardness,
-            room_id: &self.room_id,
-            shapes: &shapes,
-            doors: &mut doors,
-        };
-        join_rooms(
+        let mut ground = self
+            .ground(config, seed, depth, attempt)
+            .map_err(Rejected::TooFewRooms)?;
+        let doors = join_rooms(
             &mut self.carver,
             &mut self.queue,
             &self.pristine,
             config,
-            &mut site,
-            seed,
-            depth,
-            attempt,
+            &mut ground,
+            &self.room_id,
+            (seed, depth, attempt),
         )
         .map_err(|_| Rejected::Unjoined)?;
+        let Ground {
+            mut tiles,
+            hardness,
+            shapes,
+        } = ground;
 
         let rooms: Vec<Room> = shapes
             .into_iter()

@@ -103,7 +103,6 @@ pub struct App {
     request: Option<Request>,
     /// The request the shell took and has not reported on yet.
     in_flight: Option<Request>,
-    quit_after_save: bool,
     quit: bool,
 }
 
@@ -136,7 +135,6 @@ impl App {
             in_view: Vec::new(),
             request: None,
             in_flight: None,
-            quit_after_save: false,
             quit: false,
         };
         if app.run.turn() != 0 {
@@ -217,13 +215,12 @@ impl App {
             Ok(_) if request == Some(Request::Autosave) => {}
             Ok(path) => {
                 self.note(format!("Saved to {path}."));
-                if self.quit_after_save {
+                if request == Some(Request::SaveAndQuit) {
                     self.quit = true;
                 }
             }
             Err(e) => {
                 self.note(format!("Could not save: {e}. The game stays open."));
-                self.quit_after_save = false;
                 if self.mode == Mode::ConfirmQuit {
                     self.mode = self.resting_mode();
                 }
@@ -691,7 +688,6 @@ impl App {
             }
             return;
         }
-        self.quit_after_save = quit;
         self.request = Some(if quit {
             Request::SaveAndQuit
         } else {

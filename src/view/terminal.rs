@@ -22,7 +22,7 @@ use signal_hook::consts::{SIGHUP, SIGTERM};
 
 use crate::generate::GenerateError;
 
-use super::app::{App, Request};
+use super::app::App;
 use super::keymap::Key;
 use super::screen;
 
@@ -177,8 +177,9 @@ fn event_loop(
         if stop.swap(false, Ordering::Relaxed) {
             app.terminate();
         }
-        // The kinds of save differ only in what `saved` does after.
-        if let Some(Request::Save | Request::SaveAndQuit | Request::Autosave) = app.take_request() {
+        // Every request is a save; the kinds differ only in what `saved`
+        // does after.
+        if app.take_request().is_some() {
             let result = save(app);
             app.saved(result);
         }
