@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::MonsterKind;
+use crate::sim::{KindProblem, MonsterKind};
 
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
@@ -767,6 +767,22 @@ impl Config {
         }
     }
 
+    /// How many staircases lead up and down from the level at `depth`: the
+    /// k-th down staircase of a depth and the k-th up staircase of the next
+    /// lead to each other, so neighbours have matching counts. Depth 1 has
+    /// an up staircase (out of the dungeon) only with
+    /// `exit_on_first_level`; the deepest level has none down.
+    pub fn stair_counts(&self, depth: u16) -> (usize, usize) {
+        let per = usize::from(self.stairs.per_level);
+        let up = if depth > 1 {
+            per
+        } else {
+            usize::from(self.stairs.exit_on_first_level)
+        };
+        let down = if depth < self.levels { per } else { 0 };
+        (up, down)
+    }
+
     /// The rooms the busiest level needs for its stairs. Each staircase has
     /// a room of its own, and the level's arrival room (its first up
     /// staircase, or where the player starts on a first level without an
@@ -856,66 +872,23 @@ pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, C
             message,
         }
     };
-    if kinds.is_empty() {
-        return Err(ConfigError::Invalid {
-            location: Location {
-                origin: origin.into(),
-                line: 1,
-                column: 1,
-            },
-            field: "[]".into(),
-            message: "the list must hold at least one kind of monster".into(),
-        });
-    }
-    for (i, k) in kinds.iter().enumerate() {
-        if k.name.trim().is_empty() {
-            return Err(invalid(i, "name", "must not be empty".into()));
-        }
-        if let Some(j) = kinds[..i].iter().position(|o| o.name == k.name) {
-            return Err(invalid(
-                i,
-                "name",
-                format!("\"{}\" is already the name of entry {j}", k.name),
-            ));
-        }
-        if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@░▒▓█".contains(k.glyph)
-        {
-            return Err(invalid(
-                i,
-                "glyph",
-                format!(
-                    "{:?} is taken by the map or the player; pick another character",
-                    k.glyph
-                ),
-            ));
-        }
-        if unicode_width::UnicodeWidthChar::width(k.glyph) != Some(1) {
-            return Err(invalid(
-                i,
-                "glyph",
-                format!(
-                    "{:?} does not take exactly one column on a terminal; pick another character",
-                    k.glyph
-                ),
-            ));
-        }
-        // Colour is never the only difference between two kinds.
-        if let Some(j) = kinds[..i].iter().position(|o| o.glyph == k.glyph) {
-            return Err(invalid(
-                i,
-                "glyph",
-                format!(
-                    "{:?} is already the glyph of entry {j} ({}); each kind needs its own",
-                    k.glyph, kinds[j].name
-                ),
-            ));
-        }
-        if !(5..=20).contains(&k.speed) {
-            return Err(invalid(
-                i,
-                "speed",
-                format!("must be from 5 to 20, got {}", k.speed),
-            ));
+    match MonsterKind::check_list(&kinds) {
+        Ok(()) => {}
+        Err(KindProblem {
+            index: Some(i),
+            field,
+            message,
+        }) => return Err(invalid(i, field, message)),
+        Err(KindProblem { field, message, .. }) => {
+            return Err(ConfigError::Invalid {
+                location: Location {
+                    origin: origin.into(),
+                    line: 1,
+                    column: 1,
+                },
+                field: field.into(),
+                message,
+            });
         }
     }
     Ok(kinds)

@@ -243,6 +243,18 @@ impl Shape {
             .filter(move |&p| self.contains(p))
     }
 
+    /// The plain shapes (rectangles and discs) this shape is made of: itself,
+    /// or a merged room's parts. Together their cells are the shape's cells
+    /// (parts may overlap), and walking them costs about the room's area,
+    /// where [`Shape::cells`] walks a merged room's whole bounding box.
+    pub fn plain_parts(&self) -> impl Iterator<Item = Shape> + '_ {
+        let (single, merged) = match self {
+            Shape::Merged(m) => (None, m.parts()),
+            plain => (Some(*plain), &[][..]),
+        };
+        single.into_iter().chain(merged.iter().map(|p| p.shape()))
+    }
+
     pub fn area(&self) -> usize {
         match *self {
             Shape::Rect(r) => usize::from(r.width) * usize::from(r.height),

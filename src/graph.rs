@@ -75,8 +75,12 @@ impl LevelGraph {
         let mut room_of = vec![0u16; n];
         for (i, room) in rooms.iter().enumerate() {
             graph.add_node(Node::Room(i as u16));
-            for p in room.shape.cells() {
-                room_of[usize::from(p.y) * w + usize::from(p.x)] = i as u16 + 1;
+            // Part by part: the same cells as `shape.cells()`, without
+            // walking a merged room's whole bounding box.
+            for part in room.shape.plain_parts() {
+                for p in part.cells() {
+                    room_of[usize::from(p.y) * w + usize::from(p.x)] = i as u16 + 1;
+                }
             }
         }
         // Network cells on the border are ignored (a level's border is

@@ -190,68 +190,199 @@ impl Serialize for Level {
 impl TryFrom<LevelData> for Level {
     type Error = String;
 
-    /// Checks everything indexing relies on before the level exists: a
-    /// level read from a file may be damaged or forged.
+    /// Checks everything later code relies on before the level exists: a
+    /// level read from a file may be damaged or forged, and whatever loads
+    /// must be playable. These are the generator's promises that play
+    /// keeps (play only opens rock into corridor, from open cells).
     fn try_from(d: LevelData) -> Result<Level, String> {
-        let (w, h) = (d.width, d.height);
-        if w < 3 || h < 3 {
-            return Err(format!("level {} is {w}x{h}, too small", d.depth));
-        }
-        let cells = usize::from(w) * usize::from(h);
-        if d.tiles.len() != cells || d.hardness.len() != cells {
-            return Err(format!(
-                "level {} has {} tiles and {} hardness values for {w}x{h}",
-                d.depth,
-                d.tiles.len(),
-                d.hardness.len()
-            ));
-        }
-        let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
-        for (i, room) in d.rooms.iter().enumerate() {
-            let fits = match room.shape {
-                Shape::Merged(m) => {
-                    (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
-                        && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
-                }
-                shape => shape_fits(shape, w, h),
-            };
-            if !fits {
-                return Err(format!("level {} room {i} lies outside the level", d.depth));
-            }
-            if room.doors.iter().any(|door| !inside(door.pos)) {
-                return Err(format!(
-                    "level {} room {i} has a door outside the level",
-                    d.depth
-                ));
-            }
-        }
-        for s in &d.stairs {
-            if !inside(s.pos) || usize::from(s.room) >= d.rooms.len().max(1) {
-                return Err(format!(
-                    "level {} has stairs outside the level or its rooms",
-                    d.depth
-                ));
-            }
-        }
-        let border_open = (0..cells).any(|c| {
-            let (x, y) = (c % usize::from(w), c / usize::from(w));
-            let border = x == 0 || y == 0 || x + 1 == usize::from(w) || y + 1 == usize::from(h);
-            border && d.tiles[c] != Tile::Rock
-        });
-        if border_open {
-            return Err(format!("level {} has an open cell on its border", d.depth));
-        }
+        let hardness = undo_deltas(d.hardness);
+        check_level(d.width, d.height, &d.tiles, &hardness, &d.rooms, &d.stairs)
+            .map_err(|what| format!("level {}: {what}", d.depth))?;
         Ok(Level::assemble(
             d.depth,
-            w,
-            h,
+            d.width,
+            d.height,
             d.tiles,
-            undo_deltas(d.hardness),
+            hardness,
             d.rooms,
             d.stairs,
             d.rejected_attempts,
         ))
     }
+}
+
+/// The checks of a stored level, cheapest first; each pass costs about the
+/// level's cell count, so a forged level cannot make loading slow.
+fn check_level(
+    w: u16,
+    h: u16,
+    tiles: &[Tile],
+    hardness: &[u8],
+    rooms: &[Room],
+    stairs: &[Stairs],
+) -> Result<(), String> {
+    if w < 3 || h < 3 {
+        return Err(format!("{w}x{h} is too small"));
+    }
+    let (wu, hu) = (usize::from(w), usize::from(h));
+    let cells = wu * hu;
+    if tiles.len() != cells || hardness.len() != cells {
+        return Err(format!(
+            "{} tiles and {} hardness values for {w}x{h}",
+            tiles.len(),
+            hardness.len()
+        ));
+    }
+    let at = |p: Pos| usize::from(p.y) * wu + usize::from(p.x);
+    let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
+
+    // The grid: immutable rock (255) on the border, which every neighbour
+    // walk relies on instead of bounds checks; rock inside from 1 to 254;
+    // open cells 0.
+    for (c, (&tile, &hard)) in tiles.iter().zip(hardness).enumerate() {
+        let (x, y) = (c % wu, c / wu);
+        let border = x == 0 || y == 0 || x + 1 == wu || y + 1 == hu;
+        let fine = match (border, tile) {
+            (true, Tile::Rock) => hard == 255,
+            (true, _) => return Err(format!("open cell on the border at {x},{y}")),
+            (false, Tile::Rock) => (1..=254).contains(&hard),
+            (false, _) => hard == 0,
+        };
+        if !fine {
+            return Err(format!("{tile:?} at {x},{y} has hardness {hard}"));
+        }
+    }
+
+    // Rooms: inside the level, apart from each other, all floor (stairs
+    // stand on floor); floor only in rooms. `owner` is room index + 1.
+    if rooms.len() >= usize::from(u16::MAX) {
+        return Err(format!("{} rooms", rooms.len()));
+    }
+    let mut owner = vec![0u16; cells];
+    for (i, room) in rooms.iter().enumerate() {
+        let fits = match room.shape {
+            Shape::Merged(m) => {
+                (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
+                    && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
+            }
+            shape => shape_fits(shape, w, h),
+        };
+        if !fits {
+            return Err(format!("room {i} lies outside the level"));
+        }
+        let me = i as u16 + 1;
+        for part in room.shape.plain_parts() {
+            for p in part.cells() {
+                let c = at(p);
+                if owner[c] != 0 && owner[c] != me {
+                    return Err(format!("rooms {} and {i} overlap at {p:?}", owner[c] - 1));
+                }
+                owner[c] = me;
+                if !matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
+                    return Err(format!("room {i} has {:?} at {p:?}", tiles[c]));
+                }
+            }
+        }
+    }
+    if let Some(c) = (0..cells).find(|&c| {
+        owner[c] == 0 && matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
+    }) {
+        return Err(format!(
+            "{:?} outside every room at {:?}",
+            tiles[c],
+            Pos::new((c % wu) as u16, (c / wu) as u16)
+        ));
+    }
+
+    // Doors: door tiles in their room's wall, each listed once, and every
+    // door tile listed.
+    let mut listed = vec![false; cells];
+    let mut doors = 0usize;
+    for (i, room) in rooms.iter().enumerate() {
+        for door in &room.doors {
+            let p = door.pos;
+            if !inside(p) || tiles[at(p)] != Tile::Door {
+                return Err(format!(
+                    "room {i} has a door at {p:?}, which is no door cell"
+                ));
+            }
+            let c = at(p);
+            if listed[c] {
+                return Err(format!("the door at {p:?} is listed twice"));
+            }
+            listed[c] = true;
+            doors += 1;
+            if ![c - wu, c + 1, c + wu, c - 1]
+                .iter()
+                .any(|&n| usize::from(owner[n]) == i + 1)
+            {
+                return Err(format!("room {i}'s door at {p:?} is not in its wall"));
+            }
+        }
+    }
+    if tiles.iter().filter(|&&t| t == Tile::Door).count() != doors {
+        return Err("a door cell belongs to no room".into());
+    }
+
+    // Stairs: on their own tile, in their own room, one staircase a room,
+    // and every stairs tile a staircase (taking stairs looks it up).
+    let mut stair_rooms = vec![false; rooms.len()];
+    for s in stairs {
+        let want = match s.direction {
+            StairDirection::Up => Tile::UpStairs,
+            StairDirection::Down => Tile::DownStairs,
+        };
+        let room = usize::from(s.room);
+        if !inside(s.pos) || tiles[at(s.pos)] != want || room >= rooms.len() {
+            return Err(format!(
+                "the stairs at {:?} are not on a {want:?} tile of a room",
+                s.pos
+            ));
+        }
+        if usize::from(owner[at(s.pos)]) != room + 1 || stair_rooms[room] {
+            return Err(format!(
+                "the stairs at {:?} are not in room {room}, or share it with other stairs",
+                s.pos
+            ));
+        }
+        stair_rooms[room] = true;
+    }
+    let stairs_tiles = tiles
+        .iter()
+        .filter(|t| matches!(t, Tile::UpStairs | Tile::DownStairs))
+        .count();
+    if stairs_tiles != stairs.len() {
+        return Err(format!(
+            "{stairs_tiles} stairs tiles for {} staircases",
+            stairs.len()
+        ));
+    }
+
+    // One connected piece (orthogonal steps), as generated: play only
+    // opens rock next to open cells, so it stays one piece.
+    let mut reached = vec![false; cells];
+    let mut stack: Vec<usize> = (0..cells)
+        .find(|&c| tiles[c].is_walkable())
+        .into_iter()
+        .collect();
+    let mut count = 0usize;
+    for &c in &stack {
+        reached[c] = true;
+    }
+    while let Some(c) = stack.pop() {
+        count += 1;
+        // Open cells are never on the border (checked above).
+        for n in [c - wu, c + 1, c + wu, c - 1] {
+            if !reached[n] && tiles[n].is_walkable() {
+                reached[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    if count != tiles.iter().filter(|t| t.is_walkable()).count() {
+        return Err("the level is in more than one piece".into());
+    }
+    Ok(())
 }
 
 /// Whether a plain shape lies inside the level, off its border.

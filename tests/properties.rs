@@ -17,7 +17,7 @@ pub const STYLES: [CorridorStyle; 4] = [
 
 /// A corridor style and room-overlap setting, with random extra loops and
 /// dead-end policy: every combination keeps every promise.
-fn layout() -> impl Strategy<Value = (CorridorStyle, bool, u16, bool, u16, Range)> {
+pub fn layout() -> impl Strategy<Value = (CorridorStyle, bool, u16, bool, u16, Range)> {
     (
         prop::sample::select(&STYLES[..]),
         any::<bool>(),
@@ -28,7 +28,7 @@ fn layout() -> impl Strategy<Value = (CorridorStyle, bool, u16, bool, u16, Range
     )
 }
 
-fn with_layout(
+pub fn with_layout(
     mut c: Config,
     (style, overlap, loops, prune, spacing, segment): (CorridorStyle, bool, u16, bool, u16, Range),
 ) -> Config {
@@ -46,7 +46,7 @@ fn with_layout(
 }
 
 /// Random valid configs around 002's 80x21 and up to mid-size levels.
-fn small_config() -> impl Strategy<Value = Config> {
+pub fn small_config() -> impl Strategy<Value = Config> {
     (
         (30u16..=120, 15u16..=60, 1u16..=4),
         (1u16..=6, 0u16..=20, 3u16..=6, 0u16..=6, 2u16..=4, 0u16..=4),

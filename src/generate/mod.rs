@@ -364,18 +364,8 @@ impl Generator {
             .map(|(shape, doors)| Room { shape, doors })
             .collect();
 
-        let counts = stairs::StairCounts {
-            up: if depth > 1 {
-                usize::from(config.stairs.per_level)
-            } else {
-                usize::from(config.stairs.exit_on_first_level)
-            },
-            down: if depth < config.levels {
-                usize::from(config.stairs.per_level)
-            } else {
-                0
-            },
-        };
+        let (up, down) = config.stair_counts(depth);
+        let counts = stairs::StairCounts { up, down };
         // One breadth-first search from the anchor room both proves the
         // level connected and ranks the rooms for the stairs.
         let mut rng = stage_rng(seed, depth, attempt, Stage::Stairs);

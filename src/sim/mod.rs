@@ -31,7 +31,7 @@ mod monster;
 pub use autopilot::{Plan, autopilot, decide, explore_step};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
-pub use monster::{Colour, Monster, MonsterKind, Trait};
+pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait};
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -45,6 +45,11 @@ use crate::level::{Level, StairDirection, Tile};
 
 /// How many log lines a run keeps.
 const LOG_LINES: usize = 200;
+
+/// The last turn a run can reach: a run at this turn takes no more steps.
+/// About three years of the autopilot playing nonstop; it keeps every tick
+/// counter far from overflowing, so a save can hold any turn up to it.
+pub const MAX_TURNS: u64 = 1_000_000_000_000;
 
 /// What the player does with a turn.
 ///
@@ -465,15 +470,21 @@ impl Run {
         self.refresh();
     }
 
-    /// Checks a run read from outside (a save file) before it is used:
-    /// everything the rules index by must be in range. Returns what is wrong.
+    /// Checks a run read from outside (a save file) before it is used, so
+    /// that a run that passes can be played without a panic or a runaway
+    /// loop: everything the rules index by is in range, every level keeps
+    /// the generator's promises for its depth (stair counts, so linked
+    /// stairs exist on both sides), and every counter is what play could
+    /// have made (tick counters, turns, kills, lives, the log). Returns
+    /// what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         self.config
             .validate()
             .map_err(|p| format!("config: {}: {}", p.field, p.message))?;
-        if self.kinds.is_empty() || self.kinds.iter().any(|k| !(5..=20).contains(&k.speed)) {
-            return Err("monster kinds missing or with a speed outside 5 to 20".into());
-        }
+        MonsterKind::check_list(&self.kinds).map_err(|p| match p.index {
+            Some(i) => format!("monster kind {i}: {}: {}", p.field, p.message),
+            None => format!("monster kinds: {}", p.message),
+        })?;
         if self.levels.len() != usize::from(self.config.levels) {
             return Err(format!(
                 "{} level slots for {} levels",
@@ -481,48 +492,119 @@ impl Run {
                 self.config.levels
             ));
         }
+        let p = &self.player;
+        if p.depth == 0 || p.depth > self.config.levels {
+            return Err(format!(
+                "the player is on depth {}, outside the stack",
+                p.depth
+            ));
+        }
+        // Ticks: the player moves every `interval` ticks from tick 0, so its
+        // next tick is fixed by the turn; turns stop at MAX_TURNS, so no
+        // counter can overflow.
+        if self.turn > MAX_TURNS {
+            return Err(format!(
+                "turn {} is past the last turn {MAX_TURNS}",
+                self.turn
+            ));
+        }
+        let player_interval = interval(self.config.simulation.player_speed);
+        if p.next != self.turn * player_interval {
+            return Err(format!(
+                "the player's next tick {} does not follow from turn {}",
+                p.next, self.turn
+            ));
+        }
+        let lives = self.config.simulation.lives;
+        if p.lives > lives || (p.lives == 0) != (self.outcome == Outcome::Lost) {
+            return Err(format!(
+                "{} lives of {lives} for a run that is {:?}",
+                p.lives, self.outcome
+            ));
+        }
+        if self.log.len() > LOG_LINES || self.log.iter().any(|l| l.chars().any(char::is_control)) {
+            return Err("the message log is too long or holds control characters".into());
+        }
+        // Monsters are only ever made when a level is first visited, so the
+        // kills and the survivors together are at most what was placed.
+        let mut placed = 0u64;
+        let mut alive = 0u64;
+        let slowest = interval(5);
         for (i, state) in self.levels.iter().enumerate() {
             let Some(state) = state else { continue };
+            let depth = i as u16 + 1;
             let level = &state.level;
-            if usize::from(level.depth()) != i + 1
+            let at = |what: String| format!("depth {depth}: {what}");
+            if level.depth() != depth
                 || level.width() != self.config.width
                 || level.height() != self.config.height
             {
                 return Err(format!(
-                    "level slot {} holds a {}x{} level of depth {}",
-                    i + 1,
+                    "level slot {depth} holds a {}x{} level of depth {}",
                     level.width(),
                     level.height(),
                     level.depth()
                 ));
             }
+            self.check_layout(level).map_err(at)?;
             let cells = usize::from(level.width()) * usize::from(level.height());
             if state.seen.len() != cells.div_ceil(64) {
-                return Err(format!("depth {}: fog of war of the wrong size", i + 1));
+                return Err(at("fog of war of the wrong size".into()));
             }
+            let wanted = monsters_wanted(&self.config, depth);
+            placed += wanted as u64;
+            alive += state.monsters.len() as u64;
+            if state.monsters.len() > wanted {
+                return Err(at(format!(
+                    "{} monsters where at most {wanted} are placed",
+                    state.monsters.len()
+                )));
+            }
+            let current = depth == p.depth && self.outcome == Outcome::Playing;
             for (k, m) in state.monsters.iter().enumerate() {
                 let inside = m.pos.x < level.width() && m.pos.y < level.height();
                 if !inside
                     || !level.tile(m.pos).is_walkable()
                     || usize::from(m.kind) >= self.kinds.len()
+                    || m.id as usize >= wanted
                 {
-                    return Err(format!(
-                        "depth {}: monster {k} is off the floor or of no known kind",
-                        i + 1
-                    ));
+                    return Err(at(format!(
+                        "monster {k} is off the floor, of no known kind or numbered {}",
+                        m.id
+                    )));
+                }
+                if let Some(memory) = m.memory
+                    && (memory.x >= level.width()
+                        || memory.y >= level.height()
+                        || !level.tile(memory).is_walkable())
+                {
+                    return Err(at(format!("monster {k} remembers a cell off the floor")));
+                }
+                // No monster is more than one move ahead of the player; on
+                // the player's level none is behind either (each step lets
+                // them catch up), so a step's monster loop stays short.
+                let ahead = m.next > p.next.saturating_add(slowest);
+                let behind = current && m.next < p.next;
+                if ahead || behind {
+                    return Err(at(format!(
+                        "monster {k}'s next tick {} is out of step with the player's {}",
+                        m.next, p.next
+                    )));
                 }
                 if state.monsters[..k]
                     .iter()
                     .any(|o| o.pos == m.pos || o.id == m.id)
                 {
-                    return Err(format!(
-                        "depth {}: two monsters share a cell or an id",
-                        i + 1
-                    ));
+                    return Err(at("two monsters share a cell or an id".into()));
                 }
             }
         }
-        let p = &self.player;
+        if u64::from(self.killed) + alive > placed {
+            return Err(format!(
+                "{} monsters killed and {alive} alive, but only {placed} were ever placed",
+                self.killed
+            ));
+        }
         let Some(state) = self.level_state(p.depth) else {
             return Err(format!(
                 "the player is on depth {}, which is not stored",
@@ -536,6 +618,40 @@ impl Run {
         }
         if state.monster_at(p.pos).is_some() {
             return Err("a monster stands on the player".into());
+        }
+        Ok(())
+    }
+
+    /// A level's rooms, doors and stairs as the config makes them at its
+    /// depth: so many rooms, so many doors a room at most, and exactly the
+    /// stairs each way that link it to its neighbours (the k-th down
+    /// staircase leads to the k-th up staircase below).
+    fn check_layout(&self, level: &Level) -> Result<(), String> {
+        let rooms = &self.config.rooms;
+        let count = level.rooms().len();
+        if count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max) {
+            return Err(format!(
+                "{count} rooms, where the config makes {} to {}",
+                rooms.count.min, rooms.count.max
+            ));
+        }
+        if let Some(i) = level
+            .rooms()
+            .iter()
+            .position(|r| r.doors.len() > usize::from(rooms.max_doors))
+        {
+            return Err(format!("room {i} has more than {} doors", rooms.max_doors));
+        }
+        let (up, down) = self.config.stair_counts(level.depth());
+        let have = (
+            level.stairs_going(StairDirection::Up).count(),
+            level.stairs_going(StairDirection::Down).count(),
+        );
+        if have != (up, down) {
+            return Err(format!(
+                "{} up and {} down stairs, where the config makes {up} and {down}",
+                have.0, have.1
+            ));
         }
         Ok(())
     }
@@ -573,7 +689,7 @@ impl Run {
     /// Plays one player action and the monster moves it lets happen.
     pub fn step(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
         let mut events = Vec::new();
-        if self.outcome != Outcome::Playing {
+        if self.outcome != Outcome::Playing || self.turn >= MAX_TURNS {
             events.push(Event::Blocked);
             return Ok(events);
         }

@@ -73,6 +73,97 @@ impl MonsterKind {
     }
 }
 
+/// What is wrong with one entry of a list of monster kinds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindProblem {
+    /// The entry, or `None` when the list itself is wrong (empty).
+    pub index: Option<usize>,
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl MonsterKind {
+    /// Checks a list of kinds as the viewer and the rules need it: at least
+    /// one kind; names present, printable and distinct; glyphs one column
+    /// wide, printable, distinct and not taken by the map; speeds 5 to 20.
+    /// The monster file and save loading share it.
+    pub fn check_list(kinds: &[MonsterKind]) -> Result<(), KindProblem> {
+        let problem = |index, field, message: String| {
+            Err(KindProblem {
+                index,
+                field,
+                message,
+            })
+        };
+        if kinds.is_empty() {
+            return problem(
+                None,
+                "[]",
+                "the list must hold at least one kind of monster".into(),
+            );
+        }
+        for (i, k) in kinds.iter().enumerate() {
+            if k.name.trim().is_empty() {
+                return problem(Some(i), "name", "must not be empty".into());
+            }
+            if k.name.chars().any(char::is_control) {
+                return problem(
+                    Some(i),
+                    "name",
+                    "must not contain control characters".into(),
+                );
+            }
+            if let Some(j) = kinds[..i].iter().position(|o| o.name == k.name) {
+                return problem(
+                    Some(i),
+                    "name",
+                    format!("\"{}\" is already the name of entry {j}", k.name),
+                );
+            }
+            if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@░▒▓█".contains(k.glyph)
+            {
+                return problem(
+                    Some(i),
+                    "glyph",
+                    format!(
+                        "{:?} is taken by the map or the player; pick another character",
+                        k.glyph
+                    ),
+                );
+            }
+            if unicode_width::UnicodeWidthChar::width(k.glyph) != Some(1) {
+                return problem(
+                    Some(i),
+                    "glyph",
+                    format!(
+                        "{:?} does not take exactly one column on a terminal; pick another character",
+                        k.glyph
+                    ),
+                );
+            }
+            // Colour is never the only difference between two kinds.
+            if let Some(j) = kinds[..i].iter().position(|o| o.glyph == k.glyph) {
+                return problem(
+                    Some(i),
+                    "glyph",
+                    format!(
+                        "{:?} is already the glyph of entry {j} ({}); each kind needs its own",
+                        k.glyph, kinds[j].name
+                    ),
+                );
+            }
+            if !(5..=20).contains(&k.speed) {
+                return problem(
+                    Some(i),
+                    "speed",
+                    format!("must be from 5 to 20, got {}", k.speed),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One monster on a level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Monster {
