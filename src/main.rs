@@ -15,7 +15,7 @@ use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::render;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
+use delve::sim::{Action, Event, MAX_TURNS, MonsterKind, Outcome, Run, autopilot};
 use delve::stats::{self, LevelStats};
 use delve::view::terminal::ViewError;
 use delve::view::{App, Keymap};
@@ -81,6 +81,9 @@ struct PlayArgs {
     /// Save a new run as NAME in the saves directory (default: seed-N).
     #[arg(long, value_name = "NAME", conflicts_with = "load")]
     save: Option<String>,
+    /// Let the new run replace the save NAME holds (another run).
+    #[arg(long, conflicts_with = "load")]
+    replace: bool,
     /// Continue the saved run NAME.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
     load: Option<String>,
@@ -100,9 +103,13 @@ struct SimulateArgs {
     /// Player turns to play at most; the run stops early when won or lost.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     turns: u64,
-    /// Save the run at the end as NAME in the saves directory.
+    /// Save the run at the end as NAME in the saves directory. A new run
+    /// never replaces the save of another run unless --replace is given.
     #[arg(long, value_name = "NAME")]
     save: Option<String>,
+    /// Let the run replace the save of another run under --save NAME.
+    #[arg(long, requires = "save")]
+    replace: bool,
     /// Continue the saved run NAME (its seed, config and monsters).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
     load: Option<String>,
@@ -202,6 +209,9 @@ enum CliError {
     },
     #[error(transparent)]
     Save(#[from] SaveError),
+    /// A damaged save whose backup is intact.
+    #[error("{error}\n{note}")]
+    DamagedWithBackup { error: SaveError, note: String },
     #[error("terminal: {0}")]
     Terminal(std::io::Error),
     #[error("{0}")]
@@ -225,9 +235,12 @@ impl CliError {
             | CliError::Terminal(_)
             | CliError::Declined(_)
             | CliError::Internal(_) => 1,
-            // A name that cannot be, or is not there, is bad input.
-            CliError::Save(SaveError::BadName(_) | SaveError::Missing { .. }) => 2,
+            // A name that cannot be or is not there, no saves directory,
+            // something that is not a save file in a save's place, or a
+            // run that would replace another: bad input.
+            CliError::Save(e) if e.is_bad_input() => 2,
             CliError::Save(_) => 1,
+            CliError::DamagedWithBackup { .. } => 1,
         }
     }
 }
@@ -294,44 +307,109 @@ fn outcome_name(o: Outcome) -> &'static str {
 }
 
 fn list_saves(dir: &Path) -> Result<(), CliError> {
-    let saves = SaveDir::open(dir)?;
-    let mut text = format!(
-        "{:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {:>9}  {}\n",
-        "name", "depth", "turn", "seed", "outcome", "saved (UTC)", "size", "status"
-    );
+    let saves = SaveDir::existing(dir)?;
+    // One row a run: the save's summary (or its backup's, when only the
+    // backup is there), its size, and what is wrong, if anything.
+    let mut rows = vec![
+        [
+            "name",
+            "depth",
+            "turn",
+            "seed",
+            "outcome",
+            "saved (UTC)",
+            "size",
+            "status",
+        ]
+        .map(String::from),
+    ];
     for listing in saves.list()? {
-        let (name, size) = (&listing.name, listing.size);
-        match listing.status {
-            Ok(s) => text.push_str(&format!(
-                "{name:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {:>9}  ok\n",
-                s.depth,
-                s.turn,
-                s.seed,
-                outcome_name(s.outcome),
+        let (shown, status) = match (&listing.save, &listing.backup) {
+            (Some(save), backup) => {
+                let status = match (&save.status, backup) {
+                    (Ok(_), _) => "ok".to_string(),
+                    (Err(e), Some(b)) if b.status.is_ok() => format!(
+                        "{}; the backup (turn {}) is intact",
+                        e.problem(),
+                        b.status.as_ref().map_or(0, |s| s.turn)
+                    ),
+                    (Err(e), _) => e.problem(),
+                };
+                (save, status)
+            }
+            (None, Some(backup)) => {
+                let status = match &backup.status {
+                    Ok(_) => format!("only the backup ({}.sav.bak) is there", listing.name),
+                    Err(e) => format!(
+                        "only the backup is there, and it is not intact: {}",
+                        e.problem()
+                    ),
+                };
+                (backup, status)
+            }
+            (None, None) => continue,
+        };
+        let columns = match &shown.status {
+            Ok(s) => [
+                s.depth.to_string(),
+                s.turn.to_string(),
+                s.seed.to_string(),
+                outcome_name(s.outcome).to_string(),
                 format_time(s.saved_at),
-                size
-            )),
-            Err(e) => text.push_str(&format!(
-                "{name:<20} {:>5} {:>8} {:>20} {:<8} {:<16} {size:>9}  {e}\n",
-                "-", "-", "-", "-", "-"
-            )),
-        }
+            ],
+            Err(_) => ["-", "-", "-", "-", "-"].map(String::from),
+        };
+        let [depth, turn, seed, outcome, saved] = columns;
+        rows.push([
+            listing.name.clone(),
+            depth,
+            turn,
+            seed,
+            outcome,
+            saved,
+            shown.size.to_string(),
+            status,
+        ]);
+    }
+    // Columns as wide as their widest entry; numbers to the right.
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..8).map(width).collect();
+    let right = [false, true, true, true, false, false, true, false];
+    let mut text = String::new();
+    for row in &rows {
+        let mut cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                if i == 7 {
+                    cell.clone()
+                } else if right[i] {
+                    format!("{cell:>w$}", w = widths[i])
+                } else {
+                    format!("{cell:<w$}", w = widths[i])
+                }
+            })
+            .collect();
+        let status = cells.pop().unwrap_or_default();
+        text.push_str(&format!("{}  {status}\n", cells.join(" ")));
     }
     write_output(None, text.as_bytes())
 }
 
 fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
+    // A path (something there, or anything that cannot be a save name) is
+    // checked as given; a name is looked up in the saves directory.
     let given = Path::new(save);
-    let path = if given.is_file() {
+    let path = if std::fs::symlink_metadata(given).is_ok() || SaveDir::check_name(save).is_err() {
         given.to_path_buf()
     } else {
-        let saves = SaveDir::open(dir)?;
+        let saves = SaveDir::existing(dir)?;
         let path = saves.file(save);
-        if !path.exists() {
+        if std::fs::symlink_metadata(&path).is_err() {
             // Name what is there instead of a bare "no such file": nothing,
             // or only the backup (which is what a load would use).
             let backup = saves.backup(save);
-            if backup.exists() {
+            if std::fs::symlink_metadata(&backup).is_ok() {
                 return Err(CliError::Usage(format!(
                     "{} is missing; its backup {} is there (`delve verify {}` checks it; loading {save} would use it)",
                     path.display(),
@@ -347,7 +425,27 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         }
         path
     };
-    let (run, summary) = delve::save::read_and_decode(&path)?;
+    let (run, summary) = match delve::save::read_and_decode(&path) {
+        Ok(loaded) => loaded,
+        Err(error) if error.is_damage() => {
+            // Say whether the backup would stand in, as loading would use it.
+            let backup = PathBuf::from(format!("{}.bak", path.display()));
+            let is_save = path.extension().is_some_and(|e| e == "sav");
+            return Err(match delve::save::read_and_decode(&backup) {
+                Ok((_, b)) if is_save => CliError::DamagedWithBackup {
+                    error,
+                    note: format!(
+                        "delve: its backup {} is intact (depth {}, turn {}); loading the save offers it",
+                        backup.display(),
+                        b.depth,
+                        b.turn
+                    ),
+                },
+                _ => error.into(),
+            });
+        }
+        Err(error) => return Err(error.into()),
+    };
     let text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
@@ -516,12 +614,16 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         (None, None) => None,
         _ => Some(SaveDir::open(saves_dir)?),
     };
+    // A run loaded from NAME may be saved back over it (continuing it);
+    // any other --save must not replace another run without --replace.
     let mut locks = Vec::new();
-    for name in [&args.load, &args.save].into_iter().flatten() {
-        if !locks.iter().any(|(n, _)| n == name) {
-            let lock = saves.as_ref().expect("opened above").lock(name)?;
-            locks.push((name.clone(), lock));
-        }
+    if let (Some(name), Some(saves)) = (&args.load, &saves) {
+        locks.push((name.clone(), saves.lock(name)?));
+    }
+    if let (Some(name), Some(saves)) = (&args.save, &saves)
+        && args.load.as_ref() != Some(name)
+    {
+        locks.push((name.clone(), saves.lock_new(name, args.replace)?));
     }
     let mut run = match &args.load {
         Some(name) => {
@@ -545,8 +647,19 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             Run::new(config, kinds, seed)?
         }
     };
-    // --turns counts this session's turns, so a continued run plays N more.
-    let stop_at = run.turn() + args.turns;
+    // --turns counts this session's turns, so a continued run plays N more;
+    // a run ends at turn MAX_TURNS.
+    let stop_at = match run.turn().checked_add(args.turns) {
+        Some(stop) if stop <= MAX_TURNS => stop,
+        _ => {
+            return Err(CliError::Usage(format!(
+                "--turns {}: the run is at turn {}, and a run ends at turn {MAX_TURNS}; ask for at most {}",
+                args.turns,
+                run.turn(),
+                MAX_TURNS - run.turn()
+            )));
+        }
+    };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
     let mut failure = None;
@@ -620,25 +733,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             };
             let seed = args.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
-            let lock = saves.lock(&name)?;
-            if saves.file(&name).exists() || saves.backup(&name).exists() {
-                let finished = delve::save::read_and_decode(&saves.file(&name))
-                    .ok()
-                    .filter(|(run, _)| run.outcome() != Outcome::Playing);
-                let hint = match finished {
-                    Some((run, _)) => format!(
-                        "it holds a finished run ({}); start a new one under another name with --save NAME",
-                        outcome_name(run.outcome())
-                    ),
-                    None => format!(
-                        "continue it with `delve play --load {name}`, or start a new run under another name with --save NAME"
-                    ),
-                };
-                return Err(CliError::Usage(format!(
-                    "a save named {name} already exists in {}; {hint}",
-                    saves.path().display()
-                )));
-            }
+            let lock = saves.lock_new(&name, args.replace)?;
             (Run::new(config, kinds, seed)?, (name, lock), None)
         }
     };
@@ -708,7 +803,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         None if loaded_cleanly && run.turn() == loaded_turn => {
             format!("Nothing new to save; {name} is as it was.\n{next}")
         }
-        None if saves.file(&name).exists() => {
+        None if std::fs::symlink_metadata(saves.file(&name)).is_ok() => {
             format!("Left without saving; the last save of {name} is kept.\n{next}")
         }
         None => "Left without saving; no save of this run was made.".to_string(),
@@ -724,7 +819,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
 /// the backup (the damaged file is then kept aside, never deleted).
 fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), CliError> {
     let path = saves.file(name);
-    if path.exists() {
+    if std::fs::symlink_metadata(&path).is_ok() {
         match delve::save::read_and_decode(&path) {
             Ok((run, _)) => return Ok((run, None)),
             Err(e) if e.is_damage() => {

@@ -37,6 +37,13 @@ const FLAG_ZSTD: u16 = 1;
 /// over all levels, two bytes a cell) stays below it; a forged length
 /// beyond it is refused before anything is allocated.
 pub const MAX_BODY: u64 = 256 * 1024 * 1024;
+/// The largest body as stored: zstd output is at most 1/256 larger than
+/// its input (for inputs of 128 KiB and more; smaller ones stay far
+/// below), and an uncompressed body is at most [`MAX_BODY`].
+pub const MAX_STORED_BODY: u64 = MAX_BODY + MAX_BODY / 256;
+/// The largest file that can be a save. Anything larger is refused before
+/// a byte of it is read.
+pub const MAX_FILE: u64 = HEADER_LEN as u64 + MAX_STORED_BODY;
 const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What `delve saves` shows, read from the header alone.
@@ -79,6 +86,26 @@ pub enum SaveError {
     BadName(String),
     #[error("no save named {name} in {dir} (`delve saves` lists them)")]
     Missing { name: String, dir: String },
+    /// Something delve did not make where a save, its backup, a lock or a
+    /// temporary file goes: it is neither read nor written through.
+    #[error("{path}: refused: {kind}, not a plain file")]
+    NotRegular { path: String, kind: &'static str },
+    #[error("{path}: too large to be a save ({size} bytes; a save is at most {MAX_FILE})")]
+    TooLarge { path: String, size: u64 },
+    #[error("the saves directory {0} does not exist (the first save makes it)")]
+    NoDirectory(String),
+    #[error("the saves directory {0} is not a directory")]
+    NotADirectory(String),
+    /// A new run would replace the save of another.
+    #[error(
+        "a save named {name} already exists in {dir} ({holds}); continue it with --load {name}, start the new run under another name, or replace it with --replace"
+    )]
+    Taken {
+        name: String,
+        dir: String,
+        /// What the existing save holds, in a few words.
+        holds: String,
+    },
 }
 
 impl SaveError {
@@ -90,7 +117,48 @@ impl SaveError {
                 | SaveError::Truncated(_)
                 | SaveError::Damaged { .. }
                 | SaveError::Inconsistent { .. }
+                | SaveError::TooLarge { .. }
         )
+    }
+
+    /// Whether the error is about what the user asked for rather than a
+    /// failure on the way: a name that is not usable or not there, a saves
+    /// directory that is not there, something that is not a save file in
+    /// a save's place, or a run that would replace another.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            SaveError::BadName(_)
+                | SaveError::Missing { .. }
+                | SaveError::NotRegular { .. }
+                | SaveError::NoDirectory(_)
+                | SaveError::NotADirectory(_)
+                | SaveError::Taken { .. }
+        )
+    }
+
+    /// The file the error is about, if it is about one.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            SaveError::Io { path, .. }
+            | SaveError::NewerFormat { path, .. }
+            | SaveError::Damaged { path, .. }
+            | SaveError::Inconsistent { path, .. }
+            | SaveError::NotRegular { path, .. }
+            | SaveError::TooLarge { path, .. } => Some(path),
+            SaveError::NotASave(path) | SaveError::Truncated(path) => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The message without the file's path in front, for a listing that
+    /// already shows which file a line is about.
+    pub fn problem(&self) -> String {
+        let message = self.to_string();
+        self.path()
+            .and_then(|path| message.strip_prefix(path))
+            .and_then(|rest| rest.strip_prefix(": "))
+            .map_or_else(|| message.clone(), str::to_string)
     }
 }
 
@@ -177,6 +245,13 @@ fn read_header(bytes: &[u8], path: &str) -> Result<Header, SaveError> {
             found: version,
         });
     }
+    if version == 0 {
+        // Formats are numbered from 1: there never was a format 0.
+        return Err(SaveError::Damaged {
+            path: path.into(),
+            what: format!("save format 0 does not exist (formats are 1 to {FORMAT_VERSION})"),
+        });
+    }
     // Offsets: magic 0, version 8, flags 10, body length 12, raw length 20,
     // body CRC 28, seed 32, depth 40, turn 42, outcome 50, saved at 51,
     // program version 59..75, reserved 75..92, header CRC 92.
@@ -216,6 +291,31 @@ pub fn summary(bytes: &[u8], path: &str) -> Result<Summary, SaveError> {
     read_header(bytes, path).map(|h| h.summary)
 }
 
+/// The checks of the body's size against the header, before its checksum:
+/// `stored` is how many bytes follow the header.
+fn check_frame(header: &Header, stored: u64, path: &str) -> Result<(), SaveError> {
+    let damaged = |what: String| SaveError::Damaged {
+        path: path.into(),
+        what,
+    };
+    if header.body_len > MAX_STORED_BODY || header.raw_len > MAX_BODY {
+        return Err(damaged(format!(
+            "claims a body of {} bytes ({} decompressed), more than the {MAX_BODY} allowed",
+            header.body_len, header.raw_len
+        )));
+    }
+    if stored < header.body_len {
+        return Err(SaveError::Truncated(path.into()));
+    }
+    if stored > header.body_len {
+        return Err(damaged(format!(
+            "{} bytes after the end of the save",
+            stored - header.body_len
+        )));
+    }
+    Ok(())
+}
+
 /// Decodes and validates a save. `path` names it in errors.
 pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     let header = read_header(bytes, path)?;
@@ -224,23 +324,9 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
         what,
     };
     let body = &bytes[HEADER_LEN..];
-    if (body.len() as u64) < header.body_len {
-        return Err(SaveError::Truncated(path.into()));
-    }
-    if body.len() as u64 > header.body_len {
-        return Err(damaged(format!(
-            "{} bytes after the end of the save",
-            body.len() as u64 - header.body_len
-        )));
-    }
+    check_frame(&header, body.len() as u64, path)?;
     if crc32fast::hash(body) != header.body_crc {
         return Err(damaged("body checksum mismatch".into()));
-    }
-    if header.raw_len > MAX_BODY {
-        return Err(damaged(format!(
-            "claims a body of {} bytes, more than the {MAX_BODY} allowed",
-            header.raw_len
-        )));
     }
     let raw = if header.flags & FLAG_ZSTD != 0 {
         // The output cap is the stated length: a body that inflates past it
@@ -268,7 +354,8 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
-        _ => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
+        FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
+        other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
     if used != raw.len() {
         return Err(damaged(format!(
@@ -369,13 +456,23 @@ mod v1 {
     }
 }
 
-/// One save in a directory listing.
+/// One run in a directory listing: its save, its backup, or both.
 #[derive(Debug)]
 pub struct Listing {
     pub name: String,
+    /// `NAME.sav`, unless only the backup is there.
+    pub save: Option<Checked>,
+    /// `NAME.sav.bak`, if there is one.
+    pub backup: Option<Checked>,
+}
+
+/// A file checked the cheap way: its header and its body's length and
+/// checksum, without decompressing or decoding anything.
+#[derive(Debug)]
+pub struct Checked {
     /// Bytes on disk.
     pub size: u64,
-    /// The summary, or why the save would not load.
+    /// The summary, or why the file is not an intact save.
     pub status: Result<Summary, SaveError>,
 }
 
@@ -385,9 +482,11 @@ pub struct SaveDir {
     dir: PathBuf,
 }
 
-/// A held lock on one save name; released on drop.
+/// A held lock on one save name; released on drop. Saving needs it, and
+/// how it was taken says whether the save may replace what is there.
 #[derive(Debug)]
 pub struct SaveLock {
+    name: String,
     /// Held open for as long as the lock is: closing it releases the lock.
     _file: File,
 }
@@ -404,9 +503,180 @@ fn alive(pid: &str) -> bool {
     }
 }
 
+/// Whether anything (a file, a link, a FIFO...) has this name; links are
+/// not followed, so a dangling one counts.
+fn present(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
+/// What a file that is not a regular file is, in a few words.
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+/// Refuses anything but a regular file, by metadata that was not read
+/// through a link.
+fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
+    if meta.file_type().is_file() {
+        Ok(())
+    } else {
+        Err(SaveError::NotRegular {
+            path: path.display().to_string(),
+            kind: kind_of(meta),
+        })
+    }
+}
+
+/// Open options that never follow a link in the last component of the
+/// path and never wait on a FIFO, so that what is opened can be checked
+/// (with `fstat`) before it is used.
+fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options
+}
+
+/// An open error, naming a link that appeared where a file was expected
+/// (between the check and the open) as such.
+fn open_error(path: &Path) -> impl FnOnce(io::Error) -> SaveError + '_ {
+    move |e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return SaveError::NotRegular {
+                path: path.display().to_string(),
+                kind: "a symbolic link",
+            };
+        }
+        io_error(path)(e)
+    }
+}
+
+/// Opens a save for reading: only a regular file, never through a link,
+/// and never one larger than a save can be. The type is checked before
+/// the open (a FIFO or a device is never opened) and again on what was
+/// opened (it may have been swapped in between). Returns its size.
+fn open_save(path: &Path) -> Result<(File, u64), SaveError> {
+    let before = fs::symlink_metadata(path).map_err(io_error(path))?;
+    check_regular(path, &before)?;
+    let file = guarded(OpenOptions::new().read(true))
+        .open(path)
+        .map_err(open_error(path))?;
+    let meta = file.metadata().map_err(io_error(path))?;
+    check_regular(path, &meta)?;
+    if meta.len() > MAX_FILE {
+        return Err(SaveError::TooLarge {
+            path: path.display().to_string(),
+            size: meta.len(),
+        });
+    }
+    Ok((file, meta.len()))
+}
+
+/// The bytes of a save file, with [`open_save`]'s checks; never more than
+/// a save can hold, even if the file grows while it is read.
+fn read_save(path: &Path) -> Result<Vec<u8>, SaveError> {
+    use std::io::Read;
+    let (file, size) = open_save(path)?;
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error(path))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(SaveError::TooLarge {
+            path: path.display().to_string(),
+            size: bytes.len() as u64,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Checks a save the cheap way, as `delve saves` does: the header (its
+/// checksum, magic and version), the body's length and the body's
+/// checksum, reading the body in pieces and decoding nothing. A file that
+/// passes is intact as written; only [`read_and_decode`] says it loads.
+pub fn check_file(path: &Path) -> Result<Summary, SaveError> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let (file, size) = open_save(path)?;
+    let mut file = file.take(size);
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(io_error(path))?;
+    let parsed = read_header(&header, &name)?;
+    check_frame(&parsed, size - HEADER_LEN as u64, &name)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut piece = vec![0u8; 1 << 16];
+    let mut read = 0u64;
+    loop {
+        let n = file.read(&mut piece).map_err(io_error(path))?;
+        if n == 0 {
+            break;
+        }
+        crc.update(&piece[..n]);
+        read += n as u64;
+    }
+    if read != parsed.body_len {
+        return Err(SaveError::Truncated(name));
+    }
+    if crc.finalize() != parsed.body_crc {
+        return Err(SaveError::Damaged {
+            path: name,
+            what: "body checksum mismatch".into(),
+        });
+    }
+    Ok(parsed.summary)
+}
+
+/// Reads, decodes and validates one save file: everything loading does.
+/// Links, FIFOs, devices and files too large to be a save are refused
+/// before anything is read.
+pub fn read_and_decode(path: &Path) -> Result<(Run, Summary), SaveError> {
+    let bytes = read_save(path)?;
+    decode(&bytes, &path.display().to_string())
+}
+
+/// What `NAME.sav` holds when a save is about to replace it.
+enum Previous {
+    None,
+    /// An intact save at this turn.
+    Intact {
+        turn: u64,
+    },
+    /// Something that is not an intact save: kept aside, never deleted.
+    Damaged,
+}
+
 impl SaveDir {
     /// The directory, created on demand; stale temporary files of dead
-    /// processes are swept.
+    /// processes are swept. For commands that write.
     pub fn open(dir: &Path) -> Result<SaveDir, SaveError> {
         fs::create_dir_all(dir).map_err(io_error(dir))?;
         let save_dir = SaveDir {
@@ -414,6 +684,21 @@ impl SaveDir {
         };
         save_dir.sweep();
         Ok(save_dir)
+    }
+
+    /// The directory as it is, for commands that only read: neither made
+    /// nor swept.
+    pub fn existing(dir: &Path) -> Result<SaveDir, SaveError> {
+        match fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => Ok(SaveDir {
+                dir: dir.to_path_buf(),
+            }),
+            Ok(_) => Err(SaveError::NotADirectory(dir.display().to_string())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(SaveError::NoDirectory(dir.display().to_string()))
+            }
+            Err(e) => Err(io_error(dir)(e)),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -435,7 +720,8 @@ impl SaveDir {
         }
     }
 
-    fn check_name(name: &str) -> Result<(), SaveError> {
+    /// Refuses a name that is not 1 to 64 letters, digits, '-' and '_'.
+    pub fn check_name(name: &str) -> Result<(), SaveError> {
         let ok = !name.is_empty()
             && name.len() <= 64
             && name
@@ -456,7 +742,13 @@ impl SaveDir {
         self.dir.join(format!("{name}.sav.bak"))
     }
 
-    /// Takes the lock for a save name: one process per save.
+    /// Whether NAME has a save or a backup (of any kind, links included).
+    pub fn has(&self, name: &str) -> bool {
+        present(&self.file(name)) || present(&self.backup(name))
+    }
+
+    /// Takes the lock for a save name: one process per save. The holder
+    /// may load the save and save over it (continuing the run it holds).
     pub fn lock(&self, name: &str) -> Result<SaveLock, SaveError> {
         Self::check_name(name)?;
         // An advisory lock (flock) on a file that stays in place: the
@@ -464,23 +756,47 @@ impl SaveDir {
         // lock is never stale, and never deleting the file means two
         // processes can never lock two different files under one name.
         let path = self.dir.join(format!(".{name}.lock"));
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io_error(&path))?;
+        // The file is written (the holder's pid): only a regular file of
+        // our own, never through a link, never a file linked elsewhere.
+        if let Ok(meta) = fs::symlink_metadata(&path) {
+            check_regular(&path, &meta)?;
+        }
+        let mut file = guarded(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+        )
+        .open(&path)
+        .map_err(open_error(&path))?;
+        let meta = file.metadata().map_err(io_error(&path))?;
+        check_regular(&path, &meta)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if meta.nlink() != 1 {
+                return Err(SaveError::NotRegular {
+                    path: path.display().to_string(),
+                    kind: "a file with other hard links",
+                });
+            }
+        }
         match file.try_lock() {
             Ok(()) => {
                 // The holder's pid, for the message another process shows.
                 let _ = file
                     .set_len(0)
                     .and_then(|()| write!(file, "{}", std::process::id()));
-                Ok(SaveLock { _file: file })
+                Ok(SaveLock {
+                    name: name.into(),
+                    _file: file,
+                })
             }
             Err(TryLockError::WouldBlock) => {
-                let pid = fs::read_to_string(&path).unwrap_or_default();
+                use std::io::Read;
+                let mut pid = String::new();
+                let _ = (&file).take(32).read_to_string(&mut pid);
                 let pid = pid.trim();
                 Err(SaveError::Locked {
                     name: name.into(),
@@ -496,63 +812,179 @@ impl SaveDir {
         }
     }
 
-    /// Saves atomically: the new bytes go to a temporary file that is
-    /// synced, the current save is kept as `NAME.sav.bak`, the temporary
-    /// file is renamed over `NAME.sav`, and the directory is synced. At
-    /// every moment `NAME.sav` is a complete save, old or new.
+    /// Takes the lock for a new run's save: a new run never replaces the
+    /// save (or the lone backup) of another run unless `replace` says so.
+    /// Continuing a run is [`SaveDir::lock`] and a load.
+    pub fn lock_new(&self, name: &str, replace: bool) -> Result<SaveLock, SaveError> {
+        let lock = self.lock(name)?;
+        if !replace && self.has(name) {
+            return Err(SaveError::Taken {
+                name: name.into(),
+                dir: self.dir.display().to_string(),
+                holds: self.describe(name),
+            });
+        }
+        Ok(lock)
+    }
+
+    /// What NAME's save holds, in a few words, from its header.
+    fn describe(&self, name: &str) -> String {
+        let (path, what) = if present(&self.file(name)) {
+            (self.file(name), "")
+        } else {
+            (self.backup(name), "only its backup: ")
+        };
+        match check_file(&path) {
+            Ok(s) => format!(
+                "{what}seed {}, depth {}, turn {}, {}",
+                s.seed,
+                s.depth,
+                s.turn,
+                match s.outcome {
+                    Outcome::Playing => "playing",
+                    Outcome::Won => "won",
+                    Outcome::Lost => "lost",
+                }
+            ),
+            Err(e) => format!("{what}{}", e.problem()),
+        }
+    }
+
+    /// Saves atomically, and keeps the save before as `NAME.sav.bak`.
+    ///
+    /// The new bytes go to a temporary file that is synced; the current
+    /// save, if it is an intact save of an earlier turn, gets a second
+    /// name (a hard link); the temporary file is renamed over `NAME.sav`;
+    /// the second name is renamed over the backup; the directory is
+    /// synced. So at every moment `NAME.sav` is a complete save, old or
+    /// new, and the backup is an earlier turn than it, or as it was. A
+    /// save that holds exactly this run already is left as it is (nothing
+    /// is written), so saving twice at one turn keeps the older backup. A
+    /// damaged `NAME.sav` is kept aside as `NAME.sav.damaged-N`. Links,
+    /// FIFOs and the like are never written through.
     pub fn save(
         &self,
         name: &str,
         run: &Run,
         saved_at: u64,
-        _lock: &SaveLock,
+        lock: &SaveLock,
+    ) -> Result<PathBuf, SaveError> {
+        self.save_observed(name, run, saved_at, lock, &mut |_| {})
+    }
+
+    /// [`SaveDir::save`], calling `observe` after each step that changes
+    /// the directory, with the step's name: for tests that check every
+    /// state a kill could leave.
+    #[doc(hidden)]
+    pub fn save_observed(
+        &self,
+        name: &str,
+        run: &Run,
+        saved_at: u64,
+        lock: &SaveLock,
+        observe: &mut dyn FnMut(&str),
     ) -> Result<PathBuf, SaveError> {
         Self::check_name(name)?;
+        assert_eq!(lock.name, name, "saving needs the lock of the name saved");
         let bytes = encode(run, saved_at);
         let target = self.file(name);
-        let tmp = self
-            .dir
-            .join(format!(".{name}.sav.tmp.{}", std::process::id()));
+        let backup = self.backup(name);
+        let pid = std::process::id();
+        let tmp = self.dir.join(format!(".{name}.sav.tmp.{pid}"));
+        let kept = self.dir.join(format!(".{name}.sav.old.tmp.{pid}"));
+
+        let previous = match fs::symlink_metadata(&target) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Previous::None,
+            Err(e) => return Err(io_error(&target)(e)),
+            Ok(_) => match read_save(&target) {
+                Ok(old) => {
+                    let name = target.display().to_string();
+                    match read_header(&old, &name).and_then(|h| {
+                        check_frame(&h, (old.len() - HEADER_LEN) as u64, &name)?;
+                        Ok(h)
+                    }) {
+                        Ok(h) if crc32fast::hash(&old[HEADER_LEN..]) == h.body_crc => {
+                            if old[HEADER_LEN..] == bytes[HEADER_LEN..] {
+                                // This very run, already saved.
+                                return Ok(target);
+                            }
+                            Previous::Intact {
+                                turn: h.summary.turn,
+                            }
+                        }
+                        Ok(_) => Previous::Damaged,
+                        Err(e) if e.is_damage() => Previous::Damaged,
+                        Err(e) => return Err(e),
+                    }
+                }
+                Err(e) if e.is_damage() => Previous::Damaged,
+                Err(e) => return Err(e),
+            },
+        };
+        let keep = matches!(previous, Previous::Intact { turn } if turn < run.turn());
+        // Renaming onto a directory would fail after the new save is in
+        // place: find out first.
+        if keep && fs::symlink_metadata(&backup).is_ok_and(|m| m.is_dir()) {
+            return Err(SaveError::Io {
+                path: backup.display().to_string(),
+                source: io::Error::other("a directory is where the backup goes"),
+            });
+        }
+
         let result = (|| {
-            let mut f = File::create(&tmp).map_err(io_error(&tmp))?;
+            // 1. The new save, complete and synced, under a temporary name
+            // (a leftover of a dead process with our pid, or a planted
+            // link, is removed, never followed).
+            let _ = fs::remove_file(&tmp);
+            let mut f = guarded(OpenOptions::new().write(true).create_new(true))
+                .open(&tmp)
+                .map_err(open_error(&tmp))?;
             f.write_all(&bytes).map_err(io_error(&tmp))?;
             f.sync_all().map_err(io_error(&tmp))?;
             drop(f);
-            if target.exists() {
-                // Keep the previous save: a hard link, so NAME.sav itself
-                // never goes missing, moved over the old backup atomically.
-                let bak_tmp = self
-                    .dir
-                    .join(format!(".{name}.sav.bak.tmp.{}", std::process::id()));
-                let _ = fs::remove_file(&bak_tmp);
-                fs::hard_link(&target, &bak_tmp)
-                    .or_else(|_| fs::copy(&target, &bak_tmp).map(|_| ()))
-                    .map_err(io_error(&bak_tmp))?;
-                let backup = self.backup(name);
-                fs::rename(&bak_tmp, &backup).map_err(|e| {
-                    let _ = fs::remove_file(&bak_tmp);
-                    io_error(&backup)(e)
-                })?;
+            observe("wrote the new save under a temporary name");
+            // 2. The current save under a second name: the backup to be, or
+            // a damaged file kept aside.
+            match previous {
+                Previous::Intact { .. } if keep => {
+                    let _ = fs::remove_file(&kept);
+                    second_name(&target, &kept)?;
+                    observe("linked the current save to a temporary name");
+                }
+                Previous::Damaged => {
+                    second_name(&target, &self.aside_name(name))?;
+                    observe("kept the damaged save aside");
+                }
+                _ => {}
             }
+            // 3. The new save in place.
             fs::rename(&tmp, &target).map_err(io_error(&target))?;
+            observe("renamed the new save into place");
+            // 4. The save before over the backup.
+            if keep {
+                fs::rename(&kept, &backup).map_err(io_error(&backup))?;
+                observe("renamed the save before over the backup");
+            }
             sync_dir(&self.dir).map_err(io_error(&self.dir))?;
             Ok(target.clone())
         })();
         if result.is_err() {
             let _ = fs::remove_file(&tmp);
+            let _ = fs::remove_file(&kept);
         }
         result
     }
 
     /// Loads `NAME.sav`. If it is damaged, it is renamed aside (never
     /// deleted) and the backup is loaded instead; the returned warning says
-    /// so. A save from a newer format is refused and left untouched.
+    /// so. A save from a newer format is refused and left untouched, and
+    /// so is anything that is not a regular file.
     pub fn load(&self, name: &str) -> Result<(Run, Summary, Option<String>), SaveError> {
         Self::check_name(name)?;
         let path = self.file(name);
         let backup = self.backup(name);
-        if !path.exists() {
-            if !backup.exists() {
+        if !present(&path) {
+            if !present(&backup) {
                 return Err(SaveError::Missing {
                     name: name.into(),
                     dir: self.dir.display().to_string(),
@@ -592,43 +1024,63 @@ impl SaveDir {
     fn aside_name(&self, name: &str) -> PathBuf {
         (1..)
             .map(|n| self.dir.join(format!("{name}.sav.damaged-{n}")))
-            .find(|p| !p.exists())
+            .find(|p| !present(p))
             .expect("some name is free")
     }
 
-    /// Every `NAME.sav` in the directory, sorted by name, with its summary
-    /// or what is wrong with it.
+    /// Every run in the directory (a `NAME.sav`, a `NAME.sav.bak`, or
+    /// both), sorted by name, each file checked the cheap way
+    /// ([`check_file`]): headers and checksums, no decoding.
     pub fn list(&self) -> Result<Vec<Listing>, SaveError> {
-        let mut out = Vec::new();
+        let mut names = Vec::new();
         for entry in fs::read_dir(&self.dir)
             .map_err(io_error(&self.dir))?
             .flatten()
         {
-            let path = entry.path();
             let file = entry.file_name().to_string_lossy().to_string();
-            let Some(name) = file.strip_suffix(".sav") else {
+            let Some(name) = file
+                .strip_suffix(".sav")
+                .or_else(|| file.strip_suffix(".sav.bak"))
+            else {
                 continue;
             };
-            if name.starts_with('.') {
-                continue;
+            if !name.starts_with('.') {
+                names.push(name.to_string());
             }
-            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-            let status = read_and_decode(&path).map(|(_, s)| s);
-            out.push(Listing {
-                name: name.to_string(),
-                size,
-                status,
-            });
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(out)
+        names.sort();
+        names.dedup();
+        let checked = |path: PathBuf| {
+            let size = fs::symlink_metadata(&path).ok()?.len();
+            Some(Checked {
+                size,
+                status: check_file(&path),
+            })
+        };
+        Ok(names
+            .into_iter()
+            .map(|name| Listing {
+                save: checked(self.file(&name)),
+                backup: checked(self.backup(&name)),
+                name,
+            })
+            .collect())
     }
 }
 
-/// Reads and decodes one file.
-pub fn read_and_decode(path: &Path) -> Result<(Run, Summary), SaveError> {
-    let bytes = fs::read(path).map_err(io_error(path))?;
-    decode(&bytes, &path.display().to_string())
+/// A second name for an existing file: a hard link, or where the file
+/// system has none, a copy (written only to a new file, never through a
+/// link).
+fn second_name(from: &Path, to: &Path) -> Result<(), SaveError> {
+    if fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    let bytes = read_save(from)?;
+    let mut f = guarded(OpenOptions::new().write(true).create_new(true))
+        .open(to)
+        .map_err(open_error(to))?;
+    f.write_all(&bytes).map_err(io_error(to))?;
+    f.sync_all().map_err(io_error(to))
 }
 
 #[cfg(unix)]

@@ -6,6 +6,7 @@ mod play;
 mod properties;
 mod render;
 mod save;
+mod saves_dir;
 mod sim;
 mod stack;
 mod stats;
