@@ -435,7 +435,7 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
                 Ok((_, b)) if is_save => CliError::DamagedWithBackup {
                     error,
                     note: format!(
-                        "delve: its backup {} is intact (depth {}, turn {}); loading the save offers it",
+                        "delve: its backup {} is intact (depth {}, turn {}); loading the save uses it instead (play asks first)",
                         backup.display(),
                         b.depth,
                         b.turn

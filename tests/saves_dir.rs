@@ -71,32 +71,27 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
     let victim = dir.0.join("victim.txt");
     std::fs::write(&victim, "precious").unwrap();
     symlink("../victim.txt", saves.join(".mine.lock")).unwrap();
-    let out = delve_within(
-        &saves,
-        &["simulate", "--seed", "1", "--turns", "5", "--save", "mine"],
-        60,
-    );
+    let new_run = || {
+        delve_within(
+            &saves,
+            &["simulate", "--seed", "1", "--turns", "5", "--save", "mine"],
+            60,
+        )
+    };
+    let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     // A hard link to someone else's file is no lock file of ours either.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
     std::fs::hard_link(&victim, saves.join(".mine.lock")).unwrap();
-    let out = delve_within(
-        &saves,
-        &["simulate", "--seed", "1", "--turns", "5", "--save", "mine"],
-        60,
-    );
+    let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("link"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hard link"), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     // Once the odd file is gone, the name works.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
-    ok(&delve_within(
-        &saves,
-        &["simulate", "--seed", "1", "--turns", "5", "--save", "mine"],
-        60,
-    ));
+    ok(&new_run());
 }
 
 #[test]
