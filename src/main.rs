@@ -218,6 +218,7 @@ impl CliError {
                 GenerateError::TooFewRooms { .. }
                 | GenerateError::Crowded { .. }
                 | GenerateError::Unjoinable { .. }
+                | GenerateError::OverBudget(_)
                 | GenerateError::NoSuchDepth { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,

@@ -2,6 +2,7 @@
 
 mod check;
 mod cli;
+mod limits;
 mod play;
 mod properties;
 mod render;
