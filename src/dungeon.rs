@@ -66,6 +66,12 @@ impl Dungeon {
         self.config.levels
     }
 
+    /// The levels, by depth (index 0 is depth 1), those not generated as
+    /// `None`.
+    pub fn into_levels(self) -> Vec<Option<Level>> {
+        self.levels
+    }
+
     /// The level at `depth` if it has been generated.
     pub fn generated(&self, depth: u16) -> Option<&Level> {
         self.levels

@@ -202,6 +202,13 @@ enum CliError {
     },
     #[error(transparent)]
     Save(#[from] SaveError),
+    /// A saved run whose config cannot make a level it has not reached:
+    /// it could never be finished, and its config cannot be changed.
+    #[error(
+        "{path}: the run cannot be continued: a level it has not reached cannot be made with \
+         the config saved in it ({source}); start a new run with a config `delve generate` accepts"
+    )]
+    Unplayable { path: String, source: GenerateError },
     #[error("terminal: {0}")]
     Terminal(std::io::Error),
     #[error("{0}")]
@@ -213,7 +220,11 @@ enum CliError {
 impl CliError {
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::Config(_) => 2,
+            CliError::Unplayable {
+                source: GenerateError::Unverified { .. },
+                ..
+            } => 1,
+            CliError::Usage(_) | CliError::Config(_) | CliError::Unplayable { .. } => 2,
             CliError::Generate(
                 GenerateError::TooFewRooms { .. }
                 | GenerateError::Crowded { .. }
@@ -348,7 +359,8 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         }
         path
     };
-    let (run, summary) = delve::save::read_and_decode(&path)?;
+    let (mut run, summary) = delve::save::read_and_decode(&path)?;
+    prove_loaded(&mut run, &path)?;
     let text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
@@ -526,10 +538,12 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     }
     let mut run = match &args.load {
         Some(name) => {
-            let (run, _, warning) = saves.as_ref().expect("opened above").load(name)?;
+            let saves = saves.as_ref().expect("opened above");
+            let (mut run, _, warning) = saves.load(name)?;
             if let Some(warning) = warning {
                 eprintln!("delve: warning: {warning}");
             }
+            prove_loaded(&mut run, &saves.file(name))?;
             run
         }
         None => {
@@ -610,7 +624,8 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     let (run, name, warning) = match &args.load {
         Some(name) => {
             let lock = saves.lock(name)?;
-            let (run, warning) = load_for_play(&saves, name)?;
+            let (mut run, warning) = load_for_play(&saves, name)?;
+            prove_loaded(&mut run, &saves.file(name))?;
             (run, (name.clone(), lock), warning)
         }
         None => {
@@ -718,6 +733,20 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     // message that cannot be written is dropped rather than a failure.
     let _ = writeln!(std::io::stdout(), "{farewell}");
     Ok(())
+}
+
+/// Makes the levels a loaded run has not reached yet (kept for when it
+/// gets there), so a save whose config cannot make one is refused now
+/// rather than when the player takes the stairs to it. A finished run goes
+/// nowhere, so it needs none.
+fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
+    if run.outcome() != Outcome::Playing {
+        return Ok(());
+    }
+    run.prove_stack().map_err(|source| CliError::Unplayable {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// Loads a save for play. A damaged save is not replaced behind the

@@ -1,9 +1,97 @@
-//! Runs that could run for hours: the work a level may take is bounded.
+//! Runs that could get stuck or run for hours: a stack with a level that
+//! cannot be made is refused before the run starts (or when its save is
+//! loaded), and the work a level may take is bounded.
+
+use std::path::Path;
 
 use crate::cli::{TempDir, delve};
 
+/// `delve generate` refuses this stack (depth 3 of seed 2 cannot be made),
+/// so a run must not start on it either.
+const STUCK: &str = "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
+                     rooms: (count: (min: 6, max: 6)))";
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
+    let dir = TempDir::new("stuck-new");
+    let cfg = dir.file("flaky.ron", STUCK);
+    let saves = dir.0.join("saves").display().to_string();
+    let out = delve(&[
+        "simulate",
+        "--seed",
+        "2",
+        "--config",
+        &cfg,
+        "--turns",
+        "5000",
+        "--save",
+        "flaky",
+        "--saves-dir",
+        &saves,
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "played anyway: {}",
+        text(&out.stdout)
+    );
+    assert!(err.contains("depth 3"), "{err}");
+    assert!(
+        !Path::new(&saves).join("flaky.sav").exists(),
+        "a run that cannot be finished was saved"
+    );
+    // The same config with a seed whose levels can all be made plays.
+    let out = delve(&["simulate", "--seed", "1", "--config", &cfg, "--turns", "50"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A save made before runs proved their stack (its config cannot make depth
+/// 3) is refused when loaded, not when the player reaches depth 3.
+#[test]
+fn a_save_whose_stack_cannot_be_made_is_refused_when_loaded() {
+    let dir = TempDir::new("stuck-load");
+    let saves = dir.0.join("saves");
+    std::fs::create_dir_all(&saves).unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
+    std::fs::copy(&fixture, saves.join("stuck.sav")).unwrap();
+    let saves = saves.display().to_string();
+    let out = delve(&[
+        "simulate",
+        "--load",
+        "stuck",
+        "--turns",
+        "5000",
+        "--saves-dir",
+        &saves,
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "played anyway: {}",
+        text(&out.stdout)
+    );
+    assert!(
+        err.contains("stuck.sav") && err.contains("depth 3"),
+        "{err}"
+    );
+    assert!(err.contains("cannot be continued"), "{err}");
+    // `verify` says the same, since it promises exit 0 only for a save
+    // that would load.
+    let out = delve(&["verify", "stuck", "--saves-dir", &saves]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("depth 3"), "{err}");
+    // The save is left as it was.
+    assert_eq!(
+        std::fs::read(Path::new(&saves).join("stuck.sav")).unwrap(),
+        std::fs::read(&fixture).unwrap()
+    );
 }
 
 /// Placing up to 400 overlapping rooms and joining them with DeadEnd

@@ -400,3 +400,38 @@ fn a_damaged_save_offers_the_backup() {
     tmux.wait_for("second exited with 0");
     let _ = std::fs::remove_dir_all(&saves);
 }
+
+/// A run whose stack has a level that cannot be made never starts: it is
+/// refused before the terminal is taken, whether new or loaded from a save
+/// made before runs proved their stack.
+#[test]
+fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
+    let saves = temp_dir("play-stuck");
+    let config = saves.join("flaky.ron");
+    std::fs::write(
+        &config,
+        "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
+         rooms: (count: (min: 6, max: 6)))",
+    )
+    .unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
+    std::fs::copy(&fixture, saves.join("old.sav")).unwrap();
+    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
+    let dir = shell_quote(&saves);
+    let command = format!(
+        "{bin} play --seed 2 --save flaky --config {} --saves-dir {dir}; echo \"delve exited with $?\"; \
+         {bin} play --load old --saves-dir {dir}; echo \"second exited with $?\"; sleep 600",
+        shell_quote(&config)
+    );
+    let tmux = Tmux::start("stuck", 80, 24, &command);
+    let screen = tmux.wait_for("second exited with");
+    assert!(screen.contains("delve exited with 2"), "{screen}");
+    assert!(screen.contains("second exited with 2"), "{screen}");
+    assert!(screen.contains("depth 3"), "{screen}");
+    assert!(!saves.join("flaky.sav").exists());
+    assert_eq!(
+        std::fs::read(saves.join("old.sav")).unwrap(),
+        std::fs::read(&fixture).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}
