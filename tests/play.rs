@@ -435,3 +435,28 @@ fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
     );
     let _ = std::fs::remove_dir_all(&saves);
 }
+
+/// A keymap with a 200 KB key name is refused with the name cut short.
+#[test]
+fn a_huge_bad_key_is_cut_in_the_error() {
+    let saves = temp_dir("play-huge-key");
+    let keymap = saves.join("keys.ron");
+    std::fs::write(&keymap, format!("(look: [\"{}\"])", "k".repeat(200_000))).unwrap();
+    let errors = saves.join("errors.txt");
+    let command = format!(
+        "{} play --keymap {} --saves-dir {} 2> {}; echo \"delve exited with $?\"; sleep 600",
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(&keymap),
+        shell_quote(&saves),
+        shell_quote(&errors)
+    );
+    let tmux = Tmux::start("huge-key", 80, 24, &command);
+    tmux.wait_for("delve exited with 2");
+    let said = std::fs::read_to_string(&errors).unwrap();
+    assert!(said.len() < 1000, "{} bytes", said.len());
+    assert!(
+        said.contains("look: \"kkkk") && said.contains("200000 characters"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}

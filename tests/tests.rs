@@ -3,6 +3,7 @@
 mod check;
 mod cli;
 mod limits;
+mod messages;
 mod play;
 mod properties;
 mod render;
