@@ -1,5 +1,8 @@
-//! What delve says about bad input: errors point where the problem is,
-//! give the allowed range, and never echo a huge value whole.
+//! What delve says about bad input and lost output: errors point where the
+//! problem is, give the allowed range, and never echo a huge value whole.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
 
 use crate::cli::{TempDir, delve};
 
@@ -126,4 +129,48 @@ fn huge_values_are_cut_in_errors() {
         assert!(err.contains(want) && err.contains("xxxx"), "{err}");
         assert!(err.contains("200000 characters"), "{err}");
     }
+}
+
+#[test]
+fn closed_standard_output_is_a_failure() {
+    // `>&-` closes standard output; the output cannot be written.
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" generate --seed 1 --levels 1 >&-",
+            env!("CARGO_BIN_EXE_delve"),
+        ])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("standard output"), "{err}");
+    // Redirected to /dev/null on purpose is fine.
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" generate --seed 1 --levels 1 >/dev/null",
+            env!("CARGO_BIN_EXE_delve"),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_failure() {
+    // `delve generate | head -c 10`: the reader leaves after ten bytes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(["generate", "--seed", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    pipe.read_exact(&mut first).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&first, b"level 1\n  ");
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
