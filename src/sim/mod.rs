@@ -948,6 +948,9 @@ fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) ->
     if rooms.is_empty() || kinds.is_empty() {
         return monsters;
     }
+    // At most a hundred tries a monster, each a constant amount of work
+    // (cells taken are a bit each, not a search through the monsters).
+    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
     let mut tries = 0;
     while monsters.len() < wanted && tries < wanted * 100 {
         tries += 1;
@@ -957,7 +960,10 @@ fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) ->
             rng.random_range(b.x..=b.right()),
             rng.random_range(b.y..=b.bottom()),
         );
-        if room.contains(p) && level.tile(p) == Tile::Floor && monsters.iter().all(|m| m.pos != p) {
+        let i = level.index(p);
+        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
+        {
+            taken[i / 64] |= 1 << (i % 64);
             monsters.push(Monster {
                 id: monsters.len() as u32,
                 kind: rng.random_range(0..kinds.len() as u32) as u16,
