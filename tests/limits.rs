@@ -15,6 +15,19 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Asserts a run was refused as bad input before anything was played, and
+/// returns what delve said.
+fn refused(out: &std::process::Output) -> String {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "played anyway: {}",
+        text(&out.stdout)
+    );
+    err
+}
+
 #[test]
 fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
     let dir = TempDir::new("stuck-new");
@@ -33,13 +46,7 @@ fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
         "--saves-dir",
         &saves,
     ]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "played anyway: {}",
-        text(&out.stdout)
-    );
+    let err = refused(&out);
     assert!(err.contains("depth 3"), "{err}");
     assert!(
         !Path::new(&saves).join("flaky.sav").exists(),
@@ -69,13 +76,7 @@ fn a_save_whose_stack_cannot_be_made_is_refused_when_loaded() {
         "--saves-dir",
         &saves,
     ]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "played anyway: {}",
-        text(&out.stdout)
-    );
+    let err = refused(&out);
     assert!(
         err.contains("stuck.sav") && err.contains("depth 3"),
         "{err}"
