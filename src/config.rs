@@ -400,14 +400,14 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// The text is not RON, or does not have the shape of a config.
-    #[error("{location}: {}{message}", field_prefix(field))]
+    #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
     Syntax {
         location: Location,
         field: Option<String>,
         message: String,
     },
     /// The text parsed but a value makes no sense.
-    #[error("{location}: {field}: {message}")]
+    #[error("{location}: {}: {}", cut_long_values(field), cut_long_values(message))]
     Invalid {
         location: Location,
         field: String,
@@ -416,7 +416,73 @@ pub enum ConfigError {
 }
 
 fn field_prefix(field: &Option<String>) -> String {
-    field.as_ref().map(|f| format!("{f}: ")).unwrap_or_default()
+    field
+        .as_ref()
+        .map(|f| format!("{}: ", cut_long_values(f)))
+        .unwrap_or_default()
+}
+
+/// Characters of a long value an error keeps.
+const KEPT_CHARS: usize = 32;
+/// A quoted value longer than this is cut in errors.
+const LONG_QUOTED: usize = 48;
+/// A word (a run without spaces) longer than this is cut in errors.
+const LONG_WORD: usize = 64;
+
+/// An error message with each long value in it cut short: a value in quotes
+/// or backticks, or any long word (an unknown field's name, a number), keeps
+/// its first characters and says how long it was. A file can hold a value
+/// of any size, and echoing 200 KB of it buries the message.
+fn cut_long_values(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut i = 0;
+    let cut = |out: &mut String, value: &[char]| {
+        if value.len() > LONG_QUOTED {
+            out.extend(&value[..KEPT_CHARS]);
+            out.push('…');
+        } else {
+            out.extend(value);
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '`' {
+            // Up to the closing quote (escapes skipped), or the end.
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != c {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            let value = &chars[i + 1..j.min(chars.len())];
+            out.push(c);
+            cut(&mut out, value);
+            if j < chars.len() {
+                out.push(c);
+            }
+            if value.len() > LONG_QUOTED {
+                out.push_str(&format!(" ({} characters)", value.len()));
+            }
+            i = j + 1;
+        } else if !c.is_whitespace() {
+            let mut j = i;
+            while j < chars.len() && !chars[j].is_whitespace() && chars[j] != '"' && chars[j] != '`'
+            {
+                j += 1;
+            }
+            let word = &chars[i..j];
+            if word.len() > LONG_WORD {
+                out.extend(&word[..KEPT_CHARS]);
+                out.push_str(&format!("… ({} characters)", word.len()));
+            } else {
+                out.extend(word);
+            }
+            i = j;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
 }
 
 impl ConfigError {
@@ -439,25 +505,7 @@ impl Config {
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let (config, fields): (Config, FieldIndex) = parse(text, origin)?;
-        config.validate().map_err(|problem| {
-            let blamed = match &problem.instead {
-                Some(other) if !fields.is_written(&problem.field) && fields.is_written(other) => {
-                    other
-                }
-                _ => &problem.field,
-            };
-            let (line, column) = fields.locate(blamed);
-            ConfigError::Invalid {
-                location: Location {
-                    origin: origin.into(),
-                    line,
-                    column,
-                },
-                field: problem.field,
-                message: problem.message,
-            }
-        })?;
+        let (config, _) = parse(text, origin, check_config)?;
         Ok(config)
     }
 
@@ -467,7 +515,29 @@ impl Config {
             .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
         ron::ser::to_string_pretty(self, pretty).expect("a Config always serialises")
     }
+}
 
+/// [`Config::validate`], with the problem located where the file wrote it.
+fn check_config(config: &Config, fields: &FieldIndex, origin: &str) -> Result<(), ConfigError> {
+    config.validate().map_err(|problem| {
+        let blamed = match &problem.instead {
+            Some(other) if !fields.is_written(&problem.field) && fields.is_written(other) => other,
+            _ => &problem.field,
+        };
+        let (line, column) = fields.locate(blamed);
+        ConfigError::Invalid {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field: problem.field,
+            message: problem.message,
+        }
+    })
+}
+
+impl Config {
     /// Checks the meaning of the values. The first problem found is
     /// returned with the dotted path of the field it is about.
     pub fn validate(&self) -> Result<(), Problem> {
@@ -819,20 +889,161 @@ fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
     Ok((text, origin))
 }
 
-/// Parses RON into `T`, keeping an index of where each field was written.
+/// How a file's values are checked once parsed: errors located with the
+/// file's index, named by its origin.
+type Check<T> = fn(&T, &FieldIndex, &str) -> Result<(), ConfigError>;
+
+/// Parses RON into `T` and checks it, keeping an index of where each field
+/// was written.
 fn parse<T: serde::de::DeserializeOwned>(
     text: &str,
     origin: &str,
+    check: Check<T>,
 ) -> Result<(T, FieldIndex), ConfigError> {
     // Editors on Windows often start files with a byte-order mark;
     // it is not content, and columns are counted without it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let fields = FieldIndex::scan(text);
-    let value = ron::Options::default()
+    let value = read_ron::<T>(text).map_err(|e| match e.code {
+        ron::error::Error::IntegerOutOfBounds => out_of_bounds(&e, text, origin, &fields, check)
+            .unwrap_or_else(|| syntax_error(e, text, origin, &fields)),
+        _ => syntax_error(e, text, origin, &fields),
+    })?;
+    check(&value, &fields, origin)?;
+    Ok((value, fields))
+}
+
+fn read_ron<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ron::error::SpannedError> {
+    ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(text)
-        .map_err(|e| syntax_error(e, text, origin, &fields))?;
-    Ok((value, fields))
+}
+
+/// A number too large (or too negative) for its field's type: ron says only
+/// "integer is out of bounds". This finds the type's range by trying its
+/// bounds in the number's place, then puts the nearer bound there and runs
+/// the file's own checks, so the error gives the range the field allows
+/// (`width: must be from 30 to 2000, got -80`) exactly as for a number that
+/// fits the type; when the checks allow the type's whole range, it gives
+/// that. `None` if the number cannot be found in the text.
+fn out_of_bounds<T: serde::de::DeserializeOwned>(
+    e: &ron::error::SpannedError,
+    text: &str,
+    origin: &str,
+    fields: &FieldIndex,
+    check: Check<T>,
+) -> Option<ConfigError> {
+    let digits = fields.offset(e.span.start.line, e.span.start.col);
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '+';
+    let start = text[..digits.min(text.len())]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| part(c))
+        .last()
+        .map_or(digits, |(i, _)| i);
+    let end = text[start..]
+        .char_indices()
+        .find(|&(i, c)| i > 0 && !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(text.len(), |(i, _)| start + i);
+    let literal = &text[start..end];
+    if literal.is_empty() {
+        return None;
+    }
+    let with = |value: &str| format!("{}{value}{}", &text[..start], &text[end..]);
+    // Whether a value in the number's place fits the type: parsing fails, if
+    // at all, somewhere else.
+    let fits = |value: &str| match read_ron::<T>(&with(value)) {
+        Err(e) if e.code == ron::error::Error::IntegerOutOfBounds => {
+            let at = fields.offset(e.span.start.line, e.span.start.col);
+            !(start..=start + value.len()).contains(&at)
+        }
+        _ => true,
+    };
+    let max = [
+        "127",
+        "255",
+        "32767",
+        "65535",
+        "2147483647",
+        "4294967295",
+        "9223372036854775807",
+        "18446744073709551615",
+    ]
+    .into_iter()
+    .take_while(|v| fits(v))
+    .last()?;
+    let min = if fits("-1") {
+        format!("-{}", max.parse::<u128>().ok()? + 1)
+    } else {
+        "0".to_string()
+    };
+    let nearer = if literal.starts_with('-') {
+        min.as_str()
+    } else {
+        max
+    };
+    let (line, column) = fields.line_col(start);
+    let key = fields
+        .enclosing(line, column)
+        .map(|k| (k.0.clone(), k.1, k.2));
+    // The file's checks, with the bound in the number's place, on the same
+    // key (a list repeats its keys, so the key's place tells them apart).
+    let substituted = with(nearer);
+    let sub_fields = FieldIndex::scan(&substituted);
+    let checked = read_ron::<T>(&substituted)
+        .ok()
+        .map(|value| check(&value, &sub_fields, origin));
+    let location = Location {
+        origin: origin.into(),
+        line,
+        column,
+    };
+    if let (
+        Some(Err(ConfigError::Invalid {
+            location: at,
+            field,
+            message,
+        })),
+        Some((_, key_line, key_column)),
+    ) = (checked, &key)
+        && (at.line, at.column) == (*key_line, *key_column)
+    {
+        let got = format!("got {nearer}");
+        let message = match message.find(&got) {
+            Some(i) if !message[i + got.len()..].starts_with(|c: char| c.is_ascii_digit()) => {
+                format!(
+                    "{}got {literal}{}",
+                    &message[..i],
+                    &message[i + got.len()..]
+                )
+            }
+            _ => format!("{message} (got {literal})"),
+        };
+        return Some(ConfigError::Invalid {
+            location,
+            field,
+            message,
+        });
+    }
+    // The type's bound on the side the number went past: the other may be
+    // narrower than the type's, and the checks did not say.
+    let message = if literal.starts_with('-') {
+        format!("must be at least {min}, got {literal}")
+    } else {
+        format!("must be at most {max}, got {literal}")
+    };
+    Some(match key {
+        Some((field, ..)) => ConfigError::Invalid {
+            location,
+            field,
+            message,
+        },
+        None => ConfigError::Syntax {
+            location,
+            field: None,
+            message,
+        },
+    })
 }
 
 /// Parses RON text into `T`, with errors located like config errors; the
@@ -841,7 +1052,7 @@ pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
     text: &str,
     origin: &str,
 ) -> Result<(T, FieldIndex), ConfigError> {
-    parse(text, origin)
+    parse(text, origin, |_, _, _| Ok(()))
 }
 
 /// Reads, parses and checks a keymap (`data/keymap.ron`).
@@ -859,7 +1070,18 @@ pub fn load_monsters(path: &Path) -> Result<Vec<MonsterKind>, ConfigError> {
 /// Parses and validates a monster list; errors name the entry, e.g.
 /// `monsters.ron:7:39: [2].speed: must be from 5 to 20, got 30`.
 pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, ConfigError> {
-    let (kinds, fields): (Vec<MonsterKind>, FieldIndex) = parse(text, origin)?;
+    let (kinds, _) = parse(text, origin, |kinds: &Vec<MonsterKind>, fields, origin| {
+        check_monsters(kinds, fields, origin)
+    })?;
+    Ok(kinds)
+}
+
+/// The checks of a monster list, located in the file.
+fn check_monsters(
+    kinds: &[MonsterKind],
+    fields: &FieldIndex,
+    origin: &str,
+) -> Result<(), ConfigError> {
     let invalid = |i: usize, field: &str, message: String| {
         let (line, column) = fields.locate_nth(field, i);
         ConfigError::Invalid {
@@ -891,7 +1113,7 @@ pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, C
             });
         }
     }
-    Ok(kinds)
+    Ok(())
 }
 
 /// The narrowest and shortest room the config can produce.
@@ -954,8 +1176,60 @@ fn syntax_error(
     fields: &FieldIndex,
 ) -> ConfigError {
     use ron::error::Error as E;
+    let _ = text;
+    // ron's span runs from the value it was reading to where it stopped; a
+    // missing comma or bracket is where it stopped, not the value before.
+    let stopped = (e.span.end.line.max(1), e.span.end.col.max(1));
+    let ended = match e.code {
+        E::Eof => true,
+        E::ExpectedComma
+        | E::ExpectedMapColon
+        | E::ExpectedArrayEnd
+        | E::ExpectedMapEnd
+        | E::ExpectedStructLikeEnd
+        | E::ExpectedOptionEnd
+        | E::ExpectedAttributeEnd => fields.blank_from(stopped.0, stopped.1),
+        _ => false,
+    };
+    if ended {
+        // The file stops before what it opened is closed: point at its end,
+        // and at the bracket left open.
+        let (line, column) = fields.end_of_content();
+        let (field, message) = match &fields.unclosed {
+            Some((bracket, at, path)) => {
+                let (l, c) = fields.line_col(*at);
+                let close = match bracket {
+                    '(' => ')',
+                    '[' => ']',
+                    _ => '}',
+                };
+                (
+                    (!path.is_empty()).then(|| path.clone()),
+                    format!(
+                        "the file ends before the `{bracket}` at {l}:{c} is closed with `{close}`"
+                    ),
+                )
+            }
+            None => (
+                None,
+                "the file ends before the value is complete".to_string(),
+            ),
+        };
+        return ConfigError::Syntax {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field,
+            message,
+        };
+    }
     let start = e.span.start;
-    let (line, column) = (start.line.max(1), start.col.max(1));
+    let (line, column) = match e.code {
+        E::ExpectedComma => stopped,
+        _ => (start.line.max(1), start.col.max(1)),
+    };
     let location = Location {
         origin: origin.into(),
         line,
@@ -999,7 +1273,6 @@ fn syntax_error(
             lowercase_first(&without_type_names(&other.to_string())),
         ),
     };
-    let _ = text;
     ConfigError::Syntax {
         location,
         field,
@@ -1104,6 +1377,9 @@ pub(crate) struct FieldIndex {
     /// ron's do, so the text is kept to convert between the two.
     line_starts: Vec<usize>,
     text: String,
+    /// The innermost bracket never closed: the bracket, its byte offset, and
+    /// the path of the field whose value it opens ("" for none).
+    unclosed: Option<(char, usize, String)>,
 }
 
 impl FieldIndex {
@@ -1119,10 +1395,12 @@ impl FieldIndex {
             keys: Vec::new(),
             line_starts,
             text: text.to_string(),
+            unclosed: None,
         };
         // Stack of open brackets; for each, the path of the key whose value
-        // it opened (or the parent path for brackets not opened by a key).
-        let mut stack: Vec<(String, Option<usize>)> = Vec::new();
+        // it opened (or the parent path for brackets not opened by a key),
+        // and where it stands.
+        let mut stack: Vec<(String, Option<usize>, usize)> = Vec::new();
         let mut pending: Option<usize> = None; // key index whose value is next
         let mut i = 0;
         while i < bytes.len() {
@@ -1158,20 +1436,27 @@ impl FieldIndex {
                         i += if bytes[i] == b'\\' { 2 } else { 1 };
                     }
                 }
+                // A character ('(' is a glyph, not a bracket).
+                b'\'' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'\'' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
                 b'(' | b'[' | b'{' => {
                     let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
                     let (path, owner) = match pending.take() {
                         Some(k) => (index.keys[k].0.clone(), Some(k)),
                         None => (parent, None),
                     };
-                    stack.push((path, owner));
+                    stack.push((path, owner, i));
                 }
                 b')' | b']' | b'}' => {
                     // A struct's last value ends at its closing bracket.
                     if let Some(k) = pending.take() {
                         index.keys[k].3 = i;
                     }
-                    if let Some((_, Some(k))) = stack.pop() {
+                    if let Some((_, Some(k), _)) = stack.pop() {
                         index.keys[k].3 = i + 1;
                     }
                 }
@@ -1208,7 +1493,27 @@ impl FieldIndex {
             }
             i += 1;
         }
+        index.unclosed = stack.pop().map(|(path, owner, at)| {
+            (
+                char::from(bytes[at]),
+                at,
+                owner.map_or(String::new(), |_| path),
+            )
+        });
         index
+    }
+
+    /// Where the text ends, not counting trailing whitespace: just past its
+    /// last character.
+    fn end_of_content(&self) -> (usize, usize) {
+        self.line_col(self.text.trim_end().len())
+    }
+
+    /// Whether nothing but whitespace and comments follows a (line,
+    /// character column) position.
+    fn blank_from(&self, line: usize, column: usize) -> bool {
+        let at = self.offset(line, column).min(self.text.len());
+        skip_blank(self.text.as_bytes(), at) >= self.text.len()
     }
 
     fn line_col(&self, offset: usize) -> (usize, usize) {

@@ -66,6 +66,12 @@ impl Dungeon {
         self.config.levels
     }
 
+    /// The levels, by depth (index 0 is depth 1), those not generated as
+    /// `None`.
+    pub fn into_levels(self) -> Vec<Option<Level>> {
+        self.levels
+    }
+
     /// The level at `depth` if it has been generated.
     pub fn generated(&self, depth: u16) -> Option<&Level> {
         self.levels
@@ -96,7 +102,9 @@ impl Dungeon {
     /// Generates the missing levels among `depths`, spread over the
     /// machine's cores. Each thread keeps its own buffers; results land in
     /// their depth's slot, so thread timing cannot change anything. On
-    /// failure the error of the shallowest failing depth is returned.
+    /// failure the error of the shallowest failing depth is returned, and
+    /// levels past it may be left ungenerated (no thread starts one once a
+    /// failure is known).
     pub fn generate_depths(&mut self, depths: &[u16]) -> Result<(), GenerateError> {
         let mut todo: Vec<u16> = Vec::with_capacity(depths.len());
         for &d in depths {
@@ -118,6 +126,10 @@ impl Dungeon {
             return Ok(());
         }
         let next = AtomicUsize::new(0);
+        // Past a failing depth nothing is needed: the depths before it were
+        // all taken already (in order), so the shallowest failure is among
+        // them or it, whatever the threads' timing.
+        let failed = AtomicUsize::new(usize::MAX);
         let results: Mutex<Vec<(u16, Result<Level, GenerateError>)>> =
             Mutex::new(Vec::with_capacity(todo.len()));
         let (config, seed, todo_ref) = (&self.config, self.seed, &todo);
@@ -125,8 +137,14 @@ impl Dungeon {
             let mut generator = Generator::default();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
+                if i > failed.load(Ordering::Relaxed) {
+                    break;
+                }
                 let Some(&d) = todo_ref.get(i) else { break };
                 let level = generator.level(config, seed, d);
+                if level.is_err() {
+                    failed.fetch_min(i, Ordering::Relaxed);
+                }
                 results
                     .lock()
                     .expect("no thread panics holding the lock")

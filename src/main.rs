@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -212,6 +213,13 @@ enum CliError {
     /// A damaged save whose backup is intact.
     #[error("{error}\n{note}")]
     DamagedWithBackup { error: SaveError, note: String },
+    /// A saved run whose config cannot make a level it has not reached:
+    /// it could never be finished, and its config cannot be changed.
+    #[error(
+        "{path}: the run cannot be continued: a level it has not reached cannot be made with \
+         the config saved in it ({source}); start a new run with a config `delve generate` accepts"
+    )]
+    Unplayable { path: String, source: GenerateError },
     #[error("terminal: {0}")]
     Terminal(std::io::Error),
     #[error("{0}")]
@@ -223,11 +231,16 @@ enum CliError {
 impl CliError {
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::Config(_) => 2,
+            CliError::Unplayable {
+                source: GenerateError::Unverified { .. },
+                ..
+            } => 1,
+            CliError::Usage(_) | CliError::Config(_) | CliError::Unplayable { .. } => 2,
             CliError::Generate(
                 GenerateError::TooFewRooms { .. }
                 | GenerateError::Crowded { .. }
                 | GenerateError::Unjoinable { .. }
+                | GenerateError::OverBudget(_)
                 | GenerateError::NoSuchDepth { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,
@@ -425,7 +438,7 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         }
         path
     };
-    let (run, summary) = match delve::save::read_and_decode(&path) {
+    let (mut run, summary) = match delve::save::read_and_decode(&path) {
         Ok(loaded) => loaded,
         Err(error) if error.is_damage() => {
             // Say whether the backup would stand in, as loading would use it.
@@ -446,6 +459,7 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         }
         Err(error) => return Err(error.into()),
     };
+    prove_loaded(&mut run, &path)?;
     let text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
@@ -627,10 +641,12 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     }
     let mut run = match &args.load {
         Some(name) => {
-            let (run, _, warning) = saves.as_ref().expect("opened above").load(name)?;
+            let saves = saves.as_ref().expect("opened above");
+            let (mut run, _, warning) = saves.load(name)?;
             if let Some(warning) = warning {
                 eprintln!("delve: warning: {warning}");
             }
+            prove_loaded(&mut run, &saves.file(name))?;
             run
         }
         None => {
@@ -722,7 +738,8 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     let (run, name, warning) = match &args.load {
         Some(name) => {
             let lock = saves.lock(name)?;
-            let (run, warning) = load_for_play(&saves, name)?;
+            let (mut run, warning) = load_for_play(&saves, name)?;
+            prove_loaded(&mut run, &saves.file(name))?;
             (run, (name.clone(), lock), warning)
         }
         None => {
@@ -814,6 +831,20 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Makes the levels a loaded run has not reached yet (kept for when it
+/// gets there), so a save whose config cannot make one is refused now
+/// rather than when the player takes the stairs to it. A finished run goes
+/// nowhere, so it needs none.
+fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
+    if run.outcome() != Outcome::Playing {
+        return Ok(());
+    }
+    run.prove_stack().map_err(|source| CliError::Unplayable {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
 /// Loads a save for play. A damaged save is not replaced behind the
 /// player's back: they are told what is wrong and asked whether to load
 /// the backup (the damaged file is then kept aside, never deleted).
@@ -865,11 +896,45 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
     Ok((run, note))
 }
 
+/// Whether standard output was closed when delve started, as by `delve
+/// generate >&-`. Rust's runtime puts /dev/null in place of a closed
+/// standard stream before `main` runs (so no file opened later takes its
+/// number), after which every write "succeeds" into nothing; so this looks
+/// first, from the program's initialisers, which run before the runtime's
+/// own setup. On other systems a closed standard output goes unnoticed.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+#[cfg(target_os = "macos")]
+#[used]
+#[unsafe(link_section = "__DATA,__mod_init_func")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
+extern "C" fn note_closed_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags, and fails (with
+    // EBADF) exactly when the descriptor is not open.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// Writes the command's output to `out`, or to standard output. A write
+/// that fails is a failure (exit 1), including to a standard output closed
+/// from the start; a reader that stops early (`delve generate | head`) is
+/// not: it has what it wanted.
 fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
     match out {
         Some(path) => std::fs::write(path, bytes).map_err(|source| CliError::Write {
             path: path.display().to_string(),
             source,
+        }),
+        None if STDOUT_CLOSED_AT_START.load(Ordering::Relaxed) => Err(CliError::Write {
+            path: "standard output".into(),
+            source: std::io::Error::other("it was closed when delve started"),
         }),
         None => {
             let mut stdout = std::io::stdout().lock();

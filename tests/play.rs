@@ -400,3 +400,63 @@ fn a_damaged_save_offers_the_backup() {
     tmux.wait_for("second exited with 0");
     let _ = std::fs::remove_dir_all(&saves);
 }
+
+/// A run whose stack has a level that cannot be made never starts: it is
+/// refused before the terminal is taken, whether new or loaded from a save
+/// made before runs proved their stack.
+#[test]
+fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
+    let saves = temp_dir("play-stuck");
+    let config = saves.join("flaky.ron");
+    std::fs::write(
+        &config,
+        "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
+         rooms: (count: (min: 6, max: 6)))",
+    )
+    .unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
+    std::fs::copy(&fixture, saves.join("old.sav")).unwrap();
+    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
+    let dir = shell_quote(&saves);
+    let command = format!(
+        "{bin} play --seed 2 --save flaky --config {} --saves-dir {dir}; echo \"delve exited with $?\"; \
+         {bin} play --load old --saves-dir {dir}; echo \"second exited with $?\"; sleep 600",
+        shell_quote(&config)
+    );
+    let tmux = Tmux::start("stuck", 80, 24, &command);
+    let screen = tmux.wait_for("second exited with");
+    assert!(screen.contains("delve exited with 2"), "{screen}");
+    assert!(screen.contains("second exited with 2"), "{screen}");
+    assert!(screen.contains("depth 3"), "{screen}");
+    assert!(!saves.join("flaky.sav").exists());
+    assert_eq!(
+        std::fs::read(saves.join("old.sav")).unwrap(),
+        std::fs::read(&fixture).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+/// A keymap with a 200 KB key name is refused with the name cut short.
+#[test]
+fn a_huge_bad_key_is_cut_in_the_error() {
+    let saves = temp_dir("play-huge-key");
+    let keymap = saves.join("keys.ron");
+    std::fs::write(&keymap, format!("(look: [\"{}\"])", "k".repeat(200_000))).unwrap();
+    let errors = saves.join("errors.txt");
+    let command = format!(
+        "{} play --keymap {} --saves-dir {} 2> {}; echo \"delve exited with $?\"; sleep 600",
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(&keymap),
+        shell_quote(&saves),
+        shell_quote(&errors)
+    );
+    let tmux = Tmux::start("huge-key", 80, 24, &command);
+    tmux.wait_for("delve exited with 2");
+    let said = std::fs::read_to_string(&errors).unwrap();
+    assert!(said.len() < 1000, "{} bytes", said.len());
+    assert!(
+        said.contains("look: \"kkkk") && said.contains("200000 characters"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}

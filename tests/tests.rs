@@ -2,6 +2,8 @@
 
 mod check;
 mod cli;
+mod limits;
+mod messages;
 mod play;
 mod properties;
 mod render;

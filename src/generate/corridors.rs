@@ -26,6 +26,8 @@ use crate::config::{Config, CorridorStyle};
 use crate::geom::{Dir, Pos, Shape};
 use crate::level::{Door, Tile};
 
+use super::budget::Budget;
+
 /// Ring mark of a cell next to two or more rooms: never a door.
 const SHARED: u16 = u16::MAX;
 pub(super) const NO_PARENT: u32 = u32::MAX;
@@ -82,9 +84,13 @@ pub(crate) struct Site<'a> {
     pub room_id: &'a [u16],
     pub shapes: &'a [Shape],
     pub doors: &'a mut [Vec<Door>],
+    /// The level's work budget: every search step and growth step spends
+    /// from it, and a stage that overspends gives up.
+    pub budget: &'a Budget,
 }
 
-/// Why carving failed: some room could not be joined to the others.
+/// Why carving failed: some room could not be joined to the others (or the
+/// work budget ran out, which the caller tells by asking the budget).
 #[derive(Debug)]
 pub(crate) struct Unjoined;
 
@@ -98,6 +104,19 @@ impl Carver {
         rng: &mut Pcg64,
     ) -> Result<(), Unjoined> {
         let n = site.width * site.height;
+        // Rings, door candidates and step costs look at every room's
+        // dilated bounding box a few times.
+        let boxes: usize = site
+            .shapes
+            .iter()
+            .map(|s| {
+                let b = s.bounds();
+                (usize::from(b.width) + 2) * (usize::from(b.height) + 2)
+            })
+            .sum();
+        if !site.budget.spend(boxes) {
+            return Err(Unjoined);
+        }
         self.prepare(cfg, site, n);
         if self.seen.len() != n || self.epoch > u32::MAX - 1_000_000 {
             self.seen = vec![0; n];
@@ -124,6 +143,10 @@ impl Carver {
         let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
         let mut joined: Vec<usize> = Vec::with_capacity(rooms);
         let mut order: Vec<usize> = Vec::with_capacity(rooms);
+        // Prim's order glances at every pair of rooms, sixteen to a unit.
+        if !site.budget.spend(rooms * rooms / 16) {
+            return Err(Unjoined);
+        }
         for room in join_order(&centres) {
             if joined.is_empty() {
                 joined.push(room);
@@ -132,6 +155,9 @@ impl Carver {
             // Nearest joined rooms first; ties go to the earlier room.
             order.clear();
             order.extend(joined.iter().copied());
+            if !site.budget.spend(order.len()) {
+                return Err(Unjoined);
+            }
             let c = centres[room];
             order.sort_by_key(|&j| (dist2(c, centres[j]), j));
             // The nearest room is the goal, as in 002. If a room's ring
@@ -299,6 +325,7 @@ impl Carver {
     /// existing one: a corridor arriving there uses that door instead of
     /// opening a wall of doors.
     pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize) -> Vec<u32> {
+        site.budget.spend(self.candidates[room].len());
         if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
             site.doors[room]
                 .iter()
@@ -485,13 +512,27 @@ impl Carver {
             + u64::from(min_step)
             + 2 * u64::from(turn)
             + 1;
-        self.queue
-            .reset((window as usize).next_power_of_two(), lowest);
+        let ring = (window as usize).next_power_of_two();
+        // Clearing the ring costs a look at each bucket.
+        if !site.budget.spend(ring / 16 + goals.len() + sources.len()) {
+            return None;
+        }
+        self.queue.reset(ring, lowest);
         for &(f, state) in &self.starts {
             self.queue.push(f, state);
         }
 
-        while let Some((f, state)) = self.queue.pop() {
+        // Steps are counted here and spent at the end, to keep the loop tight.
+        let allowed = site.budget.left();
+        let mut steps = 0usize;
+        let found = loop {
+            let Some((f, state)) = self.queue.pop() else {
+                break None;
+            };
+            steps += 1;
+            if steps > allowed {
+                break None;
+            }
             let state = state as usize;
             let (c, axis) = (state >> 1, state & 1);
             let g = self.states[state][COST];
@@ -500,7 +541,7 @@ impl Carver {
                 continue; // superseded by a cheaper push
             }
             if self.goal[c] == mark {
-                return Some(state as u32);
+                break Some(state as u32);
             }
             let came_from = match self.states[state][PARENT] {
                 NO_PARENT => usize::MAX,
@@ -534,8 +575,9 @@ impl Carver {
                     self.queue.push(nf, ns as u32);
                 }
             }
-        }
-        None
+        };
+        site.budget.spend(steps);
+        found
     }
 }
 
@@ -788,7 +830,8 @@ mod tests {
             let mut hard = vec![0u8; w * h];
             hardness::fill(&mut hard, &mut Vec::new(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
             let mut room_id = Vec::new();
-            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id);
+            let budget = Budget::new(u64::MAX);
+            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &budget);
             prop_assume!(shapes.len() >= 2);
             let mut tiles = vec![Tile::Rock; w * h];
             for (c, &id) in room_id.iter().enumerate() {
@@ -798,7 +841,7 @@ mod tests {
                 }
             }
             let mut doors = vec![Vec::new(); shapes.len()];
-            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, doors: &mut doors };
+            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, doors: &mut doors, budget: &budget };
             let mut carver = Carver::default();
             carver.prepare(&cfg, &site, w * h);
             for (from, to) in [(1, 0), (0, 1)] {

@@ -85,6 +85,11 @@ pub(super) fn carve(
     let mut line: Vec<usize> = Vec::with_capacity(LOOK);
     while !open.is_empty() && budget > 0 {
         for i in (0..open.len()).rev() {
+            // An end's turn looks at a few cells around it and along its
+            // lines of sight (spent below).
+            if !site.budget.spend(8) {
+                return Err(Unjoined);
+            }
             let s = open[i];
             let Stub { room, end, dir } = stubs[s];
             // Joined from the side by another corridor.
@@ -112,10 +117,12 @@ pub(super) fn carve(
                 };
                 (all_joined || sets.find(r) != own).then_some(r)
             };
+            let mut looked = 0;
             for d in [dir, left(dir), right(dir)] {
                 line.clear();
                 let mut c = end;
                 for _ in 0..LOOK {
+                    looked += 1;
                     let prev = c;
                     c = offset(c, d, w);
                     if !carver.free(site, c) {
@@ -144,6 +151,7 @@ pub(super) fn carve(
                     break;
                 }
             }
+            site.budget.spend(looked);
             if let Some(r) = joined {
                 for &c in &line {
                     carver.open(cfg, site, c);

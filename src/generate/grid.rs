@@ -60,6 +60,10 @@ pub(super) fn carve(
         }
         // Corridors start from rooms outside the largest set: a corridor
         // from the largest set mostly meets its own set's corridors.
+        // Listing the rooms (four to a unit), and the corridor's cells below.
+        if !site.budget.spend(1 + rooms / 4) {
+            return Err(Unjoined);
+        }
         let big = sets.find(largest);
         pool.clear();
         pool.extend((0..rooms).filter(|&r| sets.find(r) != big));
@@ -69,7 +73,9 @@ pub(super) fn carve(
         let Some(door) = start(carver, cfg, site, room, rng) else {
             continue;
         };
-        match grow(carver, cfg, site, &mut sets, room, door, &mut cells, rng) {
+        let end = grow(carver, cfg, site, &mut sets, room, door, &mut cells, rng);
+        site.budget.spend(cells.len());
+        match end {
             End::Failed => {}
             End::Joined {
                 room: other,

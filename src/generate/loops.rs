@@ -56,6 +56,10 @@ pub(super) fn add(
         if site.tiles[from] != Tile::Corridor {
             continue;
         }
+        // Four lines of at most max_length + 1 cells.
+        if !site.budget.spend(4 * (max_len + 1)) {
+            return;
+        }
         for dir in Dir::ALL {
             let mut c = from;
             for rock in 0..=max_len {
@@ -107,6 +111,9 @@ pub(super) fn add(
         if made == wanted {
             break;
         }
+        if !site.budget.spend(4 * usize::from(s.len)) {
+            return;
+        }
         // Still possible? An earlier shortcut may have used its cells.
         let cells: Vec<usize> = (1..=usize::from(s.len))
             .map(|k| {
@@ -145,7 +152,7 @@ pub(super) fn add(
         // ratio16 * straight.
         let straight = u64::from(s.len) + 1;
         let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
-        if walk_shorter_than(
+        let walk = walk_shorter_than(
             carver,
             w,
             site.tiles,
@@ -153,7 +160,12 @@ pub(super) fn add(
             s.to as usize,
             needed,
             queue,
-        ) {
+            site.budget,
+        );
+        if site.budget.overspent() {
+            return;
+        }
+        if walk {
             continue;
         }
         for &c in &cells {
@@ -164,7 +176,9 @@ pub(super) fn add(
 }
 
 /// Whether `to` is fewer than `limit` orthogonal steps from `from` over
-/// walkable cells. Searches no farther than that.
+/// walkable cells. Searches no farther than that, nor past the budget (the
+/// caller asks it whether the answer stands).
+#[allow(clippy::too_many_arguments)]
 fn walk_shorter_than(
     carver: &mut Carver,
     width: usize,
@@ -173,6 +187,7 @@ fn walk_shorter_than(
     to: usize,
     limit: u32,
     queue: &mut Vec<u32>,
+    budget: &super::budget::Budget,
 ) -> bool {
     carver.epoch += 1;
     let mark = carver.epoch;
@@ -181,10 +196,17 @@ fn walk_shorter_than(
     queue.extend([from as u32, 0]);
     carver.seen[from] = mark;
     let mut head = 0;
+    // Every step is counted: the queue holds two numbers a step.
+    let allowed = budget.left().saturating_mul(2);
     while head < queue.len() {
+        if head > allowed {
+            budget.spend(head / 2 + 1);
+            return false;
+        }
         let (c, d) = (queue[head] as usize, queue[head + 1]);
         head += 2;
         if c == to {
+            budget.spend(head / 2);
             return true;
         }
         if d + 1 >= limit {
@@ -197,6 +219,7 @@ fn walk_shorter_than(
             }
         }
     }
+    budget.spend(head / 2);
     false
 }
 

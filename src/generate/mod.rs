@@ -10,9 +10,11 @@
 //!
 //! An attempt that places too few rooms or fails verification is thrown away
 //! and the next attempt (a fresh sub-seed) is made, up to
-//! `generation_retries`. No IO, no clock, no global state: the result depends
-//! on (config, seed, depth) alone.
+//! `generation_retries`, and within the level's work budget (see
+//! [`budget`]). No IO, no clock, no global state: the result depends on
+//! (config, seed, depth) alone.
 
+pub mod budget;
 mod corridors;
 mod dead_end;
 mod grid;
@@ -27,6 +29,7 @@ pub(crate) mod verify;
 use crate::config::{Config, DeadEndPolicy};
 use crate::level::{Door, Level, Room, Tile};
 
+use self::budget::Budget;
 use self::corridors::{Carver, Site};
 use self::seed::{Stage, stage_rng};
 
@@ -88,6 +91,109 @@ pub enum GenerateError {
     },
     #[error("depth {depth} is outside the dungeon (1..={levels})")]
     NoSuchDepth { depth: u16, levels: u16 },
+    /// The level took all the work it may take (see [`budget`]) before an
+    /// attempt succeeded.
+    #[error("{0}")]
+    OverBudget(Overrun),
+}
+
+/// Where a level's work budget ran out, and what it was spent on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overrun {
+    pub depth: u16,
+    pub width: u16,
+    pub height: u16,
+    /// The budget, in units of about one cell or room looked at.
+    pub budget: u64,
+    /// The attempt that was under way (1-based) and the most the config allows.
+    pub attempt: u32,
+    pub retries: u32,
+    /// The stage of that attempt that ran out.
+    pub stage: WorkStage,
+    /// How the attempts before it failed, and how much of the budget they took.
+    pub too_few: u32,
+    pub crowded: u32,
+    pub spent_failing: u64,
+    /// Why attempts fail, and what would help, when failed attempts took most
+    /// of the budget.
+    pub failure_advice: &'static str,
+    pub style: crate::config::CorridorStyle,
+}
+
+/// A stage of an attempt, as far as its work is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkStage {
+    /// Starting an attempt: hardness, buffers, verification.
+    Attempt,
+    PlacingRooms,
+    JoiningRooms,
+    AddingLoops,
+}
+
+impl std::fmt::Display for Overrun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::config::CorridorStyle;
+        let failed = self.attempt - 1;
+        let stage = match self.stage {
+            WorkStage::Attempt => "starting it",
+            WorkStage::PlacingRooms => "placing rooms",
+            WorkStage::JoiningRooms => "joining rooms",
+            WorkStage::AddingLoops => "adding extra loops",
+        };
+        write!(
+            f,
+            "depth {}: gave up in attempt {} of {}, while {stage}, at the work budget of a {}x{} \
+             level: {} units ({} plus {} a cell; a unit is about one cell or room looked at)",
+            self.depth,
+            self.attempt,
+            self.retries,
+            self.width,
+            self.height,
+            self.budget,
+            budget::BASE_WORK,
+            budget::WORK_PER_CELL,
+        )?;
+        if failed > 0 {
+            write!(
+                f,
+                "; the {failed} attempt(s) before it failed ({} placed too few rooms, {} could \
+                 not join their rooms)",
+                self.too_few, self.crowded
+            )?;
+        }
+        // Failed attempts that took most of the budget are the problem:
+        // lowering generation_retries would only fail sooner, so the advice
+        // is how to make attempts succeed. Otherwise it is the stage's own.
+        let advice = if self.spent_failing * 2 > self.budget {
+            format!(
+                "more attempts cannot fit in the budget, so attempts must succeed more often: {}",
+                self.failure_advice
+            )
+        } else {
+            match self.stage {
+                WorkStage::Attempt | WorkStage::PlacingRooms => "each room is tried up to \
+                    rooms.attempts_per_room times and placement stops after \
+                    rooms.give_up_streak failures in a row: lower those, or ask for fewer or \
+                    smaller rooms (rooms.count, rooms.width, rooms.height, rooms.circle_radius)"
+                    .to_string(),
+                WorkStage::JoiningRooms => match self.style {
+                    CorridorStyle::Tunnel | CorridorStyle::Straight => {
+                        "lower rooms.count, or use fewer, smaller rooms".to_string()
+                    }
+                    CorridorStyle::Grid => "lower rooms.count or raise grid_spacing, or use \
+                        corridors: Tunnel"
+                        .to_string(),
+                    CorridorStyle::DeadEnd => "lower rooms.count or rooms.max_floor_share, or \
+                        use corridors: Tunnel"
+                        .to_string(),
+                },
+                WorkStage::AddingLoops => "lower extra_loops.count, extra_loops.ratio or \
+                    extra_loops.max_length"
+                    .to_string(),
+            }
+        };
+        write!(f, "; {advice}")
+    }
 }
 
 /// Reusable buffers, so generating many levels on one thread allocates
@@ -101,6 +207,8 @@ pub struct Generator {
     queue: Vec<u32>,
     /// The hardness field before carving, for pruning to restore.
     pristine: Vec<u8>,
+    /// The work budget the last level spent.
+    work_spent: u64,
 }
 
 /// Generates one level with fresh buffers.
@@ -132,7 +240,8 @@ impl Generator {
     /// too few rooms).
     #[doc(hidden)]
     pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
-        let ground = self.ground(config, seed, depth, 0).ok()?;
+        let budget = Budget::for_level(config.width, config.height);
+        let ground = self.ground(config, seed, depth, 0, &budget).ok()?;
         Some(Groundwork {
             ground,
             room_id: self.room_id.clone(),
@@ -146,6 +255,7 @@ impl Generator {
     /// whether every room was joined.
     #[doc(hidden)]
     pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
+        let budget = Budget::for_level(config.width, config.height);
         join_rooms(
             &mut self.carver,
             &mut self.queue,
@@ -154,6 +264,7 @@ impl Generator {
             &mut work.ground,
             &work.room_id,
             (work.seed, work.depth, 0),
+            &budget,
         )
         .is_ok()
     }
@@ -167,7 +278,8 @@ impl Generator {
         seed: u64,
         depth: u16,
         attempt: u32,
-    ) -> Result<Ground, usize> {
+        budget: &Budget,
+    ) -> Result<Ground, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
         let mut hardness = vec![0u8; w * h];
         let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
@@ -183,9 +295,12 @@ impl Generator {
             self.pristine.clone_from(&hardness);
         }
         let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
-        let shapes = rooms::place(config, &mut rng, &mut self.room_id);
+        let shapes = rooms::place(config, &mut rng, &mut self.room_id, budget);
+        if budget.overspent() {
+            return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
+        }
         if shapes.len() < usize::from(config.rooms.count.min) {
-            return Err(shapes.len());
+            return Err(Rejected::TooFewRooms(shapes.len()));
         }
         let mut tiles = vec![Tile::Rock; w * h];
         for (c, &id) in self.room_id.iter().enumerate() {
@@ -206,6 +321,7 @@ impl Generator {
 /// loops and dead-end pruning, each from its own random stream. (A free
 /// function over the generator's buffers, since the site borrows another.)
 /// Returns each room's doors. `at` is (seed, depth, attempt).
+#[allow(clippy::too_many_arguments)]
 fn join_rooms(
     carver: &mut Carver,
     queue: &mut Vec<u32>,
@@ -214,7 +330,8 @@ fn join_rooms(
     ground: &mut Ground,
     room_id: &[u16],
     (seed, depth, attempt): (u64, u16, u32),
-) -> Result<Vec<Vec<Door>>, corridors::Unjoined> {
+    budget: &Budget,
+) -> Result<Vec<Vec<Door>>, Rejected> {
     let mut doors: Vec<Vec<Door>> = vec![Vec::new(); ground.shapes.len()];
     let mut site = Site {
         width: usize::from(config.width),
@@ -224,12 +341,20 @@ fn join_rooms(
         room_id,
         shapes: &ground.shapes,
         doors: &mut doors,
+        budget,
     };
     let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
-    carver.carve(config, &mut site, &mut rng)?;
+    let joined = carver.carve(config, &mut site, &mut rng);
+    if budget.overspent() {
+        return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+    }
+    joined.map_err(|_| Rejected::Unjoined)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
         loops::add(carver, config, &mut site, queue, &mut rng);
+        if budget.overspent() {
+            return Err(Rejected::OverBudget(WorkStage::AddingLoops));
+        }
     }
     if config.dead_ends == DeadEndPolicy::Prune {
         loops::prune(&mut site, pristine);
@@ -241,6 +366,7 @@ enum Rejected {
     TooFewRooms(usize),
     Unjoined,
     Flaw(String),
+    OverBudget(WorkStage),
 }
 
 impl Generator {
@@ -258,12 +384,24 @@ impl Generator {
             });
         }
         let attempts = u32::from(config.generation_retries);
+        let budget = Budget::for_level(config.width, config.height);
+        let cells = usize::from(config.width) * usize::from(config.height);
+        let attempt_work = cells * budget::ATTEMPT_WORK_PER_CELL as usize;
         let (mut too_few, mut crowded, mut best) = (0u32, 0u32, 0usize);
         let mut flaw = None;
         for attempt in 0..attempts {
-            match self.attempt(config, seed, depth, attempt) {
+            let spent_failing = budget.spent();
+            // Whatever else it does, an attempt fills and verifies a whole
+            // level.
+            let outcome = if budget.spend(attempt_work) {
+                self.attempt(config, seed, depth, attempt, &budget)
+            } else {
+                Err(Rejected::OverBudget(WorkStage::Attempt))
+            };
+            match outcome {
                 Ok(mut level) => {
                     level.rejected_attempts = attempt;
+                    self.work_spent = budget.spent();
                     return Ok(level);
                 }
                 Err(Rejected::TooFewRooms(placed)) => {
@@ -272,8 +410,26 @@ impl Generator {
                 }
                 Err(Rejected::Unjoined) => crowded += 1,
                 Err(Rejected::Flaw(reason)) => flaw = Some(reason),
+                Err(Rejected::OverBudget(stage)) => {
+                    self.work_spent = budget.spent();
+                    return Err(GenerateError::OverBudget(Overrun {
+                        depth,
+                        width: config.width,
+                        height: config.height,
+                        budget: budget.total(),
+                        attempt: attempt + 1,
+                        retries: attempts,
+                        stage,
+                        too_few,
+                        crowded,
+                        spent_failing,
+                        failure_advice: failure_advice(config, too_few >= crowded),
+                        style: config.corridors,
+                    }));
+                }
             }
         }
+        self.work_spent = budget.spent();
         // A verification failure is a generator bug; say so rather than
         // blame the config.
         if let Some(reason) = flaw {
@@ -295,24 +451,8 @@ impl Generator {
                 height: config.height,
             }
         } else {
-            use crate::config::CorridorStyle;
-            let advice = match config.corridors {
-                CorridorStyle::Tunnel => "",
-                CorridorStyle::Grid => {
-                    "Grid corridors wander along grid lines and give up when they hit a wall, \
-                     so sparse levels defeat them: raise rooms.count, grid_spacing or \
-                     grid_segment, or use corridors: Tunnel"
-                }
-                CorridorStyle::DeadEnd => {
-                    "one room cut off fails a DeadEnd level: lower rooms.count or \
-                     rooms.max_floor_share, raise rooms.max_doors, or use corridors: Tunnel"
-                }
-                CorridorStyle::Straight => {
-                    "Straight walks cannot get past crowded rooms: lower rooms.max_floor_share \
-                     or rooms.count, or use corridors: Tunnel"
-                }
-            };
-            if advice.is_empty() {
+            let advice = failure_advice(config, false);
+            if config.corridors == crate::config::CorridorStyle::Tunnel {
                 GenerateError::Crowded {
                     depth,
                     attempts,
@@ -331,17 +471,23 @@ impl Generator {
         })
     }
 
+    /// The work the last level generated (or refused) took, in the units of
+    /// its budget ([`budget::total_for`]): for tests and measurements that
+    /// check ordinary levels stay far within it.
+    pub fn work_spent(&self) -> u64 {
+        self.work_spent
+    }
+
     fn attempt(
         &mut self,
         config: &Config,
         seed: u64,
         depth: u16,
         attempt: u32,
+        budget: &Budget,
     ) -> Result<Level, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
-        let mut ground = self
-            .ground(config, seed, depth, attempt)
-            .map_err(Rejected::TooFewRooms)?;
+        let mut ground = self.ground(config, seed, depth, attempt, budget)?;
         let doors = join_rooms(
             &mut self.carver,
             &mut self.queue,
@@ -350,8 +496,8 @@ impl Generator {
             &mut ground,
             &self.room_id,
             (seed, depth, attempt),
-        )
-        .map_err(|_| Rejected::Unjoined)?;
+            budget,
+        )?;
         let Ground {
             mut tiles,
             hardness,
@@ -404,5 +550,34 @@ impl Generator {
         )
         .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
         Ok(level)
+    }
+}
+
+/// What makes attempts fail, and what would help: too few rooms placed
+/// (`too_few`), or rooms the configured corridor style could not join.
+fn failure_advice(config: &Config, too_few: bool) -> &'static str {
+    use crate::config::CorridorStyle;
+    if too_few {
+        return "lower rooms.count.min, shrink rooms.width, rooms.height or rooms.circle_radius, \
+                or enlarge the level";
+    }
+    match config.corridors {
+        CorridorStyle::Tunnel => {
+            "lower rooms.max_floor_share or rooms.count, raise rooms.max_doors, or enlarge the \
+             level"
+        }
+        CorridorStyle::Grid => {
+            "Grid corridors wander along grid lines and give up when they hit a wall, \
+             so sparse levels defeat them: raise rooms.count, grid_spacing or \
+             grid_segment, or use corridors: Tunnel"
+        }
+        CorridorStyle::DeadEnd => {
+            "one room cut off fails a DeadEnd level: lower rooms.count or \
+             rooms.max_floor_share, raise rooms.max_doors, or use corridors: Tunnel"
+        }
+        CorridorStyle::Straight => {
+            "Straight walks cannot get past crowded rooms: lower rooms.max_floor_share \
+             or rooms.count, or use corridors: Tunnel"
+        }
     }
 }

@@ -15,11 +15,20 @@ use rand_pcg::Pcg64;
 use crate::config::Config;
 use crate::geom::{Merged, Pos, Rect, Shape};
 
+use super::budget::Budget;
+
 /// Places rooms and marks their cells in `room_id` (0 = no room, otherwise
-/// room index + 1). Returns the shapes in placement order.
-pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Vec<Shape> {
+/// room index + 1). Returns the shapes in placement order. Each try spends
+/// from `budget` for the rooms and cells it looks at; placement stops when
+/// it is overspent (the caller asks the budget).
+pub(crate) fn place(
+    cfg: &Config,
+    rng: &mut Pcg64,
+    room_id: &mut Vec<u16>,
+    budget: &Budget,
+) -> Vec<Shape> {
     if cfg.rooms_may_overlap {
-        return place_overlapping(cfg, rng, room_id);
+        return place_overlapping(cfg, rng, room_id, budget);
     }
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     room_id.clear();
@@ -38,7 +47,12 @@ pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Ve
         let size = random_size(cfg, rng);
         for _ in 0..rc.attempts_per_room {
             let shape = random_position(cfg, size, rng);
-            if fits(&shape, &shapes, room_id, w, h) {
+            // A unit is about one cell or room looked at closely; the boxes
+            // of placed rooms are only glanced at, eight to a unit.
+            if !budget.spend(1 + shapes.len() / 8) {
+                break 'rooms;
+            }
+            if fits(&shape, &shapes, room_id, w, h, budget) {
                 let id = shapes.len() as u16 + 1;
                 for p in shape.cells() {
                     room_id[usize::from(p.y) * w + usize::from(p.x)] = id;
@@ -62,7 +76,12 @@ pub(crate) fn place(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Ve
 /// one that would touch a room only at a corner is refused, since a room
 /// must be one piece by orthogonal steps and distinct rooms keep the gap.
 /// The same draws as [`place`]: the same sizes and positions are tried.
-fn place_overlapping(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> Vec<Shape> {
+fn place_overlapping(
+    cfg: &Config,
+    rng: &mut Pcg64,
+    room_id: &mut Vec<u16>,
+    budget: &Budget,
+) -> Vec<Shape> {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     room_id.clear();
     room_id.resize(w * h, 0);
@@ -80,7 +99,11 @@ fn place_overlapping(cfg: &Config, rng: &mut Pcg64, room_id: &mut Vec<u16>) -> V
         let size = random_size(cfg, rng);
         for _ in 0..rc.attempts_per_room {
             let shape = random_position(cfg, size, rng);
-            if let Some(merged) = merge_with(&shape, &slots, room_id, w, &mut touched) {
+            // A merged room's box is worked out from its parts: a unit each.
+            if !budget.spend(1 + slots.len()) {
+                break 'rooms;
+            }
+            if let Some(merged) = merge_with(&shape, &slots, room_id, w, &mut touched, budget) {
                 // The lowest slot keeps the room; the others are emptied.
                 let id = touched.first().map_or(slots.len() as u16 + 1, |t| t.0);
                 let into = usize::from(id) - 1;
@@ -139,12 +162,15 @@ fn merge_with(
     room_id: &[u16],
     w: usize,
     touched: &mut Vec<(u16, bool)>,
+    budget: &Budget,
 ) -> Option<Shape> {
     touched.clear();
     let b = shape.bounds();
     if !slots.iter().flatten().any(|p| p.bounds().within(&b, 1)) {
         return Some(*shape);
     }
+    // A close look at each cell of the box and its neighbours.
+    budget.spend(usize::from(b.width) * usize::from(b.height));
     // For each room within one cell: whether it overlaps or shares an edge
     // (a merge) or only meets a corner (refused).
     for p in shape.cells() {
@@ -229,7 +255,14 @@ fn random_position(cfg: &Config, size: Size, rng: &mut Pcg64) -> Shape {
 }
 
 /// Whether `shape` keeps a one-cell gap (Chebyshev) to every placed room.
-fn fits(shape: &Shape, placed: &[Shape], room_id: &[u16], w: usize, h: usize) -> bool {
+fn fits(
+    shape: &Shape,
+    placed: &[Shape],
+    room_id: &[u16],
+    w: usize,
+    h: usize,
+    budget: &Budget,
+) -> bool {
     let b = shape.bounds();
     // Cheap rejection first: most candidates are far from every room.
     if !placed.iter().any(|p| p.bounds().within(&b, 1)) {
@@ -239,7 +272,11 @@ fn fits(shape: &Shape, placed: &[Shape], room_id: &[u16], w: usize, h: usize) ->
     let y0 = usize::from(b.y).saturating_sub(1);
     let x1 = (usize::from(b.right()) + 1).min(w - 1);
     let y1 = (usize::from(b.bottom()) + 1).min(h - 1);
+    // The rows looked at are spent, a glance at a cell being an eighth of
+    // a unit (the scan stops at the first clash).
+    let row = (x1 - x0 + 1) / 8 + 1;
     for y in y0..=y1 {
+        budget.spend(row);
         for x in x0..=x1 {
             if room_id[y * w + x] != 0 && near(shape, x, y) {
                 return false;

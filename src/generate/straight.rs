@@ -34,6 +34,9 @@ pub(super) fn carve(
         if walk(carver, cfg, site, room, room - 1) {
             continue;
         }
+        if !site.budget.spend(room) {
+            return Err(Unjoined);
+        }
         let mut earlier: Vec<usize> = (0..room - 1).collect();
         earlier.sort_by_key(|&j| (dist2(centres[room], centres[j]), j));
         if !earlier
@@ -70,6 +73,9 @@ fn walk(carver: &mut Carver, cfg: &Config, site: &mut Site<'_>, from: usize, to:
     starts.swap(0, nearest);
     let goal_at: Vec<(i32, i32)> = goals.iter().map(|&g| xy(g)).collect();
     for k in 0..starts.len().min(3) {
+        if !site.budget.spend(starts.len() + goals.len()) {
+            return false;
+        }
         if k == 1 {
             starts[1..].sort_unstable();
         }
@@ -117,6 +123,9 @@ fn search(
     now.push(source);
     carver.seen[source as usize] = visit;
     carver.parent[source as usize] = NO_PARENT;
+    // Steps are counted here and spent at the end, to keep the loop tight.
+    let allowed = site.budget.left();
+    let mut steps = 0usize;
     let found = 'search: loop {
         let Some(c) = now.pop() else {
             if later.is_empty() {
@@ -125,6 +134,10 @@ fn search(
             std::mem::swap(&mut now, &mut later);
             continue;
         };
+        steps += 1;
+        if steps > allowed {
+            break None;
+        }
         let c = c as usize;
         let (x, y) = xy(c, w);
         // Neighbours in the order N, E, S, W. The moves toward the target
@@ -188,5 +201,6 @@ fn search(
     };
     carver.stack_now = now;
     carver.stack_later = later;
+    site.budget.spend(steps);
     found
 }

@@ -38,6 +38,7 @@ use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, Goal};
+use crate::dungeon::Dungeon;
 use crate::generate::seed::{Stage, stage_rng};
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
@@ -170,6 +171,12 @@ pub struct Run {
     /// tell which lines of the capped log are new.
     #[serde(skip)]
     said: u64,
+    /// Levels generated but not visited yet, by depth (see
+    /// [`Run::prove_stack`]). Not saved, compared or digested: a level is a
+    /// function of (config, seed, depth), so one taken from here is the
+    /// level that would be generated on arrival.
+    #[serde(skip)]
+    made: Vec<Option<Level>>,
 }
 
 impl PartialEq for Run {
@@ -189,8 +196,10 @@ impl PartialEq for Run {
 }
 
 impl Run {
-    /// A new run: depth 1 generated and populated, the player on its
-    /// arrival staircase (or in the first room's centre).
+    /// A new run: every level of the stack generated (so a run never meets
+    /// a level that cannot be made halfway down; see [`Run::prove_stack`]),
+    /// depth 1 populated, the player on its arrival staircase (or in the
+    /// first room's centre).
     pub fn new(config: Config, kinds: Vec<MonsterKind>, seed: u64) -> Result<Run, GenerateError> {
         let levels = vec![None; usize::from(config.levels)];
         let player = Player {
@@ -212,7 +221,9 @@ impl Run {
             outcome: Outcome::Playing,
             sight: Sight::default(),
             said: 0,
+            made: Vec::new(),
         };
+        run.prove_stack()?;
         run.enter(1)?;
         let level = &run.current().level;
         let start = level
@@ -276,9 +287,40 @@ impl Run {
             outcome: Outcome::Playing,
             sight: Sight::default(),
             said: 0,
+            made: Vec::new(),
         };
         run.refresh();
         run
+    }
+
+    /// Generates every level the player has not visited yet, on all cores,
+    /// and keeps them for the player's arrival. A run whose stack has a
+    /// level that cannot be made must be refused before it starts, since the
+    /// config travels with the run and could not be changed afterwards: so
+    /// [`Run::new`] calls this, and callers should for a run loaded from a
+    /// save made before runs proved their stack. Levels already made are not
+    /// made again. On failure, the error of the shallowest level that cannot
+    /// be made.
+    pub fn prove_stack(&mut self) -> Result<(), GenerateError> {
+        let levels = usize::from(self.config.levels);
+        self.made.resize(levels, None);
+        let missing: Vec<u16> = (1..=self.config.levels)
+            .filter(|&d| {
+                let slot = usize::from(d) - 1;
+                self.levels[slot].is_none() && self.made[slot].is_none()
+            })
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let mut dungeon = Dungeon::new(self.config.clone(), self.seed);
+        dungeon.generate_depths(&missing)?;
+        for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
+            if level.is_some() {
+                self.made[slot] = level;
+            }
+        }
+        Ok(())
     }
 
     pub fn config(&self) -> &Config {
@@ -462,6 +504,7 @@ impl Run {
             outcome,
             sight: Sight::default(),
             said: 0,
+            made: Vec::new(),
         }
     }
 
@@ -668,7 +711,10 @@ impl Run {
     fn enter(&mut self, depth: u16) -> Result<(), GenerateError> {
         let slot = usize::from(depth) - 1;
         if self.levels[slot].is_none() {
-            let level = Generator::default().level(&self.config, self.seed, depth)?;
+            let level = match self.made.get_mut(slot).and_then(Option::take) {
+                Some(level) => level,
+                None => Generator::default().level(&self.config, self.seed, depth)?,
+            };
             let monsters = populate(&self.config, &self.kinds, self.seed, &level);
             let cells = usize::from(level.width()) * usize::from(level.height());
             self.levels[slot] = Some(LevelState {
@@ -1018,6 +1064,9 @@ fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) ->
     if rooms.is_empty() || kinds.is_empty() {
         return monsters;
     }
+    // At most a hundred tries a monster, each a constant amount of work
+    // (cells taken are a bit each, not a search through the monsters).
+    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
     let mut tries = 0;
     while monsters.len() < wanted && tries < wanted * 100 {
         tries += 1;
@@ -1027,7 +1076,10 @@ fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) ->
             rng.random_range(b.x..=b.right()),
             rng.random_range(b.y..=b.bottom()),
         );
-        if room.contains(p) && level.tile(p) == Tile::Floor && monsters.iter().all(|m| m.pos != p) {
+        let i = level.index(p);
+        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
+        {
+            taken[i / 64] |= 1 << (i % 64);
             monsters.push(Monster {
                 id: monsters.len() as u32,
                 kind: rng.random_range(0..kinds.len() as u32) as u16,

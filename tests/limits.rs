@@ -1,0 +1,188 @@
+//! Runs that could get stuck or run for hours: a stack with a level that
+//! cannot be made is refused before the run starts (or when its save is
+//! loaded), and the work a level may take is bounded.
+
+use std::path::Path;
+
+use crate::cli::{TempDir, delve};
+
+/// `delve generate` refuses this stack (depth 3 of seed 2 cannot be made),
+/// so a run must not start on it either.
+const STUCK: &str = "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
+                     rooms: (count: (min: 6, max: 6)))";
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Asserts a run was refused as bad input before anything was played, and
+/// returns what delve said.
+fn refused(out: &std::process::Output) -> String {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "played anyway: {}",
+        text(&out.stdout)
+    );
+    err
+}
+
+#[test]
+fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
+    let dir = TempDir::new("stuck-new");
+    let cfg = dir.file("flaky.ron", STUCK);
+    let saves = dir.0.join("saves").display().to_string();
+    let out = delve(&[
+        "simulate",
+        "--seed",
+        "2",
+        "--config",
+        &cfg,
+        "--turns",
+        "5000",
+        "--save",
+        "flaky",
+        "--saves-dir",
+        &saves,
+    ]);
+    let err = refused(&out);
+    assert!(err.contains("depth 3"), "{err}");
+    assert!(
+        !Path::new(&saves).join("flaky.sav").exists(),
+        "a run that cannot be finished was saved"
+    );
+    // The same config with a seed whose levels can all be made plays.
+    let out = delve(&["simulate", "--seed", "1", "--config", &cfg, "--turns", "50"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A save made before runs proved their stack (its config cannot make depth
+/// 3) is refused when loaded, not when the player reaches depth 3.
+#[test]
+fn a_save_whose_stack_cannot_be_made_is_refused_when_loaded() {
+    let dir = TempDir::new("stuck-load");
+    let saves = dir.0.join("saves");
+    std::fs::create_dir_all(&saves).unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
+    std::fs::copy(&fixture, saves.join("stuck.sav")).unwrap();
+    let saves = saves.display().to_string();
+    let out = delve(&[
+        "simulate",
+        "--load",
+        "stuck",
+        "--turns",
+        "5000",
+        "--saves-dir",
+        &saves,
+    ]);
+    let err = refused(&out);
+    assert!(
+        err.contains("stuck.sav") && err.contains("depth 3"),
+        "{err}"
+    );
+    assert!(err.contains("cannot be continued"), "{err}");
+    // `verify` says the same, since it promises exit 0 only for a save
+    // that would load.
+    let out = delve(&["verify", "stuck", "--saves-dir", &saves]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("depth 3"), "{err}");
+    // The save is left as it was.
+    assert_eq!(
+        std::fs::read(Path::new(&saves).join("stuck.sav")).unwrap(),
+        std::fs::read(&fixture).unwrap()
+    );
+}
+
+/// Placing up to 400 overlapping rooms and joining them with DeadEnd
+/// corridors fails every attempt at depth 1 of seed 6700, and 65535
+/// attempts took about 36 minutes; with 10000 tries a room and a give-up
+/// streak of 100000, one attempt took 0.4 s. The work budget of the level
+/// ends both with an error that names it.
+#[test]
+fn a_level_that_would_take_hours_stops_at_its_work_budget() {
+    let dir = TempDir::new("budget");
+    let heavy = "(rooms: (count: (max: 400), max_floor_share: 1.0), corridors: DeadEnd, \
+                 rooms_may_overlap: true, generation_retries: 65535)";
+    let heavier = "(rooms: (count: (max: 400), max_floor_share: 1.0, attempts_per_room: 10000, \
+                   give_up_streak: 100000), corridors: DeadEnd, rooms_may_overlap: true, \
+                   generation_retries: 65535)";
+    for (name, config) in [("heavy.ron", heavy), ("heavier.ron", heavier)] {
+        let cfg = dir.file(name, config);
+        let out = delve(&[
+            "generate", "--seed", "6700", "--depth", "1", "--config", &cfg,
+        ]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}");
+        assert!(
+            err.contains("depth 1") && err.contains("work budget"),
+            "{name}: {err}"
+        );
+        // It says what to change.
+        assert!(
+            err.contains("generation_retries") || err.contains("rooms."),
+            "{name}: {err}"
+        );
+    }
+}
+
+/// The budget never binds on ordinary configs, with room to spare: the
+/// levels of every corridor style, with rooms overlapping or not, at the
+/// default size, 002's 80x21 and with extra loops and pruning, take at most
+/// a tenth of it; so does 40 rooms of Grid corridors on 500x500 failing
+/// all 32 attempts (README's example of a style giving up), which must
+/// still fail for what it is, not for the budget.
+#[test]
+fn ordinary_levels_stay_far_within_their_budget() {
+    use delve::config::CorridorStyle;
+    use delve::generate::budget;
+    use delve::{Config, GenerateError, Generator};
+
+    let mut generator = Generator::default();
+    let styles = [
+        CorridorStyle::Tunnel,
+        CorridorStyle::Grid,
+        CorridorStyle::DeadEnd,
+        CorridorStyle::Straight,
+    ];
+    let sizes = [
+        ("()", 3),
+        ("(width: 80, height: 21, levels: 3)", 20),
+        ("(width: 100, height: 40, levels: 1)", 20),
+        (
+            "(levels: 3, extra_loops: (count: 5, ratio: 3.0, max_length: 10), dead_ends: Prune)",
+            3,
+        ),
+    ];
+    for (text, seeds) in sizes {
+        for style in styles {
+            for overlap in [false, true] {
+                let mut config = Config::from_ron(text, "test").unwrap();
+                config.corridors = style;
+                config.rooms_may_overlap = overlap;
+                let limit = budget::total_for(config.width, config.height) / 10;
+                for seed in 0..seeds {
+                    for depth in 1..=config.levels {
+                        generator.level(&config, seed, depth).unwrap();
+                        assert!(
+                            generator.work_spent() <= limit,
+                            "{text} {style:?} overlap {overlap} seed {seed} depth {depth}: {} of {}",
+                            generator.work_spent(),
+                            limit * 10
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let sparse = Config::from_ron(
+        "(width: 500, height: 500, levels: 1, corridors: Grid)",
+        "test",
+    )
+    .unwrap();
+    let e = generator.level(&sparse, 1, 1).unwrap_err();
+    assert!(matches!(e, GenerateError::Unjoinable { .. }), "{e}");
+    assert!(generator.work_spent() <= budget::total_for(500, 500) / 4);
+}

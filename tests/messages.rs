@@ -1,0 +1,176 @@
+//! What delve says about bad input and lost output: errors point where the
+//! problem is, give the allowed range, and never echo a huge value whole.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use crate::cli::{TempDir, delve};
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn an_unclosed_config_is_blamed_on_the_end_of_the_file() {
+    let dir = TempDir::new("unclosed");
+    for (contents, at) in [
+        ("(width: 80, height: 21", ":1:23:"),
+        ("(width: 80, height: 21,", ":1:24:"),
+        ("(\n  width: 80,\n  height: 21\n", ":3:13:"),
+        ("(width: 80, rooms: (count: (min: 3", ":1:35:"),
+    ] {
+        let cfg = dir.file("unclosed.ron", contents);
+        let out = delve(&["generate", "--config", &cfg]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{contents:?}: {err}");
+        assert!(err.contains(&format!("{cfg}{at}")), "{contents:?}: {err}");
+        assert!(err.contains("ends before"), "{contents:?}: {err}");
+        assert!(!err.contains("found `2`"), "{contents:?}: {err}");
+    }
+    // The bracket left open is named.
+    let cfg = dir.file("unclosed.ron", "(width: 80, rooms: (count: (min: 3");
+    let err = text(&delve(&["generate", "--config", &cfg]).stderr);
+    assert!(err.contains("1:28"), "{err}");
+    // A missing comma in the middle still points at what follows.
+    let cfg = dir.file("comma.ron", "(width: 80 height: 21)");
+    let err = text(&delve(&["generate", "--config", &cfg]).stderr);
+    assert!(err.contains(&format!("{cfg}:1:12:")), "{err}");
+    assert!(err.contains("found `h`"), "{err}");
+}
+
+#[test]
+fn numbers_too_big_for_their_type_give_the_allowed_range() {
+    let dir = TempDir::new("bounds");
+    for (contents, want) in [
+        (
+            "(width: -80)",
+            "1:9: width: must be from 30 to 2000, got -80",
+        ),
+        (
+            "(levels: 1000000)",
+            "1:10: levels: must be from 1 to 1000, got 1000000",
+        ),
+        (
+            "(rooms: (count: (min: -3)))",
+            "rooms.count.min: must be at least 1, got -3",
+        ),
+        (
+            "(rooms: (attempts_per_room: 0x1FFFF))",
+            "rooms.attempts_per_room: must be from 1 to 10000, got 0x1FFFF",
+        ),
+        (
+            "(simulation: (lives: 300))",
+            "simulation.lives: must be from 1 to 99, got 300",
+        ),
+        (
+            "(generation_retries: 70000)",
+            "generation_retries: must be at most 65535, got 70000",
+        ),
+        (
+            "(rooms: (give_up_streak: 99999999999))",
+            "rooms.give_up_streak: must be from 1 to 100000, got 99999999999",
+        ),
+    ] {
+        let cfg = dir.file("bounds.ron", contents);
+        let out = delve(&["generate", "--config", &cfg]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{contents}: {err}");
+        assert!(err.contains(want), "{contents}: {err}");
+        assert!(!err.contains("out of bounds"), "{contents}: {err}");
+    }
+    // Monster files too.
+    let monsters = dir.file(
+        "m.ron",
+        "[\n (name: \"orc\", glyph: 'o', colour: Red, speed: 300),\n]",
+    );
+    let out = delve(&["simulate", "--seed", "1", "--monsters", &monsters]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{monsters}:2:"))
+            && err.contains("[0].speed: must be from 5 to 20, got 300"),
+        "{err}"
+    );
+}
+
+#[test]
+fn huge_values_are_cut_in_errors() {
+    let dir = TempDir::new("huge");
+    let huge = "x".repeat(200_000);
+    // An unknown field, an unknown variant and a duplicate monster name.
+    let cases = [
+        (
+            "generate",
+            "--config",
+            format!("(width: 80, {huge}: 3)"),
+            "unknown field",
+        ),
+        (
+            "generate",
+            "--config",
+            format!("(corridors: {huge})"),
+            "corridors",
+        ),
+        (
+            "simulate",
+            "--monsters",
+            format!(
+                "[(name: \"{huge}\", glyph: 'a', colour: Red, speed: 10), (name: \"{huge}\", glyph: 'b', colour: Red, speed: 10)]"
+            ),
+            "already the name",
+        ),
+    ];
+    for (command, flag, contents, want) in cases {
+        let file = dir.file("huge.ron", &contents);
+        let out = delve(&[command, "--seed", "1", flag, &file]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}", &err[..err.len().min(300)]);
+        assert!(err.len() < 1000, "{} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains(want) && err.contains("xxxx"), "{err}");
+        assert!(err.contains("200000 characters"), "{err}");
+    }
+}
+
+#[test]
+fn closed_standard_output_is_a_failure() {
+    // `>&-` closes standard output; the output cannot be written.
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" generate --seed 1 --levels 1 >&-",
+            env!("CARGO_BIN_EXE_delve"),
+        ])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("standard output"), "{err}");
+    // Redirected to /dev/null on purpose is fine.
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" generate --seed 1 --levels 1 >/dev/null",
+            env!("CARGO_BIN_EXE_delve"),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_failure() {
+    // `delve generate | head -c 10`: the reader leaves after ten bytes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(["generate", "--seed", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    pipe.read_exact(&mut first).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&first, b"level 1\n  ");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
