@@ -448,3 +448,99 @@ fn a_misspelt_style_is_named_without_rust_types() {
         "{err}"
     );
 }
+
+#[test]
+fn play_checks_its_files_before_it_needs_a_terminal() {
+    // Without a terminal (stdin is not one here), bad input is still
+    // reported as such, with its location, before "needs a terminal".
+    let dir = TempDir::new("play-files");
+    let saves = dir.0.join("saves").display().to_string();
+    let keymap = dir.file("keys.ron", "(\n    look: [\"F13\"],\n)\n");
+    let out = delve(&["play", "--keymap", &keymap, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "delve: {keymap}:2:5: look: \"F13\" is not a key name"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let config = dir.file("config.ron", "(width: 10)");
+    let out = delve(&["play", "--config", &config, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!("delve: {config}:1:2: width")),
+        "{}",
+        stderr(&out)
+    );
+    let monsters = dir.file(
+        "monsters.ron",
+        "[(name: \"rat\", glyph: 'r', colour: Red, speed: 99)]",
+    );
+    let out = delve(&["play", "--monsters", &monsters, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[0].speed"), "{}", stderr(&out));
+    let out = delve(&["play", "--load", "nothing-here", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("nothing-here"), "{}", stderr(&out));
+
+    // A damaged save is reported as damaged (exit 1), not as a missing terminal.
+    let made = delve(&[
+        "simulate",
+        "--seed",
+        "2",
+        "--turns",
+        "5",
+        "--save",
+        "hurt",
+        "--saves-dir",
+        &saves,
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    // A second save, so a backup is there to offer.
+    let made = delve(&[
+        "simulate",
+        "--load",
+        "hurt",
+        "--turns",
+        "5",
+        "--save",
+        "hurt",
+        "--saves-dir",
+        &saves,
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let file = dir.0.join("saves/hurt.sav");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = delve(&["play", "--load", "hurt", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("hurt.sav"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        bytes,
+        "the damaged save is left as it was"
+    );
+
+    // Good files, and only then: no terminal.
+    let out = delve(&["play", "--seed", "1", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.0.join("saves/seed-1.sav").exists(), "nothing is saved");
+}
