@@ -1094,7 +1094,7 @@ fn check_monsters(
             message,
         }
     };
-    match MonsterKind::check_list(&kinds) {
+    match MonsterKind::check_list(kinds) {
         Ok(()) => {}
         Err(KindProblem {
             index: Some(i),

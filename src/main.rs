@@ -18,7 +18,7 @@ use delve::render;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Action, Event, MAX_TURNS, MonsterKind, Outcome, Run, autopilot};
 use delve::stats::{self, LevelStats};
-use delve::view::terminal::ViewError;
+use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
 use delve::{ConfigError, GenerateError, export};
 
@@ -224,8 +224,13 @@ enum CliError {
     Terminal(std::io::Error),
     #[error("{0}")]
     Declined(String),
+    /// A save that was not loaded, and why.
+    #[error("{0}")]
+    NotLoaded(String),
     #[error("internal error (a bug in delve): {0}")]
     Internal(String),
+    #[error("stopped by {0}")]
+    Stopped(&'static str),
 }
 
 impl CliError {
@@ -247,7 +252,9 @@ impl CliError {
             CliError::Write { .. }
             | CliError::Terminal(_)
             | CliError::Declined(_)
-            | CliError::Internal(_) => 1,
+            | CliError::NotLoaded(_)
+            | CliError::Internal(_)
+            | CliError::Stopped(_) => 1,
             // A name that cannot be or is not there, no saves directory,
             // something that is not a save file in a save's place, or a
             // run that would replace another: bad input.
@@ -724,12 +731,8 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
 }
 
 fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
-    use std::io::IsTerminal;
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(CliError::Usage(
-            "delve play needs a terminal; `delve simulate` plays without one".into(),
-        ));
-    }
+    // Every file is read and checked before the terminal is: bad input is
+    // reported as such (exit 2, with its location) wherever delve runs.
     let keymap = match &args.keymap {
         Some(path) => delve::config::load_keymap(path)?,
         None => Keymap::default(),
@@ -750,10 +753,22 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             };
             let seed = args.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
-            let lock = saves.lock_new(&name, args.replace)?;
+            // The library's refusal, with the command that continues the
+            // run spelt as it works from here.
+            let lock = saves.lock_new(&name, args.replace).map_err(|e| match e {
+                SaveError::Taken { name, dir, holds } => CliError::Usage(format!(
+                    "a save named {name} already exists in {dir} ({holds}); continue it with `{}`, \
+                     start the new run under another name with --save NAME, or replace it with --replace",
+                    continue_commands(&name, saves_dir)[0]
+                )),
+                e => e.into(),
+            })?;
             (Run::new(config, kinds, seed)?, (name, lock), None)
         }
     };
+    if !has_terminal() {
+        return Err(no_terminal());
+    }
     let (name, lock) = name;
     let loaded_cleanly = args.load.is_some() && warning.is_none();
     let loaded_turn = run.turn();
@@ -775,60 +790,154 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
         result
     };
-    let outcome = delve::view::terminal::play(&mut app, &mut save);
-    if let Err(e) = outcome {
-        // Keep the run before reporting, if it is still whole (a panic may
-        // have stopped a step halfway); a save also keeps the previous one
-        // as the backup.
-        match app.run().validate() {
-            Ok(()) => match save(&app) {
-                Ok(path) => say(&format!("delve: the run was saved to {path}")),
-                Err(s) => say(&format!("delve: the run could not be saved either: {s}")),
-            },
-            Err(what) => say(&format!(
-                "delve: the run in memory is inconsistent ({what}); the last save of {name} is kept as it was"
-            )),
+    let ending = match delve::view::terminal::play(&mut app, &mut save) {
+        Ok(ending) => ending,
+        Err(e) => {
+            // Keep the run before reporting, if it is still whole (a panic
+            // may have stopped a step halfway); a save also keeps the
+            // previous one as the backup.
+            match app.run().validate() {
+                Ok(()) => match save(&app) {
+                    Ok(path) => say(&format!("delve: the run was saved to {path}")),
+                    Err(s) => say(&format!("delve: the run could not be saved either: {s}")),
+                },
+                Err(what) => say(&format!(
+                    "delve: the run in memory is inconsistent ({what}); the last save of {name} is kept as it was"
+                )),
+            }
+            return Err(match e {
+                ViewError::Generate(g) => g.into(),
+                ViewError::Terminal(io) => CliError::Terminal(io),
+                ViewError::Panic(message) => CliError::Internal(message),
+            });
         }
-        return Err(match e {
-            ViewError::Generate(g) => g.into(),
-            ViewError::Terminal(io) => CliError::Terminal(io),
-            ViewError::Panic(message) => CliError::Internal(message),
-        });
-    }
-    let run = app.run();
-    // The hint must work as typed: it names a saves directory other than
-    // the default.
-    let dir = if saves_dir == Path::new("saves") {
-        String::new()
-    } else {
-        format!(" --saves-dir {}", saves_dir.display())
     };
-    let next = if run.outcome() == Outcome::Playing {
-        format!("Continue with: delve play --load {name}{dir}")
-    } else {
-        format!("The run is over ({}).", outcome_name(run.outcome()))
-    };
-    let farewell = match last_save {
-        Some((path, turn)) if turn == run.turn() => format!(
-            "Saved to {path}: depth {}, turn {turn}.\n{next}",
-            run.player().depth
-        ),
-        Some((path, turn)) => format!(
-            "Left without saving the last {} turns; {path} holds turn {turn}.\n{next}",
-            run.turn() - turn
-        ),
-        None if loaded_cleanly && run.turn() == loaded_turn => {
-            format!("Nothing new to save; {name} is as it was.\n{next}")
-        }
-        None if std::fs::symlink_metadata(saves.file(&name)).is_ok() => {
-            format!("Left without saving; the last save of {name} is kept.\n{next}")
-        }
-        None => "Left without saving; no save of this run was made.".to_string(),
-    };
+    let loaded = loaded_cleanly.then_some(loaded_turn);
+    let farewell = farewell(&app, &saves, saves_dir, last_save, loaded);
     // The terminal may be gone (SIGHUP): the save is what matters, so a
     // message that cannot be written is dropped rather than a failure.
     let _ = writeln!(std::io::stdout(), "{farewell}");
-    Ok(())
+    match ending {
+        Ending::Left => Ok(()),
+        // Stopped, not finished: a script that ran delve should know.
+        Ending::Signalled(signal) => Err(CliError::Stopped(signal)),
+    }
+}
+
+/// What `play` says on leaving: a save that failed, which turn the save
+/// holds, and how to go on. `last_save` is the last save written this
+/// session (path and turn); `loaded` the turn loaded, if the run came
+/// cleanly from its save.
+fn farewell(
+    app: &App,
+    saves: &SaveDir,
+    saves_dir: &Path,
+    last_save: Option<(String, u64)>,
+    loaded: Option<u64>,
+) -> String {
+    let run = app.run();
+    let name = app.save_name();
+    let depth = run.player().depth;
+    let mut farewell = Vec::new();
+    if let Some(Err(e)) = app.last_save() {
+        farewell.push(format!("Could not save: {e}."));
+    }
+    let file = saves.file(name);
+    // Which turn the save holds: the last one written this session, or
+    // else whatever the file held before it (read back to be sure).
+    farewell.push(match last_save {
+        Some((path, turn)) if turn == run.turn() => {
+            format!("Saved to {path}: depth {depth}, turn {turn}.")
+        }
+        Some((path, turn)) => format!(
+            "Left without saving the last {} turns; {path} holds turn {turn}.",
+            run.turn() - turn
+        ),
+        None => match delve::save::read_and_decode(&file) {
+            Ok((_, summary)) if loaded == Some(summary.turn) && run.turn() == summary.turn => {
+                format!(
+                    "Nothing new to save; {} holds turn {}.",
+                    file.display(),
+                    summary.turn
+                )
+            }
+            Ok((_, summary)) => format!(
+                "Left without saving; {} holds turn {} (depth {}).",
+                file.display(),
+                summary.turn,
+                summary.depth
+            ),
+            Err(_) if !file.exists() => {
+                "Left without saving; no save of this run was made.".to_string()
+            }
+            Err(e) => format!("Left without saving; {e}"),
+        },
+    });
+    if run.outcome() != Outcome::Playing {
+        farewell.push(format!(
+            "The run is over ({}).",
+            outcome_name(run.outcome())
+        ));
+    } else if file.exists() {
+        let commands = continue_commands(name, saves_dir);
+        farewell.push(format!("Continue with: {}", commands[0]));
+        farewell.extend(commands[1..].iter().map(|c| format!("          or: {c}")));
+    }
+    farewell.join("\n")
+}
+
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+fn no_terminal() -> CliError {
+    CliError::Usage("delve play needs a terminal; `delve simulate` plays without one".into())
+}
+
+/// How to play save `name` again, as commands that work from here: `delve
+/// play --load NAME` when delve was found on the PATH; else the program as
+/// it was started (`target/release/delve ...`), after `cargo run` for a
+/// program that cargo started from its target directory.
+fn continue_commands(name: &str, saves_dir: &Path) -> Vec<String> {
+    let mut args = format!("play --load {}", shell_word(name));
+    // The default saves directory goes without saying.
+    if saves_dir != Path::new("saves") {
+        args.push_str(&format!(
+            " --saves-dir {}",
+            shell_word(&saves_dir.display().to_string())
+        ));
+    }
+    let program = std::env::args_os()
+        .next()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "delve".into());
+    if !program.contains('/') {
+        return vec![format!("delve {args}")];
+    }
+    let mut commands = Vec::new();
+    // cargo sets CARGO for what it runs; its profile is the directory the
+    // binary is in.
+    if std::env::var_os("CARGO").is_some() {
+        let profile = Path::new(&program).parent().and_then(|d| d.file_name());
+        match profile.and_then(|p| p.to_str()) {
+            Some("release") => commands.push(format!("cargo run --release -- {args}")),
+            Some("debug") => commands.push(format!("cargo run -- {args}")),
+            _ => {}
+        }
+    }
+    commands.push(format!("{} {args}", shell_word(&program)));
+    commands
+}
+
+/// A word as a POSIX shell reads it back: as it is when plain, else quoted.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// Makes the levels a loaded run has not reached yet (kept for when it
@@ -858,6 +967,15 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                 let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
                     return Err(e.into());
                 };
+                if !has_terminal() {
+                    // No one to ask: say what is wrong and what is there.
+                    return Err(CliError::NotLoaded(format!(
+                        "{e}\na backup from turn {} (depth {}) is in {}; in a terminal, play --load {name} offers to load it",
+                        summary.turn,
+                        summary.depth,
+                        backup.display()
+                    )));
+                }
                 eprintln!("delve: {e}");
                 eprint!(
                     "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside. [y/N] ",

@@ -448,3 +448,198 @@ fn a_misspelt_style_is_named_without_rust_types() {
         "{err}"
     );
 }
+
+#[test]
+fn play_checks_its_files_before_it_needs_a_terminal() {
+    // Without a terminal (stdin is not one here), bad input is still
+    // reported as such, with its location, before "needs a terminal".
+    let dir = TempDir::new("play-files");
+    let saves = dir.0.join("saves").display().to_string();
+    let keymap = dir.file("keys.ron", "(\n    look: [\"F13\"],\n)\n");
+    let out = delve(&["play", "--keymap", &keymap, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "delve: {keymap}:2:5: look: \"F13\" is not a key name"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let config = dir.file("config.ron", "(width: 10)");
+    let out = delve(&["play", "--config", &config, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!("delve: {config}:1:2: width")),
+        "{}",
+        stderr(&out)
+    );
+    let monsters = dir.file(
+        "monsters.ron",
+        "[(name: \"rat\", glyph: 'r', colour: Red, speed: 99)]",
+    );
+    let out = delve(&["play", "--monsters", &monsters, "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[0].speed"), "{}", stderr(&out));
+    let out = delve(&["play", "--load", "nothing-here", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("nothing-here"), "{}", stderr(&out));
+
+    // A damaged save is reported as damaged (exit 1), not as a missing terminal.
+    let made = delve(&[
+        "simulate",
+        "--seed",
+        "2",
+        "--turns",
+        "5",
+        "--save",
+        "hurt",
+        "--saves-dir",
+        &saves,
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    // A second save, so a backup is there to offer.
+    let made = delve(&[
+        "simulate",
+        "--load",
+        "hurt",
+        "--turns",
+        "5",
+        "--save",
+        "hurt",
+        "--saves-dir",
+        &saves,
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let file = dir.0.join("saves/hurt.sav");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = delve(&["play", "--load", "hurt", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("hurt.sav"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        bytes,
+        "the damaged save is left as it was"
+    );
+
+    // Good files, and only then: no terminal.
+    let out = delve(&["play", "--seed", "1", "--saves-dir", &saves]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.0.join("saves/seed-1.sav").exists(), "nothing is saved");
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+/// The README's text from a heading to the next heading of its level.
+fn readme_section(readme: &str, heading: &str) -> String {
+    let start = readme
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README has no {heading:?}"));
+    let level = heading.split(' ').next().unwrap();
+    let rest = &readme[start + heading.len() + 2..];
+    let end = rest.find(&format!("\n{level} ")).unwrap_or(rest.len());
+    rest[..end].to_string()
+}
+
+#[test]
+fn readme_names_every_source_document() {
+    let readme = readme();
+    let start = readme
+        .find("The numbers 000 to 004")
+        .expect("the paragraph on sources");
+    let paragraph = &readme[start..start + readme[start..].find("\n\n").unwrap()];
+    let paragraph = paragraph.replace('\n', " ");
+    for n in ["000", "001", "002", "003", "004"] {
+        assert!(
+            paragraph.contains(&format!(" {n} ")) || paragraph.contains(&format!(": {n} ")),
+            "the sources paragraph does not describe {n}: {paragraph}"
+        );
+    }
+}
+
+#[test]
+fn readme_says_what_building_needs() {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("Cargo.toml states a rust-version")
+        .trim_matches('"');
+    let setup = readme();
+    let setup = &setup[..setup.find("```sh").unwrap()].replace('\n', " ");
+    assert!(
+        setup.contains(&format!("Rust {version}")),
+        "the set-up paragraph names the minimum Rust ({version}): {setup}"
+    );
+    assert!(setup.contains("C compiler"), "zstd builds C code: {setup}");
+}
+
+#[test]
+fn readme_playing_section_names_its_options_keys_and_signals() {
+    let playing = readme_section(&readme(), "## Playing").replace('\n', " ");
+    for needed in [
+        "--config",
+        "--monsters",
+        "--keymap",
+        "`Ctrl-Z`",
+        "`Ctrl-R`",
+        "SIGINT",
+        "SIGTERM",
+        "SIGHUP",
+        "exit",
+    ] {
+        assert!(
+            playing.contains(needed),
+            "Playing does not mention {needed}"
+        );
+    }
+}
+
+#[test]
+fn readme_loop_counts_are_the_measured_ones() {
+    // The style table and "How a level is made" both quote the default
+    // style's mean loops over `stats --seed 1 --samples 20`.
+    let out = delve(&[
+        "stats",
+        "--seed",
+        "1",
+        "--samples",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mean = json["metrics"]["loops"]["mean"].as_f64().unwrap();
+    let mean = format!("{mean:.1}");
+    let readme = readme();
+    assert!(
+        readme.contains(&format!("| Tunnel | 364 | 77 | {mean} |")),
+        "the style table's Tunnel loops are not {mean}"
+    );
+    let how = readme_section(&readme, "## How a level is made").replace('\n', " ");
+    assert!(
+        how.contains(&format!("against {mean} ")),
+        "How a level is made does not say {mean} loops a level: {how}"
+    );
+}

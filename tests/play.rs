@@ -69,6 +69,15 @@ impl Tmux {
         }
     }
 
+    /// The screen with wrapped lines joined again: for long lines.
+    fn joined(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-J", "-t", "play"]);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect()
+    }
+
     fn wait_for(&self, text: &str) -> String {
         self.wait(&format!("{text:?}"), |s| s.contains(text))
     }
@@ -132,8 +141,9 @@ fn shell_quote(p: &Path) -> String {
 #[test]
 fn play_walk_descend_save_resize_quit() {
     let saves = temp_dir("play-saves");
+    // Not started by cargo (as `cargo test` starts it), as after an install.
     let command = format!(
-        "{} play --seed 7 --saves-dir {}; echo \"delve exited with $?\"; sleep 600",
+        "env -u CARGO {} play --seed 7 --saves-dir {}; echo \"delve exited with $?\"; sleep 600",
         shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
         shell_quote(&saves)
     );
@@ -190,9 +200,15 @@ fn play_walk_descend_save_resize_quit() {
     tmux.wait_for("Depth 2/10");
 
     tmux.type_text("Q");
-    let after = tmux.wait_for("delve exited with 0");
+    tmux.wait_for("delve exited with 0");
+    // The hint names the program as it was run, so it works as typed.
+    let after = tmux.joined();
     assert!(
-        after.contains("Continue with: delve play --load seed-7"),
+        after.contains(&format!(
+            "Continue with: {} play --load seed-7 --saves-dir {}\n",
+            env!("CARGO_BIN_EXE_delve"),
+            saves.display()
+        )),
         "{after}"
     );
     assert!(
@@ -234,13 +250,19 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
     assert!(made.status.success());
     // The first command's message is on the main screen, so the second
     // waits for Enter before it takes over with the alternate screen.
+    // As `cargo run` starts it (cargo sets CARGO for what it runs).
     let command = format!(
-        "{bin} play --seed 5 --saves-dir {dir}; echo \"delve exited with $?\"; read go; {bin} play --load seed-5 --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
+        "export CARGO=cargo; {bin} play --seed 5 --saves-dir {dir}; echo \"delve exited with $?\"; read go; {bin} play --load seed-5 --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
     );
     let tmux = Tmux::start("resume", 80, 24, &command);
-    let refused = tmux.wait_for("delve exited with 2");
+    tmux.wait_for("delve exited with 2");
+    let refused = tmux.joined();
     assert!(
-        refused.contains("a save named seed-5 already exists"),
+        refused.contains(&format!(
+            "a save named seed-5 already exists in {} (seed 5, depth 1, turn 50, playing); continue it with `cargo run --release -- play --load seed-5 --saves-dir {}`",
+            saves.display(),
+            saves.display()
+        )),
         "{refused}"
     );
     assert!(
@@ -261,9 +283,23 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
     );
     tmux.wait_for("Save before quitting?");
     tmux.type_text("n");
-    let after = tmux.wait_for("second exited with 0");
+    tmux.wait_for("second exited with 0");
+    // What is left says which turn the save holds, and how to go on.
+    let after = tmux.joined();
     assert!(
-        after.contains("Left without saving; the last save of seed-5 is kept."),
+        after.contains(&format!(
+            "Left without saving; {} holds turn 50 (depth 1).\n",
+            saves.join("seed-5.sav").display()
+        )),
+        "{after}"
+    );
+    assert!(
+        after.contains(&format!(
+            "Continue with: cargo run --release -- play --load seed-5 --saves-dir {}\n          or: {} play --load seed-5 --saves-dir {}\n",
+            saves.display(),
+            env!("CARGO_BIN_EXE_delve"),
+            saves.display()
+        )),
         "{after}"
     );
     assert_eq!(std::fs::read(saves.join("seed-5.sav")).unwrap(), before);
@@ -292,8 +328,10 @@ fn a_termination_signal_saves_and_restores_the_terminal() {
             .unwrap()
             .success()
     );
-    let after = tmux.wait_for("delve exited with 0");
+    // Stopped, not finished: exit 1.
+    let after = tmux.wait_for("delve exited with 1");
     assert!(after.contains("Saved to"), "{after}");
+    assert!(after.contains("stopped by SIGTERM"), "{after}");
     assert!(!tmux.alternate_screen());
     let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
         .args(["verify", "seed-9", "--saves-dir"])
@@ -458,5 +496,167 @@ fn a_huge_bad_key_is_cut_in_the_error() {
         said.contains("look: \"kkkk") && said.contains("200000 characters"),
         "{said}"
     );
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+impl Tmux {
+    /// Writes straight to the pane's terminal, as a stray program would:
+    /// text the viewer did not draw, for a redraw to wipe.
+    fn scribble(&self, text: &str) {
+        let out = self.run(&["display-message", "-p", "-t", "play", "#{pane_tty}"]);
+        let tty = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let mut file = std::fs::OpenOptions::new().write(true).open(&tty).unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    }
+
+    fn keys(&self, keys: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", "play", keys])
+                .status
+                .success()
+        );
+    }
+}
+
+/// The terminal's echo and line-editing flags, as the shell sees them
+/// after delve: "icanon echo" when the terminal was put back.
+const TTY_REPORT: &str = "echo \"tty: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')\"";
+
+/// Starts `delve play --seed 9` under `sh -c` (no job control), its pid
+/// in `pid_file`, then reports its exit code and the terminal's flags.
+fn start_seed_9(name: &str, saves: &Path) -> (Tmux, String) {
+    let pid_file = saves.join("pid");
+    let command = format!(
+        "sh -c 'echo $$ > {}; exec {} play --seed 9 --saves-dir {}'; echo \"delve exited with $?\"; {TTY_REPORT}; sleep 600",
+        shell_quote(&pid_file),
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(saves)
+    );
+    let tmux = Tmux::start(name, 80, 24, &command);
+    tmux.wait_for("Depth 1/10");
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    (tmux, pid)
+}
+
+fn signal(name: &str, pid: &str) {
+    assert!(
+        Command::new("kill")
+            .args([&format!("-{name}"), pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+#[test]
+fn an_interrupt_signal_saves_restores_the_terminal_and_exits_1() {
+    let saves = temp_dir("play-int");
+    let (tmux, pid) = start_seed_9("int", &saves);
+    tmux.type_text(".");
+    tmux.wait("turn 1", |s| turn(s) == Some(1));
+    signal("INT", &pid);
+    let after = tmux.wait_for("delve exited with 1");
+    assert!(after.contains("Saved to"), "{after}");
+    assert!(after.contains("stopped by SIGINT"), "{after}");
+    assert!(!tmux.alternate_screen(), "the alternate screen is left");
+    let tty = tmux.wait_for("tty: ");
+    assert!(
+        tty.contains("tty: icanon echo"),
+        "echo and line editing are back:\n{tty}"
+    );
+    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
+        .args(["verify", "seed-9", "--saves-dir"])
+        .arg(&saves)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&verify.stdout);
+    assert!(
+        verify.status.success() && said.contains("turn: 1\n"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+#[test]
+fn ctrl_r_and_a_continue_redraw_and_ctrl_z_says_when_it_cannot_suspend() {
+    let saves = temp_dir("play-redraw");
+    let (tmux, pid) = start_seed_9("redraw", &saves);
+    // Ctrl-R redraws the whole screen: text written behind the viewer's
+    // back goes away.
+    tmux.scribble("\x1b[5;5HSTRAY-TEXT");
+    tmux.wait_for("STRAY-TEXT");
+    tmux.keys("C-r");
+    tmux.wait("the stray text wiped", |s| {
+        !s.contains("STRAY-TEXT") && s.contains("Depth 1/10")
+    });
+    // So does being stopped and continued from outside.
+    tmux.scribble("\x1b[5;5HSTRAY-TEXT");
+    tmux.wait_for("STRAY-TEXT");
+    signal("STOP", &pid);
+    signal("CONT", &pid);
+    tmux.wait("the stray text wiped after SIGCONT", |s| {
+        !s.contains("STRAY-TEXT") && s.contains("Depth 1/10")
+    });
+    // Here no shell with job control could resume a suspended delve (it
+    // runs under `sh -c`), so Ctrl-Z says so rather than hang.
+    tmux.keys("C-z");
+    let refused = tmux.wait_for("cannot suspend");
+    assert!(refused.contains("Depth 1/10"), "{refused}");
+    assert!(tmux.alternate_screen());
+    tmux.type_text("Q");
+    tmux.wait_for("delve exited with 0");
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_resumes() {
+    let saves = temp_dir("play-suspend");
+    // An interactive shell with job control, as a player has.
+    let tmux = Tmux::start(
+        "suspend",
+        80,
+        24,
+        "env PS1='shell$ ' bash --norc --noprofile -i",
+    );
+    tmux.wait_for("shell$");
+    // Alone on its line: bash would run the rest of a list once delve stops.
+    tmux.type_text(&format!(
+        "{} play --seed 3 --saves-dir {}\n",
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        shell_quote(&saves)
+    ));
+    tmux.wait_for("Depth 1/10");
+    tmux.type_text(".");
+    let before = tmux.wait("turn 1", |s| turn(s) == Some(1));
+
+    tmux.keys("C-z");
+    let stopped = tmux.wait("the shell's prompt", |s| {
+        s.contains("Stopped") && s.trim_end().ends_with("shell$")
+    });
+    assert!(!tmux.alternate_screen(), "{stopped}");
+    tmux.type_text(&format!("{TTY_REPORT}\n"));
+    // The report's line, not the command's echo.
+    let tty = tmux.wait("the terminal's flags", |s| {
+        s.lines().any(|l| l.starts_with("tty: "))
+    });
+    assert!(
+        tty.contains("tty: icanon echo"),
+        "the shell gets a sane terminal:\n{tty}"
+    );
+
+    tmux.type_text("fg\n");
+    // The whole screen is drawn again, as it was.
+    tmux.wait("the viewer as it was", |s| s == before);
+    assert!(tmux.alternate_screen());
+    // And it still plays.
+    tmux.type_text(".");
+    tmux.wait("turn 2", |s| turn(s) == Some(2));
+    tmux.type_text("Q");
+    tmux.wait_for("Continue with");
+    tmux.type_text("echo \"delve exited with $?\"\n");
+    tmux.wait_for("delve exited with 0");
     let _ = std::fs::remove_dir_all(&saves);
 }

@@ -313,10 +313,12 @@ fn overview_help_look_history_screens() {
     snapshot("help-80x24", &help);
     snapshot("help-120x40", &screen(&mut app, 120, 40));
     // Every command's keys are listed.
-    for (keys, what) in app.keymap().help() {
+    for entry in app.keymap().help() {
         assert!(
-            help.contains(keys.as_str()) && help.contains(what),
-            "{keys} {what}"
+            help.contains(entry.keys.as_str()) && help.contains(entry.what),
+            "{} {}",
+            entry.keys,
+            entry.what
         );
     }
     typed(&mut app, "?");
@@ -805,4 +807,178 @@ fn a_repeated_message_is_counted_in_the_history() {
         app.messages(),
         ["Could not save: disk full. The game stays open."]
     );
+}
+
+/// A long hall with one kobold far out of sight at its east end, on a
+/// one-level run; `telepathic` makes it come for the player.
+fn hall(telepathic: bool) -> App {
+    let row = format!(" {} ", ".".repeat(38));
+    let rock = " ".repeat(40);
+    let level = Level::from_rows(
+        1,
+        &[&rock, &row, &row, &row, &rock],
+        vec![Room {
+            shape: Shape::Rect(Rect {
+                x: 1,
+                y: 1,
+                width: 38,
+                height: 3,
+            }),
+            doors: vec![],
+        }],
+    );
+    let config = Config {
+        levels: 1,
+        ..Config::default()
+    };
+    let kobold = MonsterKind {
+        name: "orc".into(),
+        glyph: 'o',
+        colour: Colour::Red,
+        speed: 10,
+        traits: if telepathic {
+            vec![delve::sim::Trait::Telepathic]
+        } else {
+            vec![]
+        },
+    };
+    let run = Run::on_level(
+        config,
+        vec![kobold],
+        level,
+        Pos::new(2, 2),
+        &[(0, Pos::new(37, 2))],
+    );
+    App::new(run, Keymap::default(), "hall".into())
+}
+
+#[test]
+fn a_monster_coming_into_view_is_announced_while_waiting() {
+    let mut app = hall(true);
+    assert!(app.monsters_in_view().is_empty());
+    let mut waits = 0;
+    while app.monsters_in_view().is_empty() {
+        waits += 1;
+        assert!(waits < 40, "the orc never came into view");
+        typed(&mut app, ".");
+    }
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m == "An orc comes into view."),
+        "{:?}",
+        app.messages()
+    );
+    assert!(
+        screen(&mut app, 80, 24).starts_with("An orc comes into view."),
+        "the top line says so"
+    );
+    // Once in view it is not announced again at every turn.
+    typed(&mut app, ".");
+    if !app.monsters_in_view().is_empty() {
+        assert!(
+            !app.messages().iter().any(|m| m.contains("comes into view")),
+            "{:?}",
+            app.messages()
+        );
+    }
+}
+
+#[test]
+fn a_monster_coming_into_view_is_announced_while_walking() {
+    let mut app = hall(false);
+    let mut steps = 0;
+    while app.monsters_in_view().is_empty() {
+        steps += 1;
+        assert!(steps < 40, "the orc never came into view");
+        typed(&mut app, "l");
+    }
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m == "An orc comes into view."),
+        "{:?}",
+        app.messages()
+    );
+}
+
+#[test]
+fn saving_while_too_small_says_so() {
+    let mut app = app(7);
+    app.resize(60, 20);
+    typed(&mut app, "S");
+    assert_eq!(app.take_request(), Some(Request::Save));
+    app.saved(Ok("saves/seed-7.sav".into()));
+    let small = screen(&mut app, 60, 20);
+    assert!(small.contains("Saved to saves/seed-7.sav."), "{small}");
+    assert!(small.contains("this one is 60x20"), "{small}");
+    // So does the Ctrl-C prompt, which would otherwise be answered blind.
+    type_keys(&mut app, &[Key::Ctrl('c')]);
+    let small = screen(&mut app, 60, 20);
+    assert!(small.contains("Save before quitting?"), "{small}");
+}
+
+#[test]
+fn ctrl_z_suspends_and_ctrl_r_redraws() {
+    let mut app = app(7);
+    type_keys(&mut app, &[Key::Ctrl('z')]);
+    assert_eq!(app.take_request(), Some(Request::Suspend));
+    type_keys(&mut app, &[Key::Ctrl('r')]);
+    assert_eq!(app.take_request(), Some(Request::Redraw));
+    assert_eq!(app.run().turn(), 0, "neither takes a turn");
+    // Both work on every screen, and while the terminal is too small.
+    typed(&mut app, "?");
+    type_keys(&mut app, &[Key::Ctrl('r')]);
+    assert_eq!(app.take_request(), Some(Request::Redraw));
+    assert!(matches!(app.mode(), Mode::Help { .. }));
+    type_keys(&mut app, &[Key::Esc]);
+    app.resize(60, 20);
+    type_keys(&mut app, &[Key::Ctrl('z')]);
+    assert_eq!(app.take_request(), Some(Request::Suspend));
+    app.resize(80, 24);
+    // Suspending stops travel first: the run does not go on unseen.
+    app.press(Key::Char('>')).unwrap();
+    if app.busy() {
+        let turn = app.run().turn();
+        app.press(Key::Ctrl('z')).unwrap();
+        assert!(!app.busy());
+        assert_eq!(app.take_request(), Some(Request::Suspend));
+        app.finish(10).unwrap();
+        assert_eq!(app.run().turn(), turn);
+    }
+    // A save asked for before the suspend is not lost to it.
+    typed(&mut app, ".");
+    typed(&mut app, "S");
+    type_keys(&mut app, &[Key::Ctrl('z')]);
+    assert_eq!(app.take_request(), Some(Request::Save));
+    app.saved(Ok("saves/seed-7.sav".into()));
+    assert_eq!(app.take_request(), Some(Request::Suspend));
+    assert_eq!(app.take_request(), None);
+}
+
+#[test]
+fn help_lists_suspend_and_redraw_on_one_screen() {
+    let mut app = app(7);
+    typed(&mut app, "?");
+    let help = screen(&mut app, 80, 24);
+    assert!(
+        help.contains("Ctrl-z") && help.contains("suspend"),
+        "{help}"
+    );
+    assert!(help.contains("Ctrl-r") && help.contains("redraw"), "{help}");
+    assert!(!help.contains("scroll)"), "the help fits 80x24:\n{help}");
+}
+
+#[test]
+fn a_signal_quits_even_if_saving_fails() {
+    let mut app = app(7);
+    typed(&mut app, ".");
+    app.terminate();
+    assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
+    app.saved(Err("saves: Permission denied".into()));
+    assert!(
+        app.should_quit(),
+        "a process told to stop stops, and says why it could not save"
+    );
+    assert!(matches!(app.last_save(), Some(Err(_))));
 }

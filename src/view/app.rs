@@ -59,8 +59,25 @@ pub enum Request {
     /// A save the player did not ask for (on arriving at a level): said
     /// only if it fails.
     Autosave,
-    /// Save, and quit if the save succeeds.
+    /// Save, and quit if the save succeeds (or, after [`App::terminate`],
+    /// whether or not it does).
     SaveAndQuit,
+    /// Give the terminal back to the shell and stop the process (Ctrl-Z);
+    /// on resuming, take the terminal again and draw everything.
+    Suspend,
+    /// Draw the whole screen again, not only what changed (Ctrl-R).
+    Redraw,
+}
+
+impl Request {
+    /// Whether the request is a save (the shell answers with
+    /// [`App::saved`]), rather than something done to the terminal.
+    pub fn is_save(self) -> bool {
+        matches!(
+            self,
+            Request::Save | Request::Autosave | Request::SaveAndQuit
+        )
+    }
 }
 
 /// Rows the screen keeps for text: one message line above the map, two
@@ -98,11 +115,17 @@ pub struct App {
     last_save: Option<Result<String, String>>,
     /// The map view's size in cells.
     view: (u16, u16),
-    /// Ids of the monsters in view after the last step.
-    in_view: Vec<u32>,
+    /// The depth and the ids of the monsters in view after the last step
+    /// (ids are per level).
+    in_view: (u16, Vec<u32>),
+    /// A save asked for.
     request: Option<Request>,
+    /// A suspend or redraw asked for; taken after any save.
+    terminal_request: Option<Request>,
     /// The request the shell took and has not reported on yet.
     in_flight: Option<Request>,
+    /// Told to stop by a signal: quit after the save, even a failed one.
+    terminating: bool,
     quit: bool,
 }
 
@@ -132,16 +155,18 @@ impl App {
             saved_turn: None,
             last_save: None,
             view: (MIN_SIZE.0, MIN_SIZE.1 - TEXT_ROWS),
-            in_view: Vec::new(),
+            in_view: (0, Vec::new()),
             request: None,
+            terminal_request: None,
             in_flight: None,
+            terminating: false,
             quit: false,
         };
         if app.run.turn() != 0 {
             let welcome = app.messages.clone();
             app.history.extend(welcome);
         }
-        app.in_view = app.monsters_in_view();
+        app.in_view = (app.run.player().depth, app.monsters_in_view());
         app.follow();
         if app.run.outcome() != Outcome::Playing {
             app.mode = Mode::Ended;
@@ -191,10 +216,11 @@ impl App {
         self.quit
     }
 
-    /// The shell's work, if any is pending.
+    /// The shell's work, if any is pending: a save first, then a suspend
+    /// or redraw. Call until `None`.
     pub fn take_request(&mut self) -> Option<Request> {
         self.in_flight = self.request.take();
-        self.in_flight
+        self.in_flight.or_else(|| self.terminal_request.take())
     }
 
     /// A line for the top line from outside, such as a warning about how
@@ -219,6 +245,12 @@ impl App {
                     self.quit = true;
                 }
             }
+            Err(e) if self.terminating => {
+                // Staying open would defy the signal (a shutdown, a closed
+                // terminal); the shell says on leaving what the save holds.
+                self.note(format!("Could not save: {e}."));
+                self.quit = true;
+            }
             Err(e) => {
                 self.note(format!("Could not save: {e}. The game stays open."));
                 if self.mode == Mode::ConfirmQuit {
@@ -240,10 +272,12 @@ impl App {
         self.last_save.as_ref()
     }
 
-    /// The process was told to stop (SIGTERM, SIGHUP): save and quit, as
-    /// if the player had asked to, whatever screen is up.
+    /// The process was told to stop (SIGTERM, SIGINT, SIGHUP): save and
+    /// quit, whatever screen is up. Unlike `Q`, a failed save does not keep
+    /// the game open.
     pub fn terminate(&mut self) {
         self.activity = None;
+        self.terminating = true;
         self.request_save(true);
     }
 
@@ -260,15 +294,28 @@ impl App {
     /// A key press.
     pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
         let command = self.keymap.command(key);
+        let terminal = match command {
+            Some(Command::Suspend) => Some(Request::Suspend),
+            Some(Command::Redraw) => Some(Request::Redraw),
+            _ => None,
+        };
         if self.activity.is_some() {
             // Any key stops travel; the key itself is not acted on, so a
             // player pressing to stop cannot walk into something by
-            // accident. Ctrl-C still asks about quitting.
+            // accident. Ctrl-C still asks about quitting, and Ctrl-Z and
+            // Ctrl-R still suspend and redraw.
             self.messages.clear();
             self.stop(Some("You stop.".into()));
             if command == Some(Command::Interrupt) {
                 self.mode = Mode::ConfirmQuit;
             }
+            self.terminal_request = terminal.or(self.terminal_request);
+            return Ok(());
+        }
+        if terminal.is_some() {
+            // About the terminal, not the game: the same on every screen and
+            // at any size, and the screen comes back as it was.
+            self.terminal_request = terminal;
             return Ok(());
         }
         match self.mode {
@@ -432,7 +479,11 @@ impl App {
             Command::History => self.mode = Mode::History { scroll: 0 },
             Command::Help => self.mode = Mode::Help { scroll: 0 },
             Command::Cancel => {}
-            Command::Save | Command::SaveQuit | Command::Interrupt => {
+            Command::Save
+            | Command::SaveQuit
+            | Command::Interrupt
+            | Command::Suspend
+            | Command::Redraw => {
                 unreachable!("handled by press")
             }
         }
@@ -635,19 +686,37 @@ impl App {
         }
         self.follow();
 
+        // A monster coming into view is announced, whatever the player is
+        // doing; it also stops travel, and with one already in view travel
+        // goes a step a press.
+        let depth = self.run.player().depth;
         let in_view = self.monsters_in_view();
-        if !in_view.is_empty() && self.activity.is_some() {
-            let newcomer = in_view.iter().find(|id| !self.in_view.contains(id));
-            // A newcomer is announced; with one already in view, travel goes
-            // a step a press.
-            let (id, verb) = match newcomer {
-                Some(id) => (*id, "comes into view"),
-                None => (in_view[0], "is in view"),
+        let newcomers: Vec<String> = in_view
+            .iter()
+            .filter(|id| self.in_view.0 != depth || !self.in_view.1.contains(id))
+            .map(|&id| self.monster_name(id))
+            .collect();
+        if !newcomers.is_empty() {
+            let verb = if newcomers.len() == 1 {
+                "comes"
+            } else {
+                "come"
             };
-            let name = capitalised(&self.monster_name(id));
-            self.stop(Some(format!("{name} {verb}.")));
+            self.note(format!(
+                "{} {verb} into view.",
+                capitalised(&listed(&newcomers))
+            ));
         }
-        self.in_view = in_view;
+        if !in_view.is_empty() && self.activity.is_some() {
+            let reason = newcomers.is_empty().then(|| {
+                format!(
+                    "{} is in view.",
+                    capitalised(&self.monster_name(in_view[0]))
+                )
+            });
+            self.stop(reason);
+        }
+        self.in_view = (depth, in_view);
 
         if self.run.outcome() != Outcome::Playing && self.mode != Mode::Ended {
             self.activity = None;
@@ -885,6 +954,15 @@ pub(crate) fn rock_word(h: u8) -> &'static str {
         0..=84 => "soft",
         85..=169 => "firm",
         _ => "hard",
+    }
+}
+
+/// "a rat", "a rat and an orc", "a rat, an orc and a kobold".
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

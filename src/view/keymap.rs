@@ -124,6 +124,10 @@ pub enum Command {
     SaveQuit,
     /// Ctrl-C: ask whether to save, then quit.
     Interrupt,
+    /// Ctrl-Z: give the terminal back to the shell until resumed (`fg`).
+    Suspend,
+    /// Ctrl-R: draw the whole screen again, after something else wrote on it.
+    Redraw,
     /// Leave a screen or a mode.
     Cancel,
 }
@@ -152,6 +156,8 @@ struct KeymapFile {
     save: Vec<String>,
     save_quit: Vec<String>,
     interrupt: Vec<String>,
+    suspend: Vec<String>,
+    redraw: Vec<String>,
     cancel: Vec<String>,
 }
 
@@ -178,6 +184,8 @@ impl Default for KeymapFile {
             save: keys(&["S"]),
             save_quit: keys(&["Q"]),
             interrupt: keys(&["Ctrl-c"]),
+            suspend: keys(&["Ctrl-z"]),
+            redraw: keys(&["Ctrl-r"]),
             cancel: keys(&["Esc"]),
         }
     }
@@ -185,7 +193,7 @@ impl Default for KeymapFile {
 
 impl KeymapFile {
     /// Each field with its command, in the order the help lists them.
-    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 20] {
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 22] {
         let mv = |dx, dy| Command::Move { dx, dy };
         [
             ("north", mv(0, -1), &self.north),
@@ -207,6 +215,8 @@ impl KeymapFile {
             ("save", Command::Save, &self.save),
             ("save_quit", Command::SaveQuit, &self.save_quit),
             ("interrupt", Command::Interrupt, &self.interrupt),
+            ("suspend", Command::Suspend, &self.suspend),
+            ("redraw", Command::Redraw, &self.redraw),
             ("cancel", Command::Cancel, &self.cancel),
         ]
     }
@@ -215,7 +225,7 @@ impl KeymapFile {
 /// What each command does, for the help screen.
 fn describe(field: &str) -> &'static str {
     match field {
-        "north" => "move north (also moves the look cursor)",
+        "north" => "move north",
         "south" => "move south",
         "west" => "move west",
         "east" => "move east",
@@ -234,9 +244,20 @@ fn describe(field: &str) -> &'static str {
         "save" => "save the run",
         "save_quit" => "save and quit",
         "interrupt" => "quit, asking whether to save first",
+        "suspend" => "suspend to the shell (fg resumes)",
+        "redraw" => "redraw the whole screen",
         "cancel" => "leave a screen or mode; stop travel",
         _ => "",
     }
+}
+
+/// A line of the help screen: a command, its keys, what it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpEntry {
+    pub command: Command,
+    /// The keys, space-separated, as a keymap file names them.
+    pub keys: String,
+    pub what: &'static str,
 }
 
 /// Keys bound to commands.
@@ -244,8 +265,8 @@ fn describe(field: &str) -> &'static str {
 pub struct Keymap {
     /// Sorted by key, for lookup.
     bindings: Vec<(Key, Command)>,
-    /// Help lines: keys and what the command does, in file order.
-    help: Vec<(String, &'static str)>,
+    /// Help lines, in file order.
+    help: Vec<HelpEntry>,
 }
 
 impl Default for Keymap {
@@ -323,7 +344,11 @@ impl Keymap {
                 bindings.push((key, command, field));
                 keys.push(key.to_string());
             }
-            help.push((keys.join(" "), describe(field)));
+            help.push(HelpEntry {
+                command,
+                keys: keys.join(" "),
+                what: describe(field),
+            });
         }
         for (needed, why) in [
             ("save_quit", "there would be no way to save and quit"),
@@ -373,8 +398,8 @@ impl Keymap {
         keys
     }
 
-    /// Help lines: the keys of a command and what it does.
-    pub fn help(&self) -> &[(String, &'static str)] {
+    /// Help lines: the keys of each command and what it does.
+    pub fn help(&self) -> &[HelpEntry] {
         &self.help
     }
 }

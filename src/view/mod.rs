@@ -12,4 +12,4 @@ pub mod screen;
 pub mod terminal;
 
 pub use app::{Activity, App, MIN_SIZE, Mode, Request};
-pub use keymap::{Command, Key, Keymap};
+pub use keymap::{Command, HelpEntry, Key, Keymap};

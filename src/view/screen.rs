@@ -12,7 +12,7 @@ use crate::level::{Level, Tile};
 use crate::sim::{Colour, LevelState, Outcome, Run};
 
 use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS};
-use super::keymap::Command;
+use super::keymap::{Command, HelpEntry};
 
 /// Draws the app into a fresh buffer of the given size.
 pub fn frame(app: &App, width: u16, height: u16) -> Buffer {
@@ -41,7 +41,7 @@ pub fn text(buf: &Buffer) -> String {
 pub fn draw(app: &App, buf: &mut Buffer) {
     let area = buf.area;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        too_small(area, buf);
+        too_small(app, area, buf);
         return;
     }
     match app.mode() {
@@ -93,11 +93,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                     ),
                     Style::new(),
                 ),
-                Mode::ConfirmQuit => (
-                    "Save before quitting? y: save and quit, n: quit unsaved, Esc: keep playing"
-                        .to_string(),
-                    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-                ),
+                Mode::ConfirmQuit => (CONFIRM_QUIT.to_string(), prompt_style()),
                 _ => (messages_line(app, area.width), Style::new()),
             };
             line(buf, top, &text, style);
@@ -108,6 +104,13 @@ pub fn draw(app: &App, buf: &mut Buffer) {
         Rect::new(area.x, area.bottom() - 2, area.width, 2),
         buf,
     );
+}
+
+const CONFIRM_QUIT: &str =
+    "Save before quitting? y: save and quit, n: quit unsaved, Esc: keep playing";
+
+fn prompt_style() -> Style {
+    Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
 }
 
 /// The top line: this press's messages, the newest kept when they do not
@@ -154,14 +157,47 @@ fn line(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
     buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
 }
 
-fn too_small(area: Rect, buf: &mut Buffer) {
+/// What a screen too small for the map shows: the size it needs and, on
+/// top, what the last key brought (a save, the quit prompt), wrapped, since
+/// the keys that work here must not act unseen.
+fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let lines = [
         "The terminal is too small.".to_string(),
         format!("delve needs {}x{};", MIN_SIZE.0, MIN_SIZE.1),
         format!("this one is {}x{}.", area.width, area.height),
         "Enlarge it to go on.".to_string(),
     ];
-    let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
+    let (said, style) = if app.mode() == Mode::ConfirmQuit {
+        (CONFIRM_QUIT.to_string(), prompt_style())
+    } else {
+        (app.messages().join(" "), Style::new())
+    };
+    // The messages keep to the rows above the size note.
+    let spare = area.height.saturating_sub(lines.len() as u16 + 1);
+    let said: Vec<String> = if said.is_empty() {
+        Vec::new()
+    } else {
+        let mut wrapped = wrap(&said, usize::from(area.width));
+        if wrapped.len() > usize::from(spare) {
+            wrapped.drain(..wrapped.len() - usize::from(spare));
+        }
+        wrapped
+    };
+    for (i, text) in said.iter().enumerate() {
+        line(
+            buf,
+            Rect::new(area.x, area.y + i as u16, area.width, 1),
+            text,
+            style,
+        );
+    }
+    let centred = area.height.saturating_sub(lines.len() as u16) / 2;
+    let below = if said.is_empty() {
+        0
+    } else {
+        said.len() as u16 + 1
+    };
+    let top = area.y + centred.max(below);
     for (i, text) in lines.iter().enumerate() {
         let y = top + i as u16;
         if y >= area.bottom() {
@@ -364,25 +400,32 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// A message as screen lines of at most `width` characters (a word longer
+/// than a line is cut by the line), broken at spaces, continuations
+/// indented.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let len = current.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut current));
+            current.push_str("  ");
+        } else if len > 0 {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
+}
+
 fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     // Long lines wrap at spaces (continuations indented), so no message
     // is cut; `scroll` counts screen lines up from the newest.
-    let width = usize::from(area.width).max(8);
-    let mut lines: Vec<String> = Vec::new();
-    for text in app.history() {
-        let mut current = String::new();
-        for word in text.split(' ') {
-            let len = current.chars().count();
-            if len > 0 && len + 1 + word.chars().count() > width {
-                lines.push(std::mem::take(&mut current));
-                current.push_str("  ");
-            } else if len > 0 {
-                current.push(' ');
-            }
-            current.push_str(word);
-        }
-        lines.push(current);
-    }
+    let width = usize::from(area.width);
+    let lines: Vec<String> = app.history().iter().flat_map(|t| wrap(t, width)).collect();
     let rows = usize::from(area.height);
     let end = lines
         .len()
@@ -398,55 +441,114 @@ fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Columns between the two entries of a paired help row.
+const PAIR_GAP: usize = 4;
+
+/// The help screen's rows: one command a row, except the moves, which
+/// pair each straight move with a diagonal when the width allows (so every
+/// key fits one 80x24 screen).
+fn help_rows(entries: &[HelpEntry], key_width: usize, width: u16) -> Vec<Vec<&HelpEntry>> {
+    let is_move = |e: &&HelpEntry| matches!(e.command, Command::Move { .. });
+    let straight: Vec<&HelpEntry> = entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.command,
+                Command::Move { dx: 0, .. } | Command::Move { dy: 0, .. }
+            )
+        })
+        .collect();
+    let diagonal: Vec<&HelpEntry> = entries
+        .iter()
+        .filter(is_move)
+        .filter(|e| !straight.iter().any(|s| std::ptr::eq(*s, *e)))
+        .collect();
+    let what_width = |list: &[&HelpEntry]| list.iter().map(|e| e.what.chars().count()).max();
+    let fits = match (what_width(&straight), what_width(&diagonal)) {
+        (Some(a), Some(b)) => 2 + key_width + a + PAIR_GAP + key_width + b <= usize::from(width),
+        _ => false,
+    };
+    if !fits || straight.len() != diagonal.len() {
+        return entries.iter().map(|e| vec![e]).collect();
+    }
+    let mut rows = Vec::new();
+    let mut paired = false;
+    for entry in entries {
+        if !is_move(&entry) {
+            rows.push(vec![entry]);
+        } else if !paired {
+            paired = true;
+            rows.extend(straight.iter().zip(&diagonal).map(|(s, d)| vec![*s, *d]));
+        }
+    }
+    rows
+}
+
 fn help(app: &App, scroll: usize, buf: &mut Buffer) {
     let area = buf.area;
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let entries = app.keymap().help();
-    // Title, a blank line if there is room, the entries, three lines of
-    // legend; the entries scroll if a screen cannot hold them all.
-    let room = usize::from(area.height) - 4;
-    let (first, rows) = if entries.len() < room {
-        (2, room - 1)
-    } else {
-        (1, room)
-    };
-    let scroll = scroll.min(entries.len().saturating_sub(rows));
-    let title = if entries.len() > rows {
-        format!(
-            "delve: keys (lines {}-{} of {}; {}/{} scroll)",
-            scroll + 1,
-            scroll + rows,
-            entries.len(),
-            key_name(app, Command::Move { dx: 0, dy: 1 }),
-            key_name(app, Command::Move { dx: 0, dy: -1 })
-        )
-    } else {
-        "delve: keys".to_string()
-    };
-    line(buf, Rect::new(area.x, area.y, area.width, 1), &title, bold);
     let key_width = entries
         .iter()
-        .map(|(k, _)| k.chars().count())
+        .map(|e| e.keys.chars().count())
         .max()
         .unwrap_or(0)
         .max(9)
         + 2;
-    for (i, (keys, what)) in entries.iter().skip(scroll).take(rows).enumerate() {
+    let all = help_rows(entries, key_width, area.width);
+    // Title, a blank line if there is room, the rows, three lines of
+    // legend; the rows scroll if a screen cannot hold them all.
+    let room = usize::from(area.height) - 4;
+    let (first, rows) = if all.len() < room {
+        (2, room - 1)
+    } else {
+        (1, room)
+    };
+    let scroll = scroll.min(all.len().saturating_sub(rows));
+    let title = if all.len() > rows {
+        format!(
+            "delve: keys (lines {}-{} of {}; {}/{} scroll)",
+            scroll + 1,
+            scroll + rows,
+            all.len(),
+            key_name(app, Command::Move { dx: 0, dy: 1 }),
+            key_name(app, Command::Move { dx: 0, dy: -1 })
+        )
+    } else {
+        "delve: keys (the move keys also steer the look cursor and scroll lists)".to_string()
+    };
+    line(buf, Rect::new(area.x, area.y, area.width, 1), &title, bold);
+    // A paired row's second entry starts after the widest first one.
+    let second = all
+        .iter()
+        .filter(|row| row.len() > 1)
+        .map(|row| key_width + row[0].what.chars().count() + PAIR_GAP)
+        .max()
+        .unwrap_or(0);
+    for (i, row) in all.iter().skip(scroll).take(rows).enumerate() {
         let y = area.y + first + i as u16;
-        let (keys, style) = if keys.is_empty() {
-            ("(unbound)", Style::new().fg(Color::DarkGray))
-        } else {
-            (keys.as_str(), Style::new().fg(Color::LightCyan))
-        };
-        buf.set_stringn(area.x + 2, y, keys, usize::from(area.width - 2), style);
-        let x = area.x + 2 + key_width as u16;
-        buf.set_stringn(
-            x,
-            y,
-            what,
-            usize::from(area.width.saturating_sub(x)),
-            Style::new(),
-        );
+        for (j, entry) in row.iter().enumerate() {
+            let x = area.x + 2 + (j * second) as u16;
+            if x >= area.right() {
+                break;
+            }
+            let (keys, style) = if entry.keys.is_empty() {
+                ("(unbound)", Style::new().fg(Color::DarkGray))
+            } else {
+                (entry.keys.as_str(), Style::new().fg(Color::LightCyan))
+            };
+            buf.set_stringn(x, y, keys, usize::from(area.right() - x), style);
+            let x = x + key_width as u16;
+            if x < area.right() {
+                buf.set_stringn(
+                    x,
+                    y,
+                    entry.what,
+                    usize::from(area.right() - x),
+                    Style::new(),
+                );
+            }
+        }
     }
     let monsters: Vec<String> = app
         .run()
