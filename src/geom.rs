@@ -71,6 +71,16 @@ impl Dir {
     pub const fn from_index(i: usize) -> Dir {
         Dir::ALL[i & 3]
     }
+
+    /// A quarter turn anticlockwise (north to west).
+    pub const fn left(self) -> Dir {
+        Dir::from_index(self as usize + 3)
+    }
+
+    /// A quarter turn clockwise (north to east).
+    pub const fn right(self) -> Dir {
+        Dir::from_index(self as usize + 1)
+    }
 }
 
 /// An axis-aligned rectangle of cells, inclusive of `x..x+width` and

@@ -12,6 +12,7 @@ pub mod export;
 pub mod generate;
 pub mod geom;
 pub mod graph;
+pub mod grid_search;
 pub mod level;
 pub mod render;
 pub mod save;

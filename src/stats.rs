@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::generate::verify::distance_map;
 use crate::geom::Shape;
 use crate::graph::LevelGraph;
+use crate::grid_search::Bfs;
 use crate::level::{Level, StairDirection, Tile};
 
 /// The metrics of one level.
@@ -43,13 +44,12 @@ impl LevelStats {
         let count = |f: fn(&Shape) -> bool| level.rooms().iter().filter(|r| f(&r.shape)).count();
         let tiles = level.tiles();
         let w = usize::from(level.width());
-        let mut distance = Vec::new();
-        let mut queue = Vec::new();
+        let mut bfs = Bfs::default();
         let stair = |d: StairDirection| level.stairs_going(d).next().map(|s| level.index(s.pos));
         let stair_distance = match (stair(StairDirection::Up), stair(StairDirection::Down)) {
             (Some(up), Some(down)) => {
-                distance_map(w, tiles, up, &mut distance, &mut queue);
-                Some(distance[down]).filter(|&d| d != u32::MAX)
+                distance_map(w, tiles, up, &mut bfs);
+                Some(bfs.dist(down)).filter(|&d| d != Bfs::UNREACHED)
             }
             _ => None,
         };
@@ -60,10 +60,10 @@ impl LevelStats {
             .collect();
         let mut longest = 0;
         for (i, &from) in centres.iter().enumerate() {
-            distance_map(w, tiles, from, &mut distance, &mut queue);
+            distance_map(w, tiles, from, &mut bfs);
             for &to in &centres[i + 1..] {
-                if distance[to] != u32::MAX {
-                    longest = longest.max(distance[to]);
+                if bfs.dist(to) != Bfs::UNREACHED {
+                    longest = longest.max(bfs.dist(to));
                 }
             }
         }

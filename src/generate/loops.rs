@@ -21,10 +21,11 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::{Dir, Pos};
+use crate::grid_search::{Bfs, Visit, orthogonal, step as offset};
 use crate::level::Tile;
 
-use super::corridors::{Carver, Site, offset};
-use super::grid::usable_door;
+use super::budget::Budget;
+use super::corridors::{Rules, Site};
 
 /// A possible shortcut: `len` cells to open going `dir` from corridor cell
 /// `from`, ending next to `to`, an open cell.
@@ -38,10 +39,10 @@ struct Shortcut {
 
 /// Adds up to `extra_loops.count` shortcuts.
 pub(super) fn add(
-    carver: &mut Carver,
+    rules: &Rules,
     cfg: &Config,
     site: &mut Site<'_>,
-    queue: &mut Vec<u32>,
+    bfs: &mut Bfs,
     rng: &mut Pcg64,
 ) {
     let w = site.width;
@@ -76,14 +77,14 @@ pub(super) fn add(
                     }
                     break;
                 }
-                if !carver.free(site, c) {
+                if !rules.free(site, c) {
                     // A ring cell that may become a door, with the room's
                     // floor straight beyond it.
-                    if let Some(r) = carver.ring_room(c) {
+                    if let Some(r) = rules.ring_room(c) {
                         let beyond = offset(c, dir, w);
                         if site.tiles[c] == Tile::Rock
                             && site.room_id[beyond] == r as u16 + 1
-                            && usable_door(carver, cfg, site, r, c)
+                            && rules.usable_door(cfg, site, r, c)
                         {
                             found.push(Shortcut {
                                 from: from as u32,
@@ -139,11 +140,11 @@ pub(super) fn add(
         }) {
             continue;
         }
-        let door = carver.ring_room(last);
+        let door = rules.ring_room(last);
         let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
             && match door {
-                Some(r) => usable_door(carver, cfg, site, r, last),
-                None => cells.iter().all(|&c| carver.free(site, c)),
+                Some(r) => rules.usable_door(cfg, site, r, last),
+                None => cells.iter().all(|&c| rules.free(site, c)),
             };
         if !still {
             continue;
@@ -153,13 +154,12 @@ pub(super) fn add(
         let straight = u64::from(s.len) + 1;
         let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
         let walk = walk_shorter_than(
-            carver,
+            bfs,
             w,
             site.tiles,
             s.from as usize,
             s.to as usize,
             needed,
-            queue,
             site.budget,
         );
         if site.budget.overspent() {
@@ -169,7 +169,7 @@ pub(super) fn add(
             continue;
         }
         for &c in &cells {
-            carver.open(cfg, site, c);
+            rules.open(site, c);
         }
         made += 1;
     }
@@ -178,49 +178,41 @@ pub(super) fn add(
 /// Whether `to` is fewer than `limit` orthogonal steps from `from` over
 /// walkable cells. Searches no farther than that, nor past the budget (the
 /// caller asks it whether the answer stands).
-#[allow(clippy::too_many_arguments)]
 fn walk_shorter_than(
-    carver: &mut Carver,
+    bfs: &mut Bfs,
     width: usize,
     tiles: &[Tile],
     from: usize,
     to: usize,
     limit: u32,
-    queue: &mut Vec<u32>,
-    budget: &super::budget::Budget,
+    budget: &Budget,
 ) -> bool {
-    carver.epoch += 1;
-    let mark = carver.epoch;
-    // The queue holds (cell, steps) pairs, flattened.
-    queue.clear();
-    queue.extend([from as u32, 0]);
-    carver.seen[from] = mark;
-    let mut head = 0;
-    // Every step is counted: the queue holds two numbers a step.
-    let allowed = budget.left().saturating_mul(2);
-    while head < queue.len() {
-        if head > allowed {
-            budget.spend(head / 2 + 1);
-            return false;
-        }
-        let (c, d) = (queue[head] as usize, queue[head + 1]);
-        head += 2;
-        if c == to {
-            budget.spend(head / 2);
-            return true;
-        }
-        if d + 1 >= limit {
-            continue;
-        }
-        for n in [c - width, c + 1, c + width, c - 1] {
-            if tiles[n].is_walkable() && carver.seen[n] != mark {
-                carver.seen[n] = mark;
-                queue.extend([n as u32, d + 1]);
+    // Every cell taken from the queue is a step of work.
+    let allowed = budget.left();
+    let (mut taken, mut found) = (0usize, false);
+    bfs.run(
+        tiles.len(),
+        [from],
+        |c| orthogonal(c, width),
+        |_, n| tiles[n].is_walkable(),
+        |c, d| {
+            taken += 1;
+            if taken - 1 > allowed {
+                return Visit::Stop;
             }
-        }
-    }
-    budget.spend(head / 2);
-    false
+            if c == to {
+                found = true;
+                return Visit::Stop;
+            }
+            if d + 1 >= limit {
+                Visit::Skip
+            } else {
+                Visit::Expand
+            }
+        },
+    );
+    budget.spend(taken);
+    found
 }
 
 /// Removes dead-end corridors and the doors left leading nowhere.
@@ -228,7 +220,7 @@ fn walk_shorter_than(
 pub(super) fn prune(site: &mut Site<'_>, pristine: &[u8]) {
     let w = site.width;
     let open_around = |tiles: &[Tile], c: usize, what: fn(Tile) -> bool| {
-        [c - w, c + 1, c + w, c - 1]
+        orthogonal(c, w)
             .into_iter()
             .filter(|&n| what(tiles[n]))
             .count()
@@ -255,7 +247,7 @@ pub(super) fn prune(site: &mut Site<'_>, pristine: &[u8]) {
         }
         site.tiles[c] = Tile::Rock;
         site.hardness[c] = pristine[c];
-        for n in [c - w, c + 1, c + w, c - 1] {
+        for n in orthogonal(c, w) {
             if matches!(site.tiles[n], Tile::Corridor | Tile::Door) {
                 todo.push(n);
             }

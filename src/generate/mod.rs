@@ -16,17 +16,15 @@
 
 pub mod budget;
 mod corridors;
-mod dead_end;
-mod grid;
 mod hardness;
 mod loops;
 mod rooms;
 pub(crate) mod seed;
 mod stairs;
-mod straight;
 pub(crate) mod verify;
 
 use crate::config::{Config, DeadEndPolicy};
+use crate::grid_search::Bfs;
 use crate::level::{Door, Level, Room, Tile};
 
 use self::budget::Budget;
@@ -203,8 +201,8 @@ pub struct Generator {
     room_id: Vec<u16>,
     acc: Vec<u32>,
     carver: Carver,
-    distance: Vec<u32>,
-    queue: Vec<u32>,
+    /// The breadth-first search of extra loops and verification.
+    bfs: Bfs,
     /// The hardness field before carving, for pruning to restore.
     pristine: Vec<u8>,
     /// The work budget the last level spent.
@@ -258,7 +256,7 @@ impl Generator {
         let budget = Budget::for_level(config.width, config.height);
         join_rooms(
             &mut self.carver,
-            &mut self.queue,
+            &mut self.bfs,
             &self.pristine,
             config,
             &mut work.ground,
@@ -324,7 +322,7 @@ impl Generator {
 #[allow(clippy::too_many_arguments)]
 fn join_rooms(
     carver: &mut Carver,
-    queue: &mut Vec<u32>,
+    bfs: &mut Bfs,
     pristine: &[u8],
     config: &Config,
     ground: &mut Ground,
@@ -351,7 +349,7 @@ fn join_rooms(
     joined.map_err(|_| Rejected::Unjoined)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-        loops::add(carver, config, &mut site, queue, &mut rng);
+        loops::add(&carver.rules, config, &mut site, bfs, &mut rng);
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::AddingLoops));
         }
@@ -490,7 +488,7 @@ impl Generator {
         let mut ground = self.ground(config, seed, depth, attempt, budget)?;
         let doors = join_rooms(
             &mut self.carver,
-            &mut self.queue,
+            &mut self.bfs,
             &self.pristine,
             config,
             &mut ground,
@@ -518,7 +516,7 @@ impl Generator {
         let anchor = stairs::anchor(rooms.len(), &counts, &mut rng);
         let centre = rooms[anchor].shape.center();
         let from = usize::from(centre.y) * w + usize::from(centre.x);
-        let reached = verify::distance_map(w, &tiles, from, &mut self.distance, &mut self.queue);
+        let reached = verify::distance_map(w, &tiles, from, &mut self.bfs);
         // Stairs change neither what is walkable nor the graph, so the
         // finished level is what gets verified.
         let stairs = stairs::place(
@@ -527,7 +525,7 @@ impl Generator {
             &rooms,
             &counts,
             anchor,
-            &self.distance,
+            self.bfs.distances(),
             &mut rng,
         );
         let level = Level::assemble(

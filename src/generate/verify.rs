@@ -8,6 +8,7 @@
 //! is thrown away and the next attempt is made.
 
 use crate::graph::LevelGraph;
+use crate::grid_search::{Bfs, Moves};
 use crate::level::Tile;
 
 /// Why a level was refused.
@@ -53,36 +54,13 @@ pub(crate) fn check(
     Ok(())
 }
 
-/// Breadth-first orthogonal step counts from `from` over walkable cells
-/// (`u32::MAX` where unreachable); returns how many cells were reached.
-/// This one search both proves connectivity and ranks rooms for stairs.
-/// `queue` is scratch space. Cells on the border must not be walkable.
-pub(crate) fn distance_map(
-    width: usize,
-    tiles: &[Tile],
-    from: usize,
-    distance: &mut Vec<u32>,
-    queue: &mut Vec<u32>,
-) -> usize {
-    distance.clear();
-    distance.resize(tiles.len(), u32::MAX);
-    queue.clear();
-    if !tiles[from].is_walkable() {
-        return 0;
-    }
-    distance[from] = 0;
-    queue.push(from as u32);
-    let mut head = 0;
-    while let Some(&c) = queue.get(head) {
-        head += 1;
-        let c = c as usize;
-        let d = distance[c] + 1;
-        for n in [c - width, c + 1, c + width, c - 1] {
-            if tiles[n].is_walkable() && distance[n] == u32::MAX {
-                distance[n] = d;
-                queue.push(n as u32);
-            }
-        }
-    }
-    queue.len()
+/// Breadth-first orthogonal step counts from `from` over walkable cells,
+/// left in `bfs` ([`Bfs::UNREACHED`] where unreachable); returns how many
+/// cells were reached. This one search both proves connectivity and ranks
+/// rooms for stairs. Cells on the border must not be walkable.
+pub(crate) fn distance_map(width: usize, tiles: &[Tile], from: usize, bfs: &mut Bfs) -> usize {
+    let sources = tiles[from].is_walkable().then_some(from);
+    bfs.flood(width, tiles.len(), sources, Moves::Orthogonal, |_, n| {
+        tiles[n].is_walkable()
+    })
 }

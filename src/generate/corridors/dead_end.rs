@@ -22,10 +22,11 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::Dir;
+use crate::grid_search::step as offset;
 use crate::level::Tile;
 
-use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset};
-use super::grid::{left, out_of, right};
+use super::site::{Rules, Site, outward};
+use super::{NO_OWNER, Unjoined};
 
 /// How far an open end looks for another corridor, in cells.
 const LOOK: usize = 32;
@@ -38,9 +39,31 @@ struct Stub {
     dir: Dir,
 }
 
-pub(super) fn carve(
-    carver: &mut Carver,
+/// The DeadEnd style's scratch buffers, reused from level to level.
+#[derive(Default)]
+pub(super) struct DeadEnd {
+    /// Per cell: the stub whose corridor it is, or `NO_OWNER`.
+    owner: Vec<u32>,
+}
+
+impl DeadEnd {
+    pub(super) fn carve(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+        rng: &mut Pcg64,
+    ) -> Result<(), Unjoined> {
+        self.owner.clear();
+        self.owner.resize(site.width * site.height, NO_OWNER);
+        carve(&mut self.owner, cfg, rules, site, rng)
+    }
+}
+
+fn carve(
+    owner: &mut [u32],
     cfg: &Config,
+    rules: &Rules,
     site: &mut Site<'_>,
     rng: &mut Pcg64,
 ) -> Result<(), Unjoined> {
@@ -52,26 +75,26 @@ pub(super) fn carve(
     for room in 0..rooms {
         let wanted = rng.random_range(1..=MAX_STUBS.min(cfg.rooms.max_doors));
         for _ in 0..wanted {
-            let ends: Vec<u32> = carver
+            let ends: Vec<u32> = rules
                 .door_ends(cfg, site, room)
                 .into_iter()
                 .filter(|&c| site.tiles[c as usize] == Tile::Rock)
                 .filter(|&c| {
-                    let o = offset(c as usize, out_of(site, c as usize, room), w);
-                    carver.free(site, o) && site.tiles[o] == Tile::Rock
+                    let o = offset(c as usize, outward(site, c as usize), w);
+                    rules.free(site, o) && site.tiles[o] == Tile::Rock
                 })
                 .collect();
             if ends.is_empty() {
                 break;
             }
             let door = ends[rng.random_range(0..ends.len() as u32) as usize] as usize;
-            let dir = out_of(site, door, room);
+            let dir = outward(site, door);
             let end = offset(door, dir, w);
-            carver.open(cfg, site, door);
-            carver.open(cfg, site, end);
-            carver.owner[end] = stubs.len() as u32;
+            rules.open(site, door);
+            rules.open(site, end);
+            owner[end] = stubs.len() as u32;
             stubs.push(Stub { room, end, dir });
-            apart -= touch(carver, site, &stubs, &mut sets, end);
+            apart -= touch(rules, owner, site, &stubs, &mut sets, end);
         }
     }
     if rooms > 1 && stubs.is_empty() {
@@ -107,25 +130,25 @@ pub(super) fn carve(
             let mut joined = None;
             let joinable = |m: usize, sets: &mut UnionFind<usize>| -> Option<usize> {
                 let r = match site.tiles[m] {
-                    Tile::Corridor => match carver.owner[m] {
+                    Tile::Corridor => match owner[m] {
                         NO_OWNER => return None,
                         o if o as usize == s => return None,
                         o => stubs[o as usize].room,
                     },
-                    Tile::Door => carver.ring_room(m)?,
+                    Tile::Door => rules.ring_room(m)?,
                     _ => return None,
                 };
                 (all_joined || sets.find(r) != own).then_some(r)
             };
             let mut looked = 0;
-            for d in [dir, left(dir), right(dir)] {
+            for d in [dir, dir.left(), dir.right()] {
                 line.clear();
                 let mut c = end;
                 for _ in 0..LOOK {
                     looked += 1;
                     let prev = c;
                     c = offset(c, d, w);
-                    if !carver.free(site, c) {
+                    if !rules.free(site, c) {
                         break;
                     }
                     if site.tiles[c] == Tile::Corridor {
@@ -134,7 +157,7 @@ pub(super) fn carve(
                     }
                     // A corridor or door beside the line: run up to it
                     // rather than alongside it.
-                    let beside = [left(d), right(d)]
+                    let beside = [d.left(), d.right()]
                         .into_iter()
                         .map(|e| offset(c, e, w))
                         .find(|&m| m != prev && site.tiles[m].is_walkable());
@@ -154,14 +177,14 @@ pub(super) fn carve(
             site.budget.spend(looked);
             if let Some(r) = joined {
                 for &c in &line {
-                    carver.open(cfg, site, c);
-                    carver.owner[c] = s as u32;
+                    rules.open(site, c);
+                    owner[c] = s as u32;
                 }
                 if sets.union(room, r) {
                     apart -= 1;
                 }
                 for &c in &line {
-                    apart -= touch(carver, site, &stubs, &mut sets, c);
+                    apart -= touch(rules, owner, site, &stubs, &mut sets, c);
                 }
                 open.swap_remove(i);
                 continue;
@@ -170,9 +193,9 @@ pub(super) fn carve(
             // cell beside anything open but the end itself is skipped, so
             // corridors never run side by side or double back into blobs
             // (what they could join there, the look finds).
-            let next = [dir, left(dir), right(dir)].into_iter().find(|&d| {
+            let next = [dir, dir.left(), dir.right()].into_iter().find(|&d| {
                 let n = offset(end, d, w);
-                carver.free(site, n)
+                rules.free(site, n)
                     && site.tiles[n] == Tile::Rock
                     && Dir::ALL.into_iter().all(|e| {
                         let m = offset(n, e, w);
@@ -182,12 +205,12 @@ pub(super) fn carve(
             match next {
                 Some(d) => {
                     let n = offset(end, d, w);
-                    carver.open(cfg, site, n);
-                    carver.owner[n] = s as u32;
+                    rules.open(site, n);
+                    owner[n] = s as u32;
                     stubs[s].end = n;
                     stubs[s].dir = d;
                     budget = budget.saturating_sub(1);
-                    apart -= touch(carver, site, &stubs, &mut sets, n);
+                    apart -= touch(rules, owner, site, &stubs, &mut sets, n);
                 }
                 None => {
                     open.swap_remove(i);
@@ -201,22 +224,23 @@ pub(super) fn carve(
 /// Records in the sets every room the new cell `c` now reaches directly
 /// (corridors of other stubs, doors beside it); returns how many sets merged.
 fn touch(
-    carver: &Carver,
+    rules: &Rules,
+    owner: &[u32],
     site: &Site<'_>,
     stubs: &[Stub],
     sets: &mut UnionFind<usize>,
     c: usize,
 ) -> usize {
-    let me = stubs[carver.owner[c] as usize].room;
+    let me = stubs[owner[c] as usize].room;
     let mut merged = 0;
     for d in Dir::ALL {
         let m = offset(c, d, site.width);
         let other = match site.tiles[m] {
-            Tile::Corridor => match carver.owner[m] {
+            Tile::Corridor => match owner[m] {
                 NO_OWNER => continue,
                 o => stubs[o as usize].room,
             },
-            Tile::Door => match carver.ring_room(m) {
+            Tile::Door => match rules.ring_room(m) {
                 Some(r) => r,
                 None => continue,
             },

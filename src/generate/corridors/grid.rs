@@ -23,9 +23,11 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::Dir;
+use crate::grid_search::{Stamps, step as offset, xy};
 use crate::level::Tile;
 
-use super::corridors::{Carver, NO_OWNER, Site, Unjoined, offset, xy};
+use super::site::{Rules, Site, outward};
+use super::{NO_OWNER, Unjoined};
 
 /// Corridors started per room before the attempt is given up.
 const TRIES_PER_ROOM: usize = 60;
@@ -41,9 +43,35 @@ enum End {
     Failed,
 }
 
-pub(super) fn carve(
-    carver: &mut Carver,
+/// The Grid style's scratch buffers, reused from level to level.
+#[derive(Default)]
+pub(super) struct Grid {
+    /// Per cell: the corridor growth that last reached it.
+    seen: Stamps,
+    /// Per cell: the room whose corridor it is, or `NO_OWNER`.
+    owner: Vec<u32>,
+}
+
+impl Grid {
+    pub(super) fn carve(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+        rng: &mut Pcg64,
+    ) -> Result<(), Unjoined> {
+        let n = site.width * site.height;
+        self.seen.fit(n);
+        self.owner.clear();
+        self.owner.resize(n, NO_OWNER);
+        carve(self, cfg, rules, site, rng)
+    }
+}
+
+fn carve(
+    scratch: &mut Grid,
     cfg: &Config,
+    rules: &Rules,
     site: &mut Site<'_>,
     rng: &mut Pcg64,
 ) -> Result<(), Unjoined> {
@@ -70,10 +98,10 @@ pub(super) fn carve(
         let room = pool[rng.random_range(0..pool.len() as u32) as usize];
         // A new door whose way out is still rock: a few random candidates
         // are tried, rather than listing them all every time.
-        let Some(door) = start(carver, cfg, site, room, rng) else {
+        let Some(door) = start(rules, cfg, site, room, rng) else {
             continue;
         };
-        let end = grow(carver, cfg, site, &mut sets, room, door, &mut cells, rng);
+        let end = grow(scratch, cfg, rules, site, &mut sets, room, door, &mut cells, rng);
         site.budget.spend(cells.len());
         match end {
             End::Failed => {}
@@ -81,13 +109,13 @@ pub(super) fn carve(
                 room: other,
                 door: far,
             } => {
-                carver.open(cfg, site, door);
+                rules.open(site, door);
                 for &c in &cells {
-                    carver.open(cfg, site, c as usize);
-                    carver.owner[c as usize] = room as u32;
+                    rules.open(site, c as usize);
+                    scratch.owner[c as usize] = room as u32;
                 }
                 if let Some(far) = far {
-                    carver.open(cfg, site, far);
+                    rules.open(site, far);
                 }
                 let (a, b) = (sets.find(room), sets.find(other));
                 if sets.union(room, other) {
@@ -107,44 +135,37 @@ pub(super) fn carve(
 /// A random door candidate of `room` that may open now, with rock on its
 /// way out; `None` after a few misses (or when the room is full).
 fn start(
-    carver: &Carver,
+    rules: &Rules,
     cfg: &Config,
     site: &Site<'_>,
     room: usize,
     rng: &mut Pcg64,
 ) -> Option<usize> {
-    let candidates = &carver.candidates[room];
+    let candidates = rules.candidates(room);
     if candidates.is_empty() || site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
         return None;
     }
     for _ in 0..4 {
         let c = candidates[rng.random_range(0..candidates.len() as u32) as usize] as usize;
-        if site.tiles[c] != Tile::Rock || !carver.door_allowed(site, c) {
+        if site.tiles[c] != Tile::Rock || !rules.door_allowed(site, c) {
             continue;
         }
-        let out = offset(c, out_of(site, c, room), site.width);
-        if carver.free(site, out) && site.tiles[out] == Tile::Rock {
+        let out = offset(c, outward(site, c), site.width);
+        if rules.free(site, out) && site.tiles[out] == Tile::Rock {
             return Some(c);
         }
     }
     None
 }
 
-/// The direction from a door candidate away from its room's floor.
-pub(super) fn out_of(site: &Site<'_>, c: usize, room: usize) -> Dir {
-    let id = room as u16 + 1;
-    Dir::ALL
-        .into_iter()
-        .find(|&d| site.room_id[offset(c, d.opposite(), site.width)] == id)
-        .unwrap_or(Dir::North)
-}
 
 /// Grows one corridor from `door` of `room`, recording its cells (not yet
 /// opened) in `cells`.
 #[allow(clippy::too_many_arguments)]
 fn grow(
-    carver: &mut Carver,
+    scratch: &mut Grid,
     cfg: &Config,
+    rules: &Rules,
     site: &Site<'_>,
     sets: &mut UnionFind<usize>,
     room: usize,
@@ -156,12 +177,11 @@ fn grow(
     let spacing = usize::from(cfg.grid_spacing);
     let segment = || cfg.grid_segment.min..=cfg.grid_segment.max;
     let budget = w + h;
-    carver.epoch += 1;
-    let mark = carver.epoch;
+    let mark = scratch.seen.next_mark();
     cells.clear();
     let own = sets.find(room);
     let mut cur = door;
-    let mut dir = out_of(site, door, room);
+    let mut dir = outward(site, door);
     let mut run = 0u16;
     let mut seg = rng.random_range(segment());
     loop {
@@ -169,13 +189,13 @@ fn grow(
             return End::Failed;
         }
         let n = offset(cur, dir, w);
-        if !carver.free(site, n) {
+        if !rules.free(site, n) {
             // A room's ring: a usable door of another set ends it well.
-            return match carver.ring_room(n) {
+            return match rules.ring_room(n) {
                 Some(r)
                     if !cells.is_empty()
                         && sets.find(r) != own
-                        && usable_door(carver, cfg, site, r, n) =>
+                        && rules.usable_door(cfg, site, r, n) =>
                 {
                     End::Joined {
                         room: r,
@@ -185,7 +205,7 @@ fn grow(
                 _ => End::Failed,
             };
         }
-        if carver.seen[n] == mark {
+        if scratch.seen.get(n) == mark {
             return End::Failed;
         }
         // Meeting anything open: the new cell itself, or ahead or beside it.
@@ -193,12 +213,12 @@ fn grow(
         for m in [
             n,
             offset(n, dir, w),
-            offset(n, left(dir), w),
-            offset(n, right(dir), w),
+            offset(n, dir.left(), w),
+            offset(n, dir.right(), w),
         ] {
             met = match site.tiles[m] {
-                Tile::Corridor => Some(corridor_room(carver, m)),
-                Tile::Door => carver.ring_room(m),
+                Tile::Corridor => Some(corridor_room(scratch, m)),
+                Tile::Door => rules.ring_room(m),
                 _ => None,
             };
             if met.is_some() {
@@ -206,7 +226,7 @@ fn grow(
             }
         }
         cells.push(n as u32);
-        carver.seen[n] = mark;
+        scratch.seen.set(n, mark);
         if let Some(other) = met {
             return if sets.find(other) != own {
                 End::Joined {
@@ -231,14 +251,14 @@ fn grow(
         if !along {
             // Off the grid still (the way out of the door): onto the line.
             dir = if rng.random_bool(0.5) {
-                left(dir)
+                dir.left()
             } else {
-                right(dir)
+                dir.right()
             };
         } else if run >= seg {
             dir = match rng.random_range(0..3u8) {
-                0 => left(dir),
-                1 => right(dir),
+                0 => dir.left(),
+                1 => dir.right(),
                 _ => dir,
             };
         } else {
@@ -251,33 +271,9 @@ fn grow(
 
 /// The room whose corridor a corridor cell is. Cells a style left unowned
 /// (none, in this style) count as room 0's.
-fn corridor_room(carver: &Carver, c: usize) -> usize {
-    match carver.owner[c] {
+fn corridor_room(scratch: &Grid, c: usize) -> usize {
+    match scratch.owner[c] {
         NO_OWNER => 0,
         r => r as usize,
     }
-}
-
-/// Whether a corridor may end at ring cell `c` of room `r` as a door.
-pub(super) fn usable_door(
-    carver: &Carver,
-    cfg: &Config,
-    site: &Site<'_>,
-    r: usize,
-    c: usize,
-) -> bool {
-    if site.tiles[c] == Tile::Door {
-        return true;
-    }
-    site.doors[r].len() < usize::from(cfg.rooms.max_doors)
-        && carver.candidates[r].contains(&(c as u32))
-        && carver.door_allowed(site, c)
-}
-
-pub(super) fn left(d: Dir) -> Dir {
-    Dir::from_index(d as usize + 3)
-}
-
-pub(super) fn right(d: Dir) -> Dir {
-    Dir::from_index(d as usize + 1)
 }

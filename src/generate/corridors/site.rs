@@ -1,0 +1,232 @@
+//! The level under construction, and the rules every corridor style and
+//! extra loops obey: where a corridor may run and where a door may open.
+//!
+//! Rooms are sealed by their ring: every cell within one cell of a room's
+//! floor (diagonals included) is closed to corridors, except the door
+//! candidates of the room. So a corridor never runs along a room wall,
+//! never touches a floor cell diagonally, and enters a room only through a
+//! door. Styles differ in how they choose paths, never in what a level may
+//! contain: each draws through [`Rules::free`] cells and opens cells only
+//! with [`Rules::open`], and doors only where [`Rules::door_ends`] or
+//! [`Rules::usable_door`] allow.
+
+use crate::config::Config;
+use crate::geom::{Dir, Pos, Shape};
+use crate::grid_search::{orthogonal, step};
+use crate::level::{Door, Tile};
+
+use super::super::budget::Budget;
+
+/// Ring mark of a cell next to two or more rooms: never a door.
+const SHARED: u16 = u16::MAX;
+
+/// What carving needs to know about the level under construction.
+pub(crate) struct Site<'a> {
+    pub width: usize,
+    pub height: usize,
+    pub tiles: &'a mut [Tile],
+    pub hardness: &'a mut [u8],
+    pub room_id: &'a [u16],
+    pub shapes: &'a [Shape],
+    pub doors: &'a mut [Vec<Door>],
+    /// The level's work budget: every search step and growth step spends
+    /// from it, and a stage that overspends gives up.
+    pub budget: &'a Budget,
+}
+
+/// The rings and door candidates of a level's rooms, and the rules read off
+/// them. Buffers are reused from level to level.
+#[derive(Default)]
+pub(crate) struct Rules {
+    /// 0 = not in a ring, room index + 1, or `SHARED`.
+    ring: Vec<u16>,
+    /// Door candidates of each room, as cell indices.
+    candidates: Vec<Vec<u32>>,
+}
+
+impl Rules {
+    /// Marks the rings and lists the door candidates of the site's rooms.
+    pub(super) fn prepare(&mut self, site: &Site<'_>) {
+        let n = site.width * site.height;
+        self.ring.clear();
+        self.ring.resize(n, 0);
+        self.mark_rings(site);
+        self.door_candidates(site);
+    }
+
+    /// Rings: every non-room cell within one cell of a room.
+    fn mark_rings(&mut self, site: &Site<'_>) {
+        let w = site.width;
+        let mark = |ring: &mut [u16], c: usize, id: u16| {
+            ring[c] = match ring[c] {
+                0 => id,
+                prev if prev == id => id,
+                _ => SHARED,
+            };
+        };
+        for (i, shape) in site.shapes.iter().enumerate() {
+            let id = i as u16 + 1;
+            let b = shape.bounds();
+            let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
+            let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
+            let inside = |x: usize, y: usize| x > 0 && y > 0 && x + 1 < w && y + 1 < site.height;
+            match shape {
+                // A rectangle's ring is its dilated box minus the box: walk
+                // the outline only.
+                Shape::Rect(_) => {
+                    for x in x0..=x1 {
+                        for y in [y0, y1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
+                        }
+                    }
+                    for y in y0 + 1..y1 {
+                        for x in [x0, x1] {
+                            if inside(x, y) {
+                                mark(&mut self.ring, y * w + x, id);
+                            }
+                        }
+                    }
+                }
+                Shape::Circle { .. } | Shape::Merged(_) => {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            let c = y * w + x;
+                            if inside(x, y)
+                                && site.room_id[c] == 0
+                                && touches(site.room_id, w, x, y, id)
+                            {
+                                mark(&mut self.ring, c, id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Door candidates: ring cells of one room, orthogonally next to its
+    /// floor, off the border, with a way out into free rock.
+    fn door_candidates(&mut self, site: &Site<'_>) {
+        let w = site.width;
+        self.candidates.resize_with(site.shapes.len(), Vec::new);
+        for (i, shape) in site.shapes.iter().enumerate() {
+            let id = i as u16 + 1;
+            let list = &mut self.candidates[i];
+            list.clear();
+            let b = shape.bounds();
+            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
+                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
+                    let c = y * w + x;
+                    if self.ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height
+                    {
+                        continue;
+                    }
+                    let orth = orthogonal(c, w);
+                    let floor = orth.iter().any(|&o| site.room_id[o] == id);
+                    // Off the border: only the border has hardness 255.
+                    let outside = orth.iter().any(|&o| {
+                        self.ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255
+                    });
+                    if floor && outside {
+                        list.push(c as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The door candidates of `room`.
+    pub(super) fn candidates(&self, room: usize) -> &[u32] {
+        &self.candidates[room]
+    }
+
+    /// Whether the cell is in some room's ring (or where rings meet).
+    pub(super) fn in_ring(&self, c: usize) -> bool {
+        self.ring[c] != 0
+    }
+
+    /// Whether a corridor may run through the cell: rock or corridor that
+    /// is not a room, a ring or the border.
+    pub(crate) fn free(&self, site: &Site<'_>, c: usize) -> bool {
+        self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
+    }
+
+    /// The room whose ring the cell is in (`None` outside rings or where
+    /// rings meet).
+    pub(crate) fn ring_room(&self, c: usize) -> Option<usize> {
+        match self.ring[c] {
+            0 | SHARED => None,
+            id => Some(usize::from(id) - 1),
+        }
+    }
+
+    /// The cells where a corridor may meet a room: its door candidates, or
+    /// only its doors once it has `max_doors`. No new door right beside an
+    /// existing one: a corridor arriving there uses that door instead of
+    /// opening a wall of doors.
+    pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize) -> Vec<u32> {
+        site.budget.spend(self.candidates[room].len());
+        if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
+            site.doors[room]
+                .iter()
+                .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
+                .collect()
+        } else {
+            self.candidates[room]
+                .iter()
+                .copied()
+                .filter(|&c| self.door_allowed(site, c as usize))
+                .collect()
+        }
+    }
+
+    /// Whether a door candidate may be a door now: it is one already, or
+    /// no door stands beside it. (Room fullness is the caller's question.)
+    pub(super) fn door_allowed(&self, site: &Site<'_>, c: usize) -> bool {
+        site.tiles[c] == Tile::Door
+            || orthogonal(c, site.width)
+                .iter()
+                .all(|&n| site.tiles[n] != Tile::Door)
+    }
+
+    /// Whether a corridor may end at ring cell `c` of room `r` as a door.
+    pub(crate) fn usable_door(&self, cfg: &Config, site: &Site<'_>, r: usize, c: usize) -> bool {
+        if site.tiles[c] == Tile::Door {
+            return true;
+        }
+        site.doors[r].len() < usize::from(cfg.rooms.max_doors)
+            && self.candidates[r].contains(&(c as u32))
+            && self.door_allowed(site, c)
+    }
+
+    /// Opens one cell of a corridor: a ring cell becomes its room's door,
+    /// any other cell corridor, which later corridors may run along.
+    pub(crate) fn open(&self, site: &mut Site<'_>, c: usize) {
+        match self.ring[c] {
+            0 => site.tiles[c] = Tile::Corridor,
+            id => {
+                if site.tiles[c] != Tile::Door {
+                    site.tiles[c] = Tile::Door;
+                    let pos = Pos::new((c % site.width) as u16, (c / site.width) as u16);
+                    site.doors[usize::from(id) - 1].push(Door { pos });
+                }
+            }
+        }
+        site.hardness[c] = 0;
+    }
+}
+
+/// The direction from a door candidate away from its room's floor (a
+/// candidate touches the floor of its own room only).
+pub(super) fn outward(site: &Site<'_>, c: usize) -> Dir {
+    Dir::ALL
+        .into_iter()
+        .find(|&d| site.room_id[step(c, d.opposite(), site.width)] != 0)
+        .unwrap_or(Dir::North)
+}
+
+fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {
+    (y - 1..=y + 1).any(|ny| (x - 1..=x + 1).any(|nx| room_id[ny * w + nx] == id))
+}

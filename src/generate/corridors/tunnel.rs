@@ -1,0 +1,504 @@
+//! The `Tunnel` corridor style, 002's method: take the rooms in order and
+//! join each to the nearest room already joined (Euclidean distance between
+//! centres), carving the cheapest path through rock. The order is Prim's
+//! over room centres (see [`join_order`]), so each corridor is as local as
+//! 002's rule intends.
+//!
+//! The path search is A* over (cell, arrival direction) states, so that a
+//! change of direction can carry a penalty exactly. A step into rock costs
+//! `step_cost + hardness_weight * hardness`; a step along an existing
+//! corridor costs `open_cost`, close to the softest rock, so later corridors
+//! often follow earlier ones for a while and then leave them, which is where
+//! loops come from (002: "you need to weight empty space close to the
+//! hardness of the softest rock").
+//!
+//! Where corridors and doors may go is [`site`](super::site)'s to say; the
+//! search prices only the cells it calls free, and enters rings only at the
+//! door ends it gives. A union-find tracks which rooms are joined, as 003's
+//! merging room sets do; a room no path can reach leaves the sets apart and
+//! the attempt is rejected.
+
+use petgraph::unionfind::UnionFind;
+
+use crate::config::Config;
+use crate::geom::Dir;
+use crate::grid_search::{BucketQueue, step as offset, xy};
+use crate::level::Tile;
+
+use super::join::{centre2, dist2, join_order};
+use super::site::{Rules, Site, outward};
+use super::{NO_PARENT, Unjoined};
+
+/// The Tunnel's scratch buffers, reused from level to level.
+#[derive(Default)]
+pub(super) struct Tunnel {
+    /// Per cell: the cost of a corridor step into it, 0 where corridors may
+    /// not go (rooms, rings, border). One lookup decides both questions.
+    step: Vec<u16>,
+    /// Per search state (cell * 2 + axis of arrival).
+    states: Vec<State>,
+    /// Per cell: `search` when the cell is a goal of the current search.
+    goal: Vec<u32>,
+    search: u32,
+    /// The search's queue: shared with the simulation's tunnelling map,
+    /// since a ring of buckets is already the fastest queue for small
+    /// integer costs.
+    queue: BucketQueue,
+    starts: Vec<(u32, u32)>,
+    path: Vec<u32>,
+    rock_cost: Vec<u32>,
+}
+
+/// Search bookkeeping of one (cell, axis) state, kept together so a visit
+/// touches one cache line: `[SEARCH, COST, PARENT]`. SEARCH is the search
+/// that last reached the state; the other two are stale unless it is the
+/// current one. A plain array rather than a struct so a fresh table can be
+/// allocated zeroed, leaving untouched pages unmapped.
+type State = [u32; 3];
+const SEARCH: usize = 0;
+const COST: usize = 1;
+const PARENT: usize = 2;
+
+impl Tunnel {
+    /// Each room in Prim's order joined to the nearest joined room by the
+    /// cheapest path.
+    pub(super) fn carve(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+    ) -> Result<(), Unjoined> {
+        self.prepare(cfg, rules, site);
+        let rooms = site.shapes.len();
+        let mut sets = UnionFind::<usize>::new(rooms);
+        let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
+        let mut joined: Vec<usize> = Vec::with_capacity(rooms);
+        let mut order: Vec<usize> = Vec::with_capacity(rooms);
+        // Prim's order glances at every pair of rooms, sixteen to a unit.
+        if !site.budget.spend(rooms * rooms / 16) {
+            return Err(Unjoined);
+        }
+        for room in join_order(&centres) {
+            if joined.is_empty() {
+                joined.push(room);
+                continue;
+            }
+            // Nearest joined rooms first; ties go to the earlier room.
+            order.clear();
+            order.extend(joined.iter().copied());
+            if !site.budget.spend(order.len()) {
+                return Err(Unjoined);
+            }
+            let c = centres[room];
+            order.sort_by_key(|&j| (dist2(c, centres[j]), j));
+            // The nearest room is the goal, as in 002. If a room's ring
+            // leaves no way through, the next nearest is tried.
+            let target = order
+                .iter()
+                .take(4)
+                .copied()
+                .find(|&t| self.join(cfg, rules, site, room, t));
+            match target {
+                Some(t) => {
+                    sets.union(room, t);
+                    joined.push(room);
+                }
+                // A room no search can reach dooms the attempt: stop now
+                // rather than flood the level with more failing searches.
+                None => return Err(Unjoined),
+            }
+        }
+        debug_assert!((1..rooms).all(|r| sets.equiv(0, r)));
+        Ok(())
+    }
+
+    /// The cost tables of this level: rock by hardness, and every cell's
+    /// step cost. Every room cell and ring cell is closed, and so is the
+    /// border (hardness 255).
+    fn prepare(&mut self, cfg: &Config, rules: &Rules, site: &Site<'_>) {
+        let n = site.width * site.height;
+        let t = &cfg.tunnel;
+        self.rock_cost.clear();
+        self.rock_cost.extend((0..256u16).map(|h| {
+            let excess = h.saturating_sub(t.soft_below);
+            u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
+        }));
+        // Search marks keep counting up across levels, so these buffers
+        // never need clearing: a stale mark never equals a new one.
+        if self.states.len() < 2 * n || self.search > u32::MAX - 1_000_000 {
+            self.states = vec![[0; 3]; 2 * n];
+            self.goal = vec![0; n];
+            self.search = 0;
+        }
+        self.step.clear();
+        self.step_costs(rules, site);
+    }
+
+    fn step_costs(&mut self, rules: &Rules, site: &Site<'_>) {
+        let w = site.width;
+        let table: Vec<u16> = (0..256)
+            .map(|h| {
+                if h == 255 {
+                    0
+                } else {
+                    self.rock_cost[h].min(u32::from(u16::MAX)) as u16
+                }
+            })
+            .collect();
+        self.step
+            .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
+        for shape in site.shapes {
+            let b = shape.bounds();
+            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
+                let row = y * w + usize::from(b.x) - 1..=y * w + usize::from(b.right()) + 1;
+                match shape {
+                    crate::geom::Shape::Rect(_) => self.step[row].fill(0),
+                    crate::geom::Shape::Circle { .. } | crate::geom::Shape::Merged(_) => {
+                        for c in row {
+                            if rules.in_ring(c) || site.room_id[c] != 0 {
+                                self.step[c] = 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Carves the cheapest corridor from `from` to `to`; false if none exists.
+    fn join(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+        from: usize,
+        to: usize,
+    ) -> bool {
+        let sources = rules.door_ends(cfg, site, from);
+        let goals = rules.door_ends(cfg, site, to);
+        if sources.is_empty() || goals.is_empty() {
+            return false;
+        }
+        // Try doors on the walls facing the target first; only if none of
+        // them leads anywhere, any door of the room.
+        let Some(goal_state) = self
+            .search(cfg, rules, site, &sources, &goals, to, true)
+            .or_else(|| self.search(cfg, rules, site, &sources, &goals, to, false))
+        else {
+            return false;
+        };
+
+        // Walk back from the goal and open the path.
+        self.path.clear();
+        let mut s = goal_state;
+        while s != NO_PARENT {
+            self.path.push(s >> 1);
+            s = self.states[s as usize][PARENT];
+        }
+        let path = std::mem::take(&mut self.path);
+        for &c in &path {
+            let c = c as usize;
+            rules.open(site, c);
+            // Later corridors may run along this one, at the open cost.
+            if !rules.in_ring(c) {
+                self.step[c] = cfg.tunnel.open_cost;
+            }
+        }
+        self.path = path;
+        true
+    }
+
+    /// A* from any source to any goal; returns the goal state reached.
+    ///
+    /// States are (cell, axis of arrival): a turn is a change of axis, and
+    /// stepping straight back to the previous cell is never allowed, so two
+    /// states a cell price turns exactly. The queue is a ring of buckets
+    /// keyed by f = g + h (Dial's algorithm): costs are small integers and
+    /// f never decreases under a consistent heuristic, so push and pop are
+    /// O(1) and the order among equal keys is fixed (last in, first out).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &Site<'_>,
+        sources: &[u32],
+        goals: &[u32],
+        to: usize,
+        facing_only: bool,
+    ) -> Option<u32> {
+        let t = &cfg.tunnel;
+        let w = site.width;
+        let open_cost = u32::from(t.open_cost);
+        let turn = u32::from(t.turn_penalty);
+        let min_step = open_cost.min(self.rock_cost[1]);
+        self.search += 1;
+        let mark = self.search;
+        for &g in goals {
+            self.goal[g as usize] = mark;
+        }
+        // Heuristic: orthogonal steps to the target's ring at the cheapest
+        // step cost, plus one turn when the target lies off the current
+        // axis. Consistent, so the first goal popped is the cheapest.
+        let b = site.shapes[to].bounds();
+        let (bx0, by0) = (i32::from(b.x) - 1, i32::from(b.y) - 1);
+        let (bx1, by1) = (i32::from(b.right()) + 1, i32::from(b.bottom()) + 1);
+        let h = |x: i32, y: i32, axis: usize| -> u32 {
+            let dx = (bx0 - x).max(x - bx1).max(0);
+            let dy = (by0 - y).max(y - by1).max(0);
+            let off_axis = if axis == HORIZONTAL { dy > 0 } else { dx > 0 };
+            (dx + dy) as u32 * min_step + if off_axis { turn } else { 0 }
+        };
+        // Sources and goals are ring cells, closed to passing corridors;
+        // entering one costs like rock, or like open space if already a door.
+        let rock = &self.rock_cost;
+        let end_cost = |c: usize| -> u32 {
+            match site.tiles[c] {
+                Tile::Rock => rock[usize::from(site.hardness[c])],
+                _ => open_cost,
+            }
+        };
+
+        // Doors face the room they lead to: a source more than a few steps
+        // farther from the target than the nearest one would only start a
+        // corridor that walks around its own room.
+        let nearest = sources
+            .iter()
+            .map(|&s| {
+                let (x, y) = xy(s as usize, w);
+                h(x, y, HORIZONTAL).min(h(x, y, VERTICAL))
+            })
+            .min()
+            .unwrap_or(0);
+        let slack = if facing_only {
+            SOURCE_SLACK * min_step
+        } else {
+            u32::MAX - nearest
+        };
+        self.starts.clear();
+        for &s in sources {
+            let c = s as usize;
+            let (x, y) = xy(c, w);
+            if h(x, y, HORIZONTAL).min(h(x, y, VERTICAL)) > nearest + slack {
+                continue;
+            }
+            // Leave the room straight away from the floor.
+            let out = outward(site, c);
+            let state = c * 2 + axis_of(out);
+            let g = end_cost(c);
+            self.states[state] = [mark, g, NO_PARENT];
+            self.starts.push((g + h(x, y, axis_of(out)), state as u32));
+        }
+
+        // The ring of buckets must span every key outstanding at once: the
+        // spread of the starting keys, plus the most one step can add to f
+        // (a step, a turn, and the heuristic's turn term switching on).
+        let lowest = self.starts.iter().map(|s| s.0).min().unwrap_or(0);
+        let highest = self.starts.iter().map(|s| s.0).max().unwrap_or(0);
+        let max_step = self.rock_cost[254].max(open_cost);
+        let window = u64::from(highest - lowest)
+            + u64::from(max_step)
+            + u64::from(min_step)
+            + 2 * u64::from(turn)
+            + 1;
+        let ring = (window as usize).next_power_of_two();
+        // Clearing the ring costs a look at each bucket.
+        if !site.budget.spend(ring / 16 + goals.len() + sources.len()) {
+            return None;
+        }
+        self.queue.reset(ring, lowest);
+        for &(f, state) in &self.starts {
+            self.queue.push(f, state);
+        }
+
+        // Steps are counted here and spent at the end, to keep the loop tight.
+        let allowed = site.budget.left();
+        let mut steps = 0usize;
+        let found = loop {
+            let Some((f, state)) = self.queue.pop() else {
+                break None;
+            };
+            steps += 1;
+            if steps > allowed {
+                break None;
+            }
+            let state = state as usize;
+            let (c, axis) = (state >> 1, state & 1);
+            let g = self.states[state][COST];
+            let (x, y) = xy(c, w);
+            if g + h(x, y, axis) != f {
+                continue; // superseded by a cheaper push
+            }
+            if self.goal[c] == mark {
+                break Some(state as u32);
+            }
+            let came_from = match self.states[state][PARENT] {
+                NO_PARENT => usize::MAX,
+                p => p as usize >> 1,
+            };
+            // Only sources are ring cells at this point: a source may not step
+            // straight into a goal, so every door touches a corridor cell.
+            let at_source = rules.in_ring(c);
+            for nd in Dir::ALL {
+                let nc = offset(c, nd, w);
+                if nc == came_from {
+                    continue;
+                }
+                let step = match u32::from(self.step[nc]) {
+                    0 if self.goal[nc] == mark && !at_source => end_cost(nc),
+                    0 => continue,
+                    step => step,
+                };
+                let n_axis = axis_of(nd);
+                let ng = g + step + if n_axis != axis { turn } else { 0 };
+                if ng > COST_LIMIT {
+                    // Absurdly long and costly; treat it as no way through
+                    // rather than let the sums wrap.
+                    continue;
+                }
+                let ns = nc * 2 + n_axis;
+                let seen = &mut self.states[ns];
+                if seen[SEARCH] != mark || ng < seen[COST] {
+                    *seen = [mark, ng, state as u32];
+                    let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
+                    self.queue.push(nf, ns as u32);
+                }
+            }
+        };
+        site.budget.spend(steps);
+        found
+    }
+}
+
+const SOURCE_SLACK: u32 = 4;
+
+/// Path costs stay below this, so `g + step + turn + h` never overflows:
+/// each of those terms is at most a few hundred thousand (the config caps
+/// costs) and the level at most 2000 cells a side.
+const COST_LIMIT: u32 = u32::MAX / 4;
+const HORIZONTAL: usize = 0;
+const VERTICAL: usize = 1;
+
+pub(super) fn axis_of(d: Dir) -> usize {
+    match d {
+        Dir::East | Dir::West => HORIZONTAL,
+        Dir::North | Dir::South => VERTICAL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::generate::budget::Budget;
+    use crate::generate::seed::{Stage, stage_rng};
+    use crate::generate::{hardness, rooms};
+
+    /// Plain Dijkstra over the same (cell, axis) states and the same rules,
+    /// with a binary heap: the reference the bucket-queue A* must match.
+    fn reference(
+        tunnel: &Tunnel,
+        rules: &Rules,
+        cfg: &Config,
+        site: &Site<'_>,
+        sources: &[u32],
+        goals: &[u32],
+    ) -> Option<u32> {
+        let w = site.width;
+        let t = &cfg.tunnel;
+        let (open, turn) = (u32::from(t.open_cost), u32::from(t.turn_penalty));
+        let end_cost = |c: usize| match site.tiles[c] {
+            Tile::Rock => tunnel.rock_cost[usize::from(site.hardness[c])],
+            _ => open,
+        };
+        let mut best = vec![u32::MAX; 2 * site.tiles.len()];
+        let mut heap = BinaryHeap::new();
+        for &s in sources {
+            let c = s as usize;
+            let out = outward(site, c);
+            let state = c * 2 + axis_of(out);
+            best[state] = best[state].min(end_cost(c));
+            heap.push(Reverse((end_cost(c), state)));
+        }
+        while let Some(Reverse((g, state))) = heap.pop() {
+            if g > best[state] {
+                continue;
+            }
+            let (c, axis) = (state >> 1, state & 1);
+            if goals.contains(&(c as u32)) {
+                return Some(g);
+            }
+            for nd in Dir::ALL {
+                let nc = offset(c, nd, w);
+                let step = match u32::from(tunnel.step[nc]) {
+                    0 if goals.contains(&(nc as u32)) && !rules.in_ring(c) => end_cost(nc),
+                    0 => continue,
+                    s => s,
+                };
+                let ng = g + step + if axis_of(nd) != axis { turn } else { 0 };
+                let ns = nc * 2 + axis_of(nd);
+                if ng < best[ns] {
+                    best[ns] = ng;
+                    heap.push(Reverse((ng, ns)));
+                }
+            }
+        }
+        None
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// The A* finds a path exactly when one exists, and its cost is the
+        /// cheapest, whatever the costs (the extremes once broke the queue).
+        #[test]
+        fn search_cost_equals_dijkstra(
+            seed in any::<u64>(),
+            step in prop_oneof![Just(1u16), Just(100), 1u16..=200, Just(10_000)],
+            open in prop_oneof![Just(1u16), Just(100), 1u16..=200, Just(10_000)],
+            turn in prop_oneof![Just(0u16), 0u16..=200, Just(10_000)],
+            soft in 0u16..=254,
+            weight in prop_oneof![Just(0.0f64), 0.0f64..=16.0],
+        ) {
+            let mut cfg = Config::from_ron("(width: 70, height: 40, rooms: (count: (min: 2, max: 8)))", "t").unwrap();
+            cfg.tunnel.step_cost = step;
+            cfg.tunnel.open_cost = open;
+            cfg.tunnel.turn_penalty = turn;
+            cfg.tunnel.soft_below = soft;
+            cfg.tunnel.hardness_weight = weight;
+            let (w, h) = (70usize, 40usize);
+            let mut hard = vec![0u8; w * h];
+            hardness::fill(&mut hard, &mut Vec::new(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
+            let mut room_id = Vec::new();
+            let budget = Budget::new(u64::MAX);
+            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &budget);
+            prop_assume!(shapes.len() >= 2);
+            let mut tiles = vec![Tile::Rock; w * h];
+            for (c, &id) in room_id.iter().enumerate() {
+                if id != 0 {
+                    tiles[c] = Tile::Floor;
+                    hard[c] = 0;
+                }
+            }
+            let mut doors = vec![Vec::new(); shapes.len()];
+            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, doors: &mut doors, budget: &budget };
+            let mut rules = Rules::default();
+            rules.prepare(&site);
+            let mut tunnel = Tunnel::default();
+            tunnel.prepare(&cfg, &rules, &site);
+            for (from, to) in [(1, 0), (0, 1)] {
+                let sources = rules.candidates(from).to_vec();
+                let goals = rules.candidates(to).to_vec();
+                let got = tunnel
+                    .search(&cfg, &rules, &site, &sources, &goals, to, false)
+                    .map(|state| tunnel.states[state as usize][COST]);
+                let want = reference(&tunnel, &rules, &cfg, &site, &sources, &goals);
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Searches over flat grids (and other index-numbered graphs), shared by
+//! generation, the level graph, level loading and the simulation: the
+//! neighbours of a cell, the breadth-first search, the bucket queue behind
+//! every Dijkstra-like search, and per-cell stamps a new search invalidates
+//! at once.
+//!
+//! Cells are indices into a row-major grid `width` wide. Everything here is
+//! pure and IO-free, and knows nothing of tiles or levels: callers say which
+//! steps are allowed. The searches step to neighbours without bounds checks,
+//! relying on the invariant that the border of a level is never walkable
+//! (nor otherwise admitted), so every cell a search expands is off it.
+
+use crate::geom::Dir;
+
+/// The eight king moves as (dx, dy), orthogonal ones first (north, east,
+/// south, west), then the diagonals clockwise from north-east. Searches
+/// and step choices take them in this order, which is what makes their
+/// ties deterministic.
+pub const KING_MOVES: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Which neighbours a search steps to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moves {
+    /// North, east, south, west.
+    Orthogonal,
+    /// [`KING_MOVES`], in that order.
+    King,
+}
+
+/// The neighbour of cell `c` in direction `d`. `c` must be off the border.
+#[inline]
+pub fn step(c: usize, d: Dir, width: usize) -> usize {
+    match d {
+        Dir::North => c - width,
+        Dir::South => c + width,
+        Dir::East => c + 1,
+        Dir::West => c - 1,
+    }
+}
+
+/// The four orthogonal neighbours of `c` (north, east, south, west), which
+/// must be off the border.
+#[inline]
+pub fn orthogonal(c: usize, width: usize) -> [usize; 4] {
+    [c - width, c + 1, c + width, c - 1]
+}
+
+/// The neighbours of `c` (off the border) that `moves` allows, in order.
+#[inline]
+pub fn neighbours(c: usize, width: usize, moves: Moves) -> impl Iterator<Item = usize> {
+    let count = match moves {
+        Moves::Orthogonal => 4,
+        Moves::King => 8,
+    };
+    KING_MOVES[..count]
+        .iter()
+        .map(move |&(dx, dy)| (c as isize + dy as isize * width as isize + dx as isize) as usize)
+}
+
+/// A cell's coordinates, with one 32-bit division.
+#[inline]
+pub fn xy(c: usize, width: usize) -> (i32, i32) {
+    let y = c as u32 / width as u32;
+    ((c as u32 - y * width as u32) as i32, y as i32)
+}
+
+/// What a breadth-first search does with a cell it takes from its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visit {
+    /// Step on to its neighbours.
+    Expand,
+    /// Go no farther from it (a cell the caller only wanted reached).
+    Skip,
+    /// End the search here.
+    Stop,
+}
+
+/// A breadth-first search with reusable buffers: step counts in a flat
+/// array, the queue in another. A new search clears only the cells the
+/// last one reached, so searching a few cells of a large grid costs a few
+/// cells, and one `Bfs` serves every search of a thread.
+#[derive(Clone, Debug, Default)]
+pub struct Bfs {
+    dist: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl Bfs {
+    /// Not reached by the last search.
+    pub const UNREACHED: u32 = u32::MAX;
+
+    /// A search sized for `cells` cells up front.
+    pub fn with_cells(cells: usize) -> Bfs {
+        Bfs {
+            dist: vec![Self::UNREACHED; cells],
+            queue: Vec::with_capacity(cells.min(4096)),
+        }
+    }
+
+    /// Searches from `sources` over `cells` cells. A cell taken from the
+    /// queue is first shown to `visit` (with its step count); if it says
+    /// [`Visit::Expand`], each of its `moves` not reached yet is reached in
+    /// one more step when `may_enter(from, to)` allows. Returns how many
+    /// cells were reached, sources included.
+    pub fn run<S, M, I, E, V>(
+        &mut self,
+        cells: usize,
+        sources: S,
+        mut moves: M,
+        mut may_enter: E,
+        mut visit: V,
+    ) -> usize
+    where
+        S: IntoIterator<Item = usize>,
+        M: FnMut(usize) -> I,
+        I: IntoIterator<Item = usize>,
+        E: FnMut(usize, usize) -> bool,
+        V: FnMut(usize, u32) -> Visit,
+    {
+        self.clear(cells);
+        for s in sources {
+            if self.dist[s] == Self::UNREACHED {
+                self.dist[s] = 0;
+                self.queue.push(s as u32);
+            }
+        }
+        let mut head = 0;
+        while let Some(&c) = self.queue.get(head) {
+            head += 1;
+            let c = c as usize;
+            let d = self.dist[c];
+            match visit(c, d) {
+                Visit::Expand => {}
+                Visit::Skip => continue,
+                Visit::Stop => break,
+            }
+            for n in moves(c) {
+                if self.dist[n] == Self::UNREACHED && may_enter(c, n) {
+                    self.dist[n] = d + 1;
+                    self.queue.push(n as u32);
+                }
+            }
+        }
+        self.queue.len()
+    }
+
+    /// A full search of a grid from `sources` over `moves`, entering the
+    /// cells `may_enter(from, to)` allows. Returns how many cells it reached.
+    pub fn flood(
+        &mut self,
+        width: usize,
+        cells: usize,
+        sources: impl IntoIterator<Item = usize>,
+        moves: Moves,
+        may_enter: impl FnMut(usize, usize) -> bool,
+    ) -> usize {
+        self.run(
+            cells,
+            sources,
+            |c| neighbours(c, width, moves),
+            may_enter,
+            |_, _| Visit::Expand,
+        )
+    }
+
+    /// Steps from the nearest source of the last search, or
+    /// [`Bfs::UNREACHED`].
+    #[inline]
+    pub fn dist(&self, c: usize) -> u32 {
+        self.dist[c]
+    }
+
+    /// Every cell's step count from the last search.
+    pub fn distances(&self) -> &[u32] {
+        &self.dist
+    }
+
+    /// The step counts of the last search, keeping no buffer.
+    pub fn into_distances(self) -> Vec<u32> {
+        self.dist
+    }
+
+    fn clear(&mut self, cells: usize) {
+        if self.dist.len() == cells {
+            // Only the cells the last search reached hold a count.
+            for &c in &self.queue {
+                self.dist[c as usize] = Self::UNREACHED;
+            }
+        } else {
+            self.dist.clear();
+            self.dist.resize(cells, Self::UNREACHED);
+        }
+        self.queue.clear();
+    }
+}
+
+/// A monotone priority queue over small integer keys (Dial's algorithm):
+/// a ring of buckets, with a bitmap to skip empty ones. Keys pushed are never
+/// below the last key popped, nor more than the ring's length above it.
+/// Values with equal keys come out last in, first out.
+#[derive(Clone, Debug, Default)]
+pub struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    occupied: Vec<u64>,
+    len: usize,
+    cursor: u32,
+}
+
+impl BucketQueue {
+    /// Empties the queue for keys from `lowest` up to `lowest + ring_len`
+    /// (`ring_len` a power of two).
+    pub fn reset(&mut self, ring_len: usize, lowest: u32) {
+        let ring_len = ring_len.max(64);
+        if self.buckets.len() != ring_len {
+            self.buckets.resize_with(ring_len, Vec::new);
+            self.occupied = vec![0; ring_len / 64];
+        }
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.occupied.fill(0);
+        self.len = 0;
+        self.cursor = lowest;
+    }
+
+    #[inline]
+    pub fn push(&mut self, key: u32, value: u32) {
+        assert!(
+            key >= self.cursor && ((key - self.cursor) as usize) < self.buckets.len(),
+            "key {key} outside the window at {} of {}",
+            self.cursor,
+            self.buckets.len()
+        );
+        let i = key as usize & (self.buckets.len() - 1);
+        self.buckets[i].push(value);
+        self.occupied[i / 64] |= 1 << (i % 64);
+        self.len += 1;
+    }
+
+    /// The lowest key and a value pushed with it.
+    #[inline]
+    pub fn pop(&mut self) -> Option<(u32, u32)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.buckets.len() - 1;
+        loop {
+            let i = self.cursor as usize & mask;
+            if let Some(v) = self.buckets[i].pop() {
+                if self.buckets[i].is_empty() {
+                    self.occupied[i / 64] &= !(1 << (i % 64));
+                }
+                self.len -= 1;
+                return Some((self.cursor, v));
+            }
+            // Jump to the next occupied bucket, wrapping around the ring.
+            let words = self.occupied.len();
+            let (w0, b0) = (i / 64, i % 64);
+            let mut skip = 0usize;
+            let first = self.occupied[w0] & (!0u64 << b0);
+            if first != 0 {
+                skip = first.trailing_zeros() as usize - b0;
+            } else {
+                skip += 64 - b0;
+                for k in 1..=words {
+                    let word = self.occupied[(w0 + k) % words];
+                    if word != 0 {
+                        skip += word.trailing_zeros() as usize;
+                        break;
+                    }
+                    skip += 64;
+                }
+            }
+            self.cursor += skip as u32;
+        }
+    }
+}
+
+/// Per-cell stamps that a new search invalidates in O(1): a cell belongs to
+/// the current search when its stamp equals the search's mark. Saves
+/// clearing a whole grid before each of many small searches.
+#[derive(Clone, Debug, Default)]
+pub struct Stamps {
+    stamp: Vec<u32>,
+    last: u32,
+}
+
+impl Stamps {
+    /// Fits the stamps to a grid of `cells` cells, starting afresh when the
+    /// size changed or the marks are close to running out.
+    pub fn fit(&mut self, cells: usize) {
+        if self.stamp.len() != cells || self.last > u32::MAX - 1_000_000 {
+            self.stamp = vec![0; cells];
+            self.last = 0;
+        }
+    }
+
+    /// A mark no cell holds yet.
+    #[inline]
+    pub fn next_mark(&mut self) -> u32 {
+        self.last += 1;
+        self.last
+    }
+
+    #[inline]
+    pub fn get(&self, c: usize) -> u32 {
+        self.stamp[c]
+    }
+
+    #[inline]
+    pub fn set(&mut self, c: usize, mark: u32) {
+        self.stamp[c] = mark;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 6x5 grid: `#` blocks, the border is blocked.
+    const ROWS: [&str; 5] = ["######", "#..#.#", "#.##.#", "#....#", "######"];
+
+    fn open() -> Vec<bool> {
+        ROWS.iter()
+            .flat_map(|r| r.chars().map(|c| c == '.'))
+            .collect()
+    }
+
+    #[test]
+    fn bfs_counts_orthogonal_steps_and_clears_only_what_it_reached() {
+        let open = open();
+        let mut bfs = Bfs::default();
+        let reached = bfs.flood(6, 30, [7], Moves::Orthogonal, |_, n| open[n]);
+        assert_eq!(reached, 9);
+        assert_eq!(bfs.dist(8), 1);
+        assert_eq!(bfs.dist(10), 7); // round the bottom
+        assert_eq!(bfs.dist(0), Bfs::UNREACHED);
+        // A second, stopped search forgets the first one's counts.
+        bfs.run(
+            30,
+            [10],
+            |c| orthogonal(c, 6),
+            |_, n| open[n],
+            |c, _| if c == 16 { Visit::Stop } else { Visit::Expand },
+        );
+        assert_eq!(bfs.dist(10), 0);
+        assert_eq!(bfs.dist(7), Bfs::UNREACHED);
+    }
+
+    #[test]
+    fn king_moves_reach_diagonals() {
+        let open = open();
+        let mut bfs = Bfs::with_cells(30);
+        bfs.flood(6, 30, [13], Moves::King, |_, n| open[n]);
+        assert_eq!(bfs.dist(20), 1);
+        assert_eq!(neighbours(13, 6, Moves::King).count(), 8);
+        assert_eq!(
+            neighbours(13, 6, Moves::Orthogonal).collect::<Vec<_>>(),
+            orthogonal(13, 6)
+        );
+    }
+
+    #[test]
+    fn bucket_queue_pops_in_key_order_across_the_ring() {
+        let mut q = BucketQueue::default();
+        q.reset(64, 100);
+        for (k, v) in [(150, 1), (100, 2), (163, 3), (100, 4)] {
+            q.push(k, v);
+        }
+        assert_eq!(q.pop(), Some((100, 4)));
+        assert_eq!(q.pop(), Some((100, 2)));
+        q.push(120, 5);
+        assert_eq!(q.pop(), Some((120, 5)));
+        assert_eq!(q.pop(), Some((150, 1)));
+        q.push(200, 6);
+        assert_eq!(q.pop(), Some((163, 3)));
+        assert_eq!(q.pop(), Some((200, 6)));
+        assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn stamps_forget_at_a_new_mark() {
+        let mut s = Stamps::default();
+        s.fit(4);
+        let a = s.next_mark();
+        s.set(2, a);
+        let b = s.next_mark();
+        assert_eq!(s.get(2), a);
+        assert_ne!(s.get(2), b);
+    }
+}
