@@ -20,7 +20,8 @@ use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
 use crate::geom::{Dir, Pos};
-use crate::level::{Room, Tile};
+use crate::grid_search::{Bfs, Visit, step};
+use crate::layout::{Room, Tile};
 
 /// A node of the level graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,14 +94,7 @@ impl LevelGraph {
             }
         }
         let is_net = |c: usize| in_net[c];
-        let step = |c: usize, d: Dir| -> usize {
-            match d {
-                Dir::North => c - w,
-                Dir::South => c + w,
-                Dir::East => c + 1,
-                Dir::West => c - 1,
-            }
-        };
+        let step = |c: usize, d: Dir| step(c, d, w);
         // Assign a node to every node cell.
         const NONE: u32 = u32::MAX;
         let mut node_of = vec![NONE; n];
@@ -235,23 +229,21 @@ impl LevelGraph {
     /// Rooms reachable from `room` along corridors without crossing
     /// another room, sorted.
     pub fn linked_rooms(&self, room: u16) -> Vec<u16> {
-        let start = NodeIndex::new(room.into());
-        let mut seen = vec![false; self.graph.node_count()];
-        let mut stack = vec![start];
-        seen[start.index()] = true;
+        let start = usize::from(room);
         let mut out = Vec::new();
-        while let Some(v) = stack.pop() {
-            for u in self.graph.neighbors(v) {
-                if seen[u.index()] {
-                    continue;
+        Bfs::default().run(
+            self.graph.node_count(),
+            [start],
+            |v| self.graph.neighbors(NodeIndex::new(v)).map(|u| u.index()),
+            |_, _| true,
+            |v, _| match self.graph[NodeIndex::new(v)] {
+                Node::Room(r) if v != start => {
+                    out.push(r);
+                    Visit::Skip
                 }
-                seen[u.index()] = true;
-                match self.graph[u] {
-                    Node::Room(r) => out.push(r),
-                    _ => stack.push(u),
-                }
-            }
-        }
+                _ => Visit::Expand,
+            },
+        );
         out.sort_unstable();
         out
     }

@@ -66,6 +66,16 @@ pub fn neighbours(c: usize, width: usize, moves: Moves) -> impl Iterator<Item = 
         .map(move |&(dx, dy)| (c as isize + dy as isize * width as isize + dx as isize) as usize)
 }
 
+/// The king move (dx, dy) from cell `from` to its neighbour `to`, without
+/// dividing: in a grid at least three wide, a row apart is a difference of
+/// more than one.
+#[inline]
+pub fn king_move(from: usize, to: usize, width: usize) -> (i32, i32) {
+    let delta = to as isize - from as isize;
+    let dy = delta.signum() * isize::from(delta.abs() > 1);
+    ((delta - dy * width as isize) as i32, dy as i32)
+}
+
 /// A cell's coordinates, with one 32-bit division.
 #[inline]
 pub fn xy(c: usize, width: usize) -> (i32, i32) {
@@ -363,6 +373,9 @@ mod tests {
         bfs.flood(6, 30, [13], Moves::King, |_, n| open[n]);
         assert_eq!(bfs.dist(20), 1);
         assert_eq!(neighbours(13, 6, Moves::King).count(), 8);
+        for (n, &mv) in neighbours(13, 6, Moves::King).zip(&KING_MOVES) {
+            assert_eq!(king_move(13, n, 6), mv);
+        }
         assert_eq!(
             neighbours(13, 6, Moves::Orthogonal).collect::<Vec<_>>(),
             orthogonal(13, 6)

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod grid_search;
+pub mod layout;
 pub mod level;
 pub mod render;
 pub mod save;

@@ -11,19 +11,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::geom::Pos;
+use crate::grid_search::{Bfs, BucketQueue, Moves, king_move, orthogonal};
 use crate::level::Level;
 
 /// The eight king moves, orthogonal ones first.
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
+pub use crate::grid_search::KING_MOVES as DIRECTIONS;
 
 /// Whether an actor may step from `from` to the adjacent cell `to`.
 ///
@@ -50,6 +42,43 @@ pub fn can_step(level: &Level, from: Pos, to: Pos, tunneller: bool) -> bool {
     open || tunneller
 }
 
+/// [`can_step`] for a walker by cell index, as a king-move search asks it:
+/// may a walker on `from` step to its neighbour `to`? Open cells are never
+/// on the border, so every neighbour of one exists. The position of `to`
+/// is remembered while a search asks about its neighbours in turn, so a
+/// search divides once a cell, not once a question.
+pub(crate) struct WalkerSteps<'a> {
+    level: &'a Level,
+    width: usize,
+    to: (usize, Pos),
+}
+
+impl<'a> WalkerSteps<'a> {
+    pub(crate) fn new(level: &'a Level) -> WalkerSteps<'a> {
+        WalkerSteps {
+            level,
+            width: usize::from(level.width()),
+            to: (usize::MAX, Pos::new(0, 0)),
+        }
+    }
+
+    pub(crate) fn may_step(&mut self, from: usize, to: usize) -> bool {
+        if !self.level.tiles()[from].is_walkable() {
+            return false;
+        }
+        if self.to.0 != to {
+            self.to = (to, self.level.pos(to));
+        }
+        let at = self.to.1;
+        let (dx, dy) = king_move(to, from, self.width);
+        let from = Pos::new(
+            (i32::from(at.x) + dx) as u16,
+            (i32::from(at.y) + dy) as u16,
+        );
+        can_step(self.level, from, at, false)
+    }
+}
+
 /// Step costs to the player for every cell; `UNREACHABLE` where none.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DistanceMap {
@@ -63,35 +92,18 @@ impl DistanceMap {
 
     /// Breadth-first over open cells by king moves.
     pub fn walking(level: &Level, to: Pos) -> DistanceMap {
-        let mut map = DistanceMap::empty(level);
         let w = usize::from(level.width());
-        let mut queue: Vec<u32> = Vec::with_capacity(4096);
-        let start = level.index(to);
-        map.dist[start] = 0;
-        queue.push(start as u32);
-        let mut head = 0;
-        while let Some(&c) = queue.get(head) {
-            head += 1;
-            let c = c as usize;
-            let here = level.pos(c);
-            let d = map.dist[c] + 1;
-            for (dx, dy) in DIRECTIONS {
-                let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
-                if map.dist[n] != Self::UNREACHABLE {
-                    continue;
-                }
-                // Open cells are never on the border, so neighbours exist.
-                let there = Pos::new(
-                    (i32::from(here.x) + dx) as u16,
-                    (i32::from(here.y) + dy) as u16,
-                );
-                if level.tiles()[n].is_walkable() && can_step(level, there, here, false) {
-                    map.dist[n] = d;
-                    queue.push(n as u32);
-                }
-            }
+        let tiles = level.tiles();
+        let mut bfs = Bfs::with_cells(tiles.len());
+        let mut walker = WalkerSteps::new(level);
+        bfs.flood(w, tiles.len(), [level.index(to)], Moves::King, |here, there| {
+            walker.may_step(there, here)
+        });
+        DistanceMap {
+            width: level.width(),
+            height: level.height(),
+            dist: bfs.into_distances(),
         }
-        map
     }
 
     /// Dijkstra over open cells and diggable rock, with a bucket queue:
@@ -100,7 +112,7 @@ impl DistanceMap {
     /// pending cost.
     pub fn tunnelling(level: &Level, to: Pos, dig_per_turn: u8) -> DistanceMap {
         let mut map = DistanceMap::empty(level);
-        let w = usize::from(level.width()) as isize;
+        let w = usize::from(level.width());
         let hard = level.hardness_grid();
         let tiles = level.tiles();
         let open = |c: usize| tiles[c].is_walkable();
@@ -109,18 +121,12 @@ impl DistanceMap {
         // and moves in.
         let moves: Vec<u32> = (0..256u32).map(|h| h.div_ceil(dig).max(1)).collect();
         let ring = (moves[254] + 1).next_power_of_two() as usize;
-        let mask = ring as u32 - 1;
-        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
+        let mut queue = BucketQueue::default();
+        queue.reset(ring, 0);
         let start = level.index(to);
         map.dist[start] = 0;
-        buckets[0].push(start as u32);
-        let (mut cost, mut pending) = (0u32, 1usize);
-        while pending > 0 {
-            let Some(c) = buckets[(cost & mask) as usize].pop() else {
-                cost += 1;
-                continue;
-            };
-            pending -= 1;
+        queue.push(0, start as u32);
+        while let Some((cost, c)) = queue.pop() {
             let c = c as usize;
             if map.dist[c] != cost {
                 continue; // settled earlier at a lower cost
@@ -137,12 +143,10 @@ impl DistanceMap {
             let mut relax = |n: usize, map: &mut DistanceMap| {
                 if nd < map.dist[n] {
                     map.dist[n] = nd;
-                    buckets[(nd & mask) as usize].push(n as u32);
-                    pending += 1;
+                    queue.push(nd, n as u32);
                 }
             };
-            for o in [-w, 1, w, -1] {
-                let n = (c as isize + o) as usize;
+            for n in orthogonal(c, w) {
                 if hard[n] != 255 {
                     relax(n, &mut map);
                 }
@@ -150,6 +154,7 @@ impl DistanceMap {
             // Diagonals only between open cells with open corners.
             if open(c) {
                 for (dx, dy) in [(1isize, -1isize), (1, 1), (-1, 1), (-1, -1)] {
+                    let w = w as isize;
                     let n = (c as isize + dy * w + dx) as usize;
                     let corner_a = (c as isize + dx) as usize;
                     let corner_b = (c as isize + dy * w) as usize;

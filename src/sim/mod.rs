@@ -27,10 +27,12 @@ mod autopilot;
 mod distance;
 mod fov;
 mod monster;
+mod travel;
 
 pub use autopilot::{Plan, autopilot, decide, explore_step};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
+pub use travel::travel_step;
 pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait};
 
 use rand::RngExt;

@@ -6,14 +6,10 @@
 //! and reports back with [`App::saved`], so every path, including a failed
 //! save, can be driven by a test typing keys.
 
-use std::collections::VecDeque;
-
 use crate::generate::GenerateError;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
-use crate::sim::{
-    Action, DIRECTIONS, Event, Outcome, Plan, Run, Trait, can_step, decide, explore_step,
-};
+use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, travel_step};
 
 use super::keymap::{Command, Key, Keymap};
 
@@ -499,7 +495,7 @@ impl App {
             return Ok(()); // paused until the player can see again
         }
         let action = match activity {
-            Activity::Travel(direction) => match self.travel_step(direction) {
+            Activity::Travel(direction) => match travel_step(&mut self.run, direction) {
                 Some(action) => action,
                 None => {
                     let known = {
@@ -603,70 +599,6 @@ impl App {
     fn on_stairs(&self, direction: StairDirection) -> bool {
         let level = &self.run.current().level;
         level.tile(self.run.player().pos) == stairs_tile(direction)
-    }
-
-    /// The next step of travel toward the nearest known staircase going
-    /// `direction`, walking only cells the player has seen; exploring when
-    /// none is known or none can be reached through known cells. `None`
-    /// when on such stairs already or when nothing is left to try.
-    fn travel_step(&mut self, direction: StairDirection) -> Option<Action> {
-        if self.on_stairs(direction) {
-            return None;
-        }
-        let state = self.run.current();
-        let level = &state.level;
-        let here = self.run.player().pos;
-        let targets: Vec<Pos> = level
-            .stairs_going(direction)
-            .map(|s| s.pos)
-            .filter(|&p| state.has_seen(p))
-            .collect();
-        if !targets.is_empty() {
-            // Breadth-first from the stairs over known cells; the player
-            // then steps to any neighbour one step closer.
-            let cells = usize::from(level.width()) * usize::from(level.height());
-            let mut dist = vec![u32::MAX; cells];
-            let mut queue = VecDeque::new();
-            for &t in &targets {
-                dist[level.index(t)] = 0;
-                queue.push_back(t);
-            }
-            while let Some(p) = queue.pop_front() {
-                if p == here {
-                    break;
-                }
-                let d = dist[level.index(p)];
-                for &(dx, dy) in &DIRECTIONS {
-                    let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-                    if !level.in_bounds(x, y) {
-                        continue;
-                    }
-                    let n = Pos::new(x as u16, y as u16);
-                    let i = level.index(n);
-                    if dist[i] == u32::MAX && state.has_seen(n) && can_step(level, n, p, false) {
-                        dist[i] = d + 1;
-                        queue.push_back(n);
-                    }
-                }
-            }
-            let d = dist[level.index(here)];
-            if d != u32::MAX {
-                for &(dx, dy) in &DIRECTIONS {
-                    let (x, y) = (i32::from(here.x) + dx, i32::from(here.y) + dy);
-                    if !level.in_bounds(x, y) {
-                        continue;
-                    }
-                    let n = Pos::new(x as u16, y as u16);
-                    if dist[level.index(n)] == d - 1 && can_step(level, here, n, false) {
-                        return Some(Action::Move {
-                            dx: dx as i8,
-                            dy: dy as i8,
-                        });
-                    }
-                }
-            }
-        }
-        explore_step(&mut self.run).filter(|&a| a != Action::Wait)
     }
 
     /// Plays one action and collects what it brought.

@@ -1,0 +1,100 @@
+//! The parts a level is laid out from: what stands on a cell, rock
+//! hardness, rooms and their doors, stairs. A leaf, so the level, its graph
+//! and the generator can all use them without importing each other.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geom::{Pos, Shape};
+
+/// What stands on a cell.
+///
+/// Saved types only ever gain variants at the end: the discriminant is the
+/// on-disk value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum Tile {
+    Rock = 0,
+    Floor = 1,
+    Corridor = 2,
+    Door = 3,
+    UpStairs = 4,
+    DownStairs = 5,
+}
+
+impl Tile {
+    /// Whether a walker (player or non-tunnelling monster) may stand here.
+    pub const fn is_walkable(self) -> bool {
+        !matches!(self, Tile::Rock)
+    }
+
+    /// The character of 002's drawing: space rock, `.` floor, `#` corridor,
+    /// `+` door, `<` and `>` stairs.
+    pub const fn glyph(self) -> char {
+        match self {
+            Tile::Rock => ' ',
+            Tile::Floor => '.',
+            Tile::Corridor => '#',
+            Tile::Door => '+',
+            Tile::UpStairs => '<',
+            Tile::DownStairs => '>',
+        }
+    }
+}
+
+/// Rock hardness: 0 for open cells, 1..=254 for rock that can be dug,
+/// 255 for the immutable border. Hardness drives corridor routing during
+/// generation and the time a tunnelling monster needs to dig.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Hardness(pub u8);
+
+impl Hardness {
+    pub const OPEN: Hardness = Hardness(0);
+    pub const SOFTEST: Hardness = Hardness(1);
+    pub const HARDEST: Hardness = Hardness(254);
+    pub const IMMUTABLE: Hardness = Hardness(255);
+
+    pub const fn is_immutable(self) -> bool {
+        self.0 == 255
+    }
+}
+
+/// A doorway: a cell of the rock ring around a room where a corridor meets
+/// the room. Doors are orthogonally adjacent to exactly one room's floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Door {
+    pub pos: Pos,
+}
+
+/// A room: its outline and the doors in its ring, in the order corridors
+/// opened them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Room {
+    pub shape: Shape,
+    pub doors: Vec<Door>,
+}
+
+impl Room {
+    pub fn contains(&self, p: Pos) -> bool {
+        self.shape.contains(p)
+    }
+}
+
+/// Which way a staircase leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum StairDirection {
+    Up,
+    Down,
+}
+
+/// A staircase on room floor.
+///
+/// Links are positional: the k-th down staircase of depth d leads to the
+/// k-th up staircase of depth d+1 and back. That keeps every level a
+/// function of (seed, depth, config) alone: a level never needs to see its
+/// neighbours to know where its stairs go. `room` indexes [`Level::rooms`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stairs {
+    pub pos: Pos,
+    pub direction: StairDirection,
+    pub room: u16,
+}
