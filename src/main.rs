@@ -246,7 +246,8 @@ impl CliError {
                 | GenerateError::Crowded { .. }
                 | GenerateError::Unjoinable { .. }
                 | GenerateError::OverBudget(_)
-                | GenerateError::NoSuchDepth { .. },
+                | GenerateError::NoSuchDepth { .. }
+                | GenerateError::InvalidConfig { .. },
             ) => 2,
             CliError::Generate(GenerateError::Unverified { .. }) => 1,
             CliError::Write { .. }

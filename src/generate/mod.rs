@@ -93,6 +93,23 @@ pub enum GenerateError {
     /// attempt succeeded.
     #[error("{0}")]
     OverBudget(Overrun),
+    /// The config breaks a rule of [`Config::validate`]. A config read from
+    /// a file is checked on load; this catches one built in code (a struct
+    /// literal, a field changed after loading), which the generator would
+    /// otherwise trust with indices and sizes.
+    #[error("the config is invalid: {field}: {message}")]
+    InvalidConfig { field: String, message: String },
+}
+
+/// The generator's first step: no value of a config that fails validation
+/// reaches code that relies on it.
+fn validated(config: &Config) -> Result<(), GenerateError> {
+    config
+        .validate()
+        .map_err(|problem| GenerateError::InvalidConfig {
+            field: problem.field,
+            message: problem.message,
+        })
 }
 
 /// Where a level's work budget ran out, and what it was spent on.
@@ -238,6 +255,7 @@ impl Generator {
     /// too few rooms).
     #[doc(hidden)]
     pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
+        validated(config).ok()?;
         let budget = Budget::for_level(config.width, config.height);
         let ground = self.ground(config, seed, depth, 0, &budget).ok()?;
         Some(Groundwork {
@@ -253,6 +271,11 @@ impl Generator {
     /// whether every room was joined.
     #[doc(hidden)]
     pub fn corridor_stage(&mut self, config: &Config, work: &mut Groundwork) -> bool {
+        // The work was laid out for a config of the same size.
+        let cells = usize::from(config.width) * usize::from(config.height);
+        if validated(config).is_err() || work.ground.tiles.len() != cells {
+            return false;
+        }
         let budget = Budget::for_level(config.width, config.height);
         join_rooms(
             &mut self.carver,
@@ -375,6 +398,7 @@ impl Generator {
         seed: u64,
         depth: u16,
     ) -> Result<Level, GenerateError> {
+        validated(config)?;
         if depth == 0 || depth > config.levels {
             return Err(GenerateError::NoSuchDepth {
                 depth,
@@ -576,6 +600,51 @@ fn failure_advice(config: &Config, too_few: bool) -> &'static str {
         CorridorStyle::Straight => {
             "Straight walks cannot get past crowded rooms: lower rooms.max_floor_share \
              or rooms.count, or use corridors: Tunnel"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Range, RoomConfig};
+
+    /// A config built in code skips the file's validation; the generator
+    /// refuses it with a typed error instead of panicking (rooms wider than
+    /// the level once underflowed in room placement).
+    #[test]
+    fn a_config_built_in_code_is_validated() {
+        let wide_rooms = Config {
+            width: 60,
+            height: 40,
+            rooms: RoomConfig {
+                width: Range::new(70, 80),
+                ..RoomConfig::default()
+            },
+            ..Config::default()
+        };
+        let no_doors = Config {
+            rooms: RoomConfig {
+                max_doors: 0,
+                ..RoomConfig::default()
+            },
+            ..Config::default()
+        };
+        let no_retries = Config {
+            generation_retries: 0,
+            ..Config::default()
+        };
+        for (config, field) in [
+            (wide_rooms, "rooms.width.max"),
+            (no_doors, "rooms.max_doors"),
+            (no_retries, "generation_retries"),
+        ] {
+            match generate_level(&config, 7, 1) {
+                Err(GenerateError::InvalidConfig { field: got, .. }) => assert_eq!(got, field),
+                other => panic!("{field}: expected InvalidConfig, got {other:?}"),
+            }
+            let mut generator = Generator::default();
+            assert!(generator.groundwork(&config, 7, 1).is_none(), "{field}");
         }
     }
 }
