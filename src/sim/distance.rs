@@ -71,10 +71,7 @@ impl<'a> WalkerSteps<'a> {
         }
         let at = self.to.1;
         let (dx, dy) = king_move(to, from, self.width);
-        let from = Pos::new(
-            (i32::from(at.x) + dx) as u16,
-            (i32::from(at.y) + dy) as u16,
-        );
+        let from = Pos::new((i32::from(at.x) + dx) as u16, (i32::from(at.y) + dy) as u16);
         can_step(self.level, from, at, false)
     }
 }
@@ -96,9 +93,13 @@ impl DistanceMap {
         let tiles = level.tiles();
         let mut bfs = Bfs::with_cells(tiles.len());
         let mut walker = WalkerSteps::new(level);
-        bfs.flood(w, tiles.len(), [level.index(to)], Moves::King, |here, there| {
-            walker.may_step(there, here)
-        });
+        bfs.flood(
+            w,
+            tiles.len(),
+            [level.index(to)],
+            Moves::King,
+            |here, there| walker.may_step(there, here),
+        );
         DistanceMap {
             width: level.width(),
             height: level.height(),

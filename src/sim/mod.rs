@@ -32,8 +32,8 @@ mod travel;
 pub use autopilot::{Plan, autopilot, decide, explore_step};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
-pub use travel::travel_step;
 pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait};
+pub use travel::travel_step;
 
 use rand::RngExt;
 use rand_pcg::Pcg64;

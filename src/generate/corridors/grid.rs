@@ -101,7 +101,9 @@ fn carve(
         let Some(door) = start(rules, cfg, site, room, rng) else {
             continue;
         };
-        let end = grow(scratch, cfg, rules, site, &mut sets, room, door, &mut cells, rng);
+        let end = grow(
+            scratch, cfg, rules, site, &mut sets, room, door, &mut cells, rng,
+        );
         site.budget.spend(cells.len());
         match end {
             End::Failed => {}
@@ -157,7 +159,6 @@ fn start(
     }
     None
 }
-
 
 /// Grows one corridor from `door` of `room`, recording its cells (not yet
 /// opened) in `cells`.

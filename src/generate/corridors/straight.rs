@@ -94,7 +94,8 @@ impl Straight {
         let target_centre = site.shapes[to].center();
         let tc = (i32::from(target_centre.x), i32::from(target_centre.y));
         // Keys computed once: the nearest door first, two more if it is shut in.
-        let mut starts: Vec<(i32, u32)> = sources.iter().map(|&s| (manhattan(xy(s), tc), s)).collect();
+        let mut starts: Vec<(i32, u32)> =
+            sources.iter().map(|&s| (manhattan(xy(s), tc), s)).collect();
         let nearest = (0..starts.len())
             .min_by_key(|&i| starts[i])
             .expect("sources is not empty");
@@ -212,7 +213,8 @@ impl Straight {
                 // The corridors and doors already standing all belong to the
                 // rooms joined so far: reaching one, or stepping beside one,
                 // joins them.
-                let open = |m: usize| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door);
+                let open =
+                    |m: usize| m != c && matches!(site.tiles[m], Tile::Corridor | Tile::Door);
                 if site.tiles[n] == Tile::Corridor
                     || open(n - w)
                     || open(n + 1)
