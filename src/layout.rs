@@ -91,7 +91,7 @@ pub enum StairDirection {
 /// Links are positional: the k-th down staircase of depth d leads to the
 /// k-th up staircase of depth d+1 and back. That keeps every level a
 /// function of (seed, depth, config) alone: a level never needs to see its
-/// neighbours to know where its stairs go. `room` indexes [`Level::rooms`].
+/// neighbours to know where its stairs go. `room` indexes [`Level::rooms`](crate::level::Level::rooms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stairs {
     pub pos: Pos,
