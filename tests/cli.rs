@@ -1,53 +1,13 @@
 //! The `delve` binary: formats, determinism, errors and exit codes.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-pub fn delve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args(args)
-        .output()
-        .expect("delve runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A scratch directory of this test's own, removed when dropped.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("delve-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    pub fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::common::{TempDir, delve, ok, stderr, stdout};
 
 #[test]
 fn ascii_has_exact_shape() {
     let dir = TempDir::new("ascii");
     let cfg = dir.file("small.ron", "(width: 80, height: 21, levels: 3)");
     let out = delve(&["generate", "--seed", "42", "--config", &cfg]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let text = stdout(&out);
     let lines: Vec<&str> = text.split('\n').collect();
     // 3 levels of (header + 21 rows + blank), then the final newline's empty tail.
@@ -68,7 +28,7 @@ fn ascii_has_exact_shape() {
 fn same_seed_same_bytes() {
     let a = delve(&["generate", "--seed", "7", "--levels", "3"]);
     let b = delve(&["generate", "--seed", "7", "--levels", "3"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout);
     let c = delve(&["generate", "--seed", "8", "--levels", "3"]);
     assert_ne!(a.stdout, c.stdout);
@@ -79,7 +39,7 @@ fn random_seed_is_printed_and_reproduces() {
     let dir = TempDir::new("seed");
     let cfg = dir.file("small.ron", "(width: 40, height: 20, levels: 2)");
     let out = delve(&["generate", "--config", &cfg]);
-    assert!(out.status.success());
+    ok(&out);
     let err = stderr(&out);
     let seed = err
         .trim()
@@ -106,7 +66,7 @@ fn json_document() {
     let out = delve(&[
         "generate", "--seed", "5", "--config", &cfg, "--format", "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["seed"], 5);
     assert_eq!(
@@ -172,9 +132,9 @@ fn json_document() {
 #[test]
 fn out_writes_a_file() {
     let dir = TempDir::new("out");
-    let path = dir.0.join("level.txt").display().to_string();
+    let path = dir.join("level.txt").display().to_string();
     let out = delve(&["generate", "--seed", "1", "--levels", "1", "--out", &path]);
-    assert!(out.status.success());
+    ok(&out);
     assert!(out.stdout.is_empty());
     assert!(
         std::fs::read_to_string(&path)
@@ -270,7 +230,7 @@ fn data_default_ron_is_the_default() {
         "generate", "--seed", "11", "--levels", "2", "--config", path,
     ]);
     let b = delve(&["generate", "--seed", "11", "--levels", "2"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout);
 }
 
@@ -301,7 +261,7 @@ fn readme_excerpt_is_real_output() {
 #[test]
 fn simulate_prints_a_summary_and_a_stable_digest() {
     let a = delve(&["simulate", "--seed", "3", "--turns", "400"]);
-    assert!(a.status.success(), "{}", stderr(&a));
+    ok(&a);
     let text = stdout(&a);
     for key in [
         "turns: ",
@@ -355,7 +315,7 @@ fn simulate_rejects_bad_monster_files() {
         shipped,
     ]);
     let b = delve(&["simulate", "--seed", "1", "--turns", "50"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout, "data/monsters.ron is the default");
 }
 
@@ -381,7 +341,7 @@ fn json_names_merged_rooms_with_their_bounding_box() {
     let out = delve(&[
         "generate", "--seed", "2", "--config", &cfg, "--format", "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let level = &doc["levels"][0];
     let rows: Vec<&str> = level["rows"]
@@ -429,7 +389,7 @@ fn a_style_that_cannot_join_says_what_would_help() {
         "(width: 500, height: 500, levels: 1, corridors: Grid, grid_spacing: 20)",
     );
     let out = delve(&["generate", "--seed", "1", "--config", &wider]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
 }
 
 #[test]
@@ -454,7 +414,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
     // Without a terminal (stdin is not one here), bad input is still
     // reported as such, with its location, before "needs a terminal".
     let dir = TempDir::new("play-files");
-    let saves = dir.0.join("saves").display().to_string();
+    let saves = dir.join("saves").display().to_string();
     let keymap = dir.file("keys.ron", "(\n    look: [\"F13\"],\n)\n");
     let out = delve(&["play", "--keymap", &keymap, "--saves-dir", &saves]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -501,7 +461,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "--saves-dir",
         &saves,
     ]);
-    assert!(made.status.success(), "{}", stderr(&made));
+    ok(&made);
     // A second save, so a backup is there to offer.
     let made = delve(&[
         "simulate",
@@ -514,8 +474,8 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "--saves-dir",
         &saves,
     ]);
-    assert!(made.status.success(), "{}", stderr(&made));
-    let file = dir.0.join("saves/hurt.sav");
+    ok(&made);
+    let file = dir.join("saves/hurt.sav");
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x55;
@@ -542,7 +502,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "{}",
         stderr(&out)
     );
-    assert!(!dir.0.join("saves/seed-1.sav").exists(), "nothing is saved");
+    assert!(!dir.join("saves/seed-1.sav").exists(), "nothing is saved");
 }
 
 fn readme() -> String {
@@ -628,7 +588,7 @@ fn readme_loop_counts_are_the_measured_ones() {
         "--format",
         "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let mean = json["metrics"]["loops"]["mean"].as_f64().unwrap();
     let mean = format!("{mean:.1}");

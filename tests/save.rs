@@ -1,7 +1,7 @@
 //! Save files: exact round trips, transparent continuing, a loader that no
 //! input can crash, and saves that survive kills and failed writes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use delve::Config;
@@ -9,6 +9,8 @@ use delve::config::{CorridorStyle, DeadEndPolicy};
 use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
+
+use crate::common::{DELVE, TempDir, delve_in, ok, stderr};
 
 pub fn small_config() -> Config {
     Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
@@ -267,36 +269,10 @@ fn layout_options_round_trip() {
     assert_ne!(plain.digest(), run.digest());
 }
 
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("delve-save-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-pub fn delve(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_delve"))
-        .arg("--saves-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
     let dir = TempDir::new("backup");
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("r").unwrap();
     let first = played(small_config(), 1, 20);
     let second = played(small_config(), 1, 40);
@@ -322,7 +298,7 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
         "{warning}"
     );
     assert!(
-        dir.0.join("r.sav.damaged-1").exists(),
+        dir.join("r.sav.damaged-1").exists(),
         "the damaged file is kept"
     );
 }
@@ -330,14 +306,14 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
 #[test]
 fn a_missing_save_is_named_and_a_lone_backup_is_used() {
     let dir = TempDir::new("missing");
-    let out = delve(&dir.0, &["simulate", "--load", "ghost", "--turns", "1"]);
+    let out = delve_in(dir.path(), &["simulate", "--load", "ghost", "--turns", "1"]);
     assert_eq!(
         out.status.code(),
         Some(2),
         "a name that is not there is bad input"
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
-    let saves = SaveDir::open(&dir.0).unwrap();
+    assert!(stderr(&out).contains("no save named ghost"));
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("b").unwrap();
     let run = played(small_config(), 1, 10);
     saves.save("b", &run, 1, &lock).unwrap();
@@ -352,69 +328,65 @@ fn a_newer_format_is_refused_and_left_alone() {
     let dir = TempDir::new("newer");
     let mut bytes = small_save();
     forge(&mut bytes, 8, &(FORMAT_VERSION + 1).to_le_bytes());
-    std::fs::write(dir.0.join("n.sav"), &bytes).unwrap();
-    let out = delve(&dir.0, &["simulate", "--load", "n", "--turns", "1"]);
+    std::fs::write(dir.join("n.sav"), &bytes).unwrap();
+    let out = delve_in(dir.path(), &["simulate", "--load", "n", "--turns", "1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("newer"));
+    assert!(stderr(&out).contains("newer"));
     assert_eq!(
-        std::fs::read(dir.0.join("n.sav")).unwrap(),
+        std::fs::read(dir.join("n.sav")).unwrap(),
         bytes,
         "never overwritten"
     );
-    let out = delve(&dir.0, &["verify", "n"]);
+    let out = delve_in(dir.path(), &["verify", "n"]);
     assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
 fn a_failed_write_leaves_the_previous_save_intact() {
     let dir = TempDir::new("failed");
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "2", "--turns", "30", "--save", "f"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let before = std::fs::read(dir.0.join("f.sav")).unwrap();
+    ok(&out);
+    let before = std::fs::read(dir.join("f.sav")).unwrap();
     // Make keeping the backup fail: a non-empty directory where it goes.
-    std::fs::create_dir_all(dir.0.join("f.sav.bak/blocker")).unwrap();
-    let out = delve(
-        &dir.0,
+    std::fs::create_dir_all(dir.join("f.sav.bak/blocker")).unwrap();
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--load", "f", "--turns", "30", "--save", "f"],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read(dir.0.join("f.sav")).unwrap(), before);
-    assert!(delve(&dir.0, &["verify", "f"]).status.success());
-    let leftovers: Vec<_> = std::fs::read_dir(&dir.0)
+    assert_eq!(std::fs::read(dir.join("f.sav")).unwrap(), before);
+    ok(&delve_in(dir.path(), &["verify", "f"]));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left behind");
     // A saves directory that is a file cannot be written at all.
-    let file = dir.0.join("not-a-dir");
+    let file = dir.join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
-    let out = delve(
+    let out = delve_in(
         &file,
         &["simulate", "--seed", "2", "--turns", "5", "--save", "g"],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not-a-dir"));
+    assert!(stderr(&out).contains("not-a-dir"));
 }
 
 #[test]
 fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
     use std::os::unix::fs::PermissionsExt;
     let dir = TempDir::new("readonly");
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "3", "--turns", "20", "--save", "ro"],
     );
-    assert!(out.status.success());
-    let before = std::fs::read(dir.0.join("ro.sav")).unwrap();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o555)).unwrap();
+    ok(&out);
+    let before = std::fs::read(dir.join("ro.sav")).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
     // Root ignores permissions: run delve as nobody when we are root.
     let root = std::process::Command::new("id")
         .arg("-u")
@@ -423,59 +395,49 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
         .unwrap_or(false);
     let mut cmd = if root {
         let mut c = Command::new("setpriv");
-        c.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            env!("CARGO_BIN_EXE_delve"),
-        ]);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_delve"))
+        Command::new(DELVE)
     };
     let out = cmd
         .arg("--saves-dir")
-        .arg(&dir.0)
+        .arg(dir.path())
         .args(["simulate", "--load", "ro", "--turns", "20", "--save", "ro"])
         .output();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let Ok(out) = out else {
         eprintln!("setpriv unavailable; the injected-failure test covers this path");
         return;
     };
-    if String::from_utf8_lossy(&out.stderr).starts_with("setpriv:") {
+    if stderr(&out).starts_with("setpriv:") {
         // nobody cannot reach the binary from this checkout's location.
         eprintln!("cannot run delve as nobody here; the injected-failure test covers this path");
         return;
     }
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
     assert!(
-        err.contains("Permission denied") && err.contains(&*dir.0.to_string_lossy()),
+        err.contains("Permission denied") && err.contains(&*dir.path().to_string_lossy()),
         "{err}"
     );
-    assert_eq!(std::fs::read(dir.0.join("ro.sav")).unwrap(), before);
-    assert!(delve(&dir.0, &["verify", "ro"]).status.success());
+    assert_eq!(std::fs::read(dir.join("ro.sav")).unwrap(), before);
+    ok(&delve_in(dir.path(), &["verify", "ro"]));
 }
 
 #[test]
 fn one_process_per_save() {
     let dir = TempDir::new("lock");
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let saves = SaveDir::open(&dir.0).unwrap();
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     // This test holds the lock: delve must refuse, naming this process.
     let held = saves.lock("l").unwrap();
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains("in use") && err.contains(&std::process::id().to_string()),
         "{err}"
@@ -484,16 +446,12 @@ fn one_process_per_save() {
     // Released on drop; a lock file left behind (a process that died
     // holding it, here with a dead pid in it) does not hold anything.
     drop(held);
-    std::fs::write(dir.0.join(".l.lock"), "999999999").unwrap();
-    let out = delve(
-        &dir.0,
+    std::fs::write(dir.join(".l.lock"), "999999999").unwrap();
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     assert!(
         saves.lock("l").is_ok(),
         "the lock is released when delve exits"
@@ -503,18 +461,18 @@ fn one_process_per_save() {
 #[test]
 fn a_kill_while_saving_never_loses_the_save() {
     let dir = TempDir::new("kill");
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "5", "--turns", "10", "--save", "k"],
     );
-    assert!(out.status.success());
+    ok(&out);
     // Kill runs at moments spread over their life, saving included: each
     // continues the save for 40 more turns.
     let mut delay = 1u64;
     for i in 0..24u64 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+        let mut child = Command::new(DELVE)
             .arg("--saves-dir")
-            .arg(&dir.0)
+            .arg(dir.path())
             .args(["simulate", "--load", "k", "--turns", "40", "--save", "k"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -524,8 +482,8 @@ fn a_kill_while_saving_never_loses_the_save() {
         std::thread::sleep(std::time::Duration::from_millis(delay));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        let save = save::read_and_decode(&dir.0.join("k.sav"));
-        let backup = save::read_and_decode(&dir.0.join("k.sav.bak"));
+        let save = save::read_and_decode(&dir.join("k.sav"));
+        let backup = save::read_and_decode(&dir.join("k.sav.bak"));
         assert!(
             save.is_ok() || backup.is_ok(),
             "kill {i}: neither the save nor its backup loads"
@@ -547,7 +505,7 @@ fn a_kill_while_saving_never_loses_the_save() {
 #[test]
 fn a_damaged_save_without_a_backup_stays_where_it_is() {
     let dir = TempDir::new("lone-damaged");
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("d").unwrap();
     saves
         .save("d", &played(small_config(), 1, 20), 1, &lock)
@@ -557,27 +515,27 @@ fn a_damaged_save_without_a_backup_stays_where_it_is() {
     let n = bytes.len();
     bytes[n - 10] ^= 0xff;
     std::fs::write(saves.file("d"), &bytes).unwrap();
-    let out = delve(&dir.0, &["simulate", "--load", "d", "--turns", "1"]);
+    let out = delve_in(dir.path(), &["simulate", "--load", "d", "--turns", "1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    assert!(stderr(&out).contains("damaged"));
     assert_eq!(
         std::fs::read(saves.file("d")).unwrap(),
         bytes,
         "left in place, untouched"
     );
     // verify still finds it by name, and says what is wrong.
-    let out = delve(&dir.0, &["verify", "d"]);
+    let out = delve_in(dir.path(), &["verify", "d"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    assert!(stderr(&out).contains("damaged"));
 }
 
 #[test]
 fn verify_names_a_missing_save_and_a_lone_backup() {
     let dir = TempDir::new("verify-missing");
-    let out = delve(&dir.0, &["verify", "ghost"]);
+    let out = delve_in(dir.path(), &["verify", "ghost"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
-    let saves = SaveDir::open(&dir.0).unwrap();
+    assert!(stderr(&out).contains("no save named ghost"));
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("b").unwrap();
     saves
         .save("b", &played(small_config(), 1, 5), 1, &lock)
@@ -586,9 +544,9 @@ fn verify_names_a_missing_save_and_a_lone_backup() {
         .save("b", &played(small_config(), 1, 9), 2, &lock)
         .unwrap();
     std::fs::remove_file(saves.file("b")).unwrap();
-    let out = delve(&dir.0, &["verify", "b"]);
+    let out = delve_in(dir.path(), &["verify", "b"]);
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains("b.sav is missing") && err.contains("b.sav.bak"),
         "{err}"

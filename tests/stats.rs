@@ -4,7 +4,7 @@
 use delve::stats::{self, LevelStats, Spread, median_us};
 use delve::{Level, Rect, Room, Shape};
 
-use crate::cli::delve;
+use crate::common::{delve, ok};
 
 fn rect(x: u16, y: u16, width: u16, height: u16) -> Room {
     Room {
@@ -118,11 +118,7 @@ fn tables_are_aligned_and_carry_units() {
 #[test]
 fn stats_command_table_and_json() {
     let out = delve(&["stats", "--seed", "4", "--levels", "2"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
