@@ -272,12 +272,13 @@ fn stairs_link_and_levels_persist() {
     }
     assert_eq!(run.level_state(1).unwrap(), &left_behind);
     // And it is still there on return, the player on the linked stairs.
-    if run.outcome() == Outcome::Playing && run.player().pos == up {
-        run.step(Action::Ascend).unwrap();
-        assert_eq!(run.player().depth, 1);
-        assert_eq!(run.player().pos, down);
-        assert_eq!(run.current().level, left_behind.level);
-    }
+    assert_eq!(run.outcome(), Outcome::Playing, "lost while waiting");
+    assert_eq!(run.player().pos, up, "waiting moves no one");
+    let events = run.step(Action::Ascend).unwrap();
+    assert!(events.contains(&Event::Arrived { depth: 1 }), "{events:?}");
+    assert_eq!(run.player().depth, 1);
+    assert_eq!(run.player().pos, down);
+    assert_eq!(run.current().level, left_behind.level);
 }
 
 #[test]
@@ -371,7 +372,11 @@ fn stairs_past_the_stack_are_refused_not_a_panic() {
         Pos::new(2, 1),
         &[],
     );
+    assert_eq!(run.current().level.tile(run.player().pos), Tile::DownStairs);
+    let before = run.digest();
     assert_eq!(run.step(Action::Descend).unwrap(), vec![Event::Blocked]);
+    assert_eq!(run.digest(), before, "a refused descent changes nothing");
+    assert_eq!((run.player().depth, run.outcome()), (1, Outcome::Playing));
 }
 
 #[test]
@@ -385,10 +390,19 @@ fn the_autopilot_finishes_a_kill_all_run() {
         let a = autopilot(&mut run);
         run.step(a).unwrap();
     }
-    assert_ne!(
+    // Finished means won: every monster killed. A lost run would never
+    // have met the stall this guards against.
+    assert_eq!(
         run.outcome(),
-        Outcome::Playing,
-        "still playing after 20000 turns"
+        Outcome::Won,
+        "after {} turns, {} killed",
+        run.turn(),
+        run.killed()
+    );
+    assert!(
+        run.visited()
+            .all(|d| run.level_state(d).unwrap().monsters.is_empty()),
+        "won with monsters left"
     );
 }
 
@@ -410,7 +424,7 @@ fn reaching_the_bottom_wins_when_that_is_the_goal() {
 }
 
 /// Walks the player to `target` along the walking map, ignoring monsters
-/// (a lost life is fine here) but not rock.
+/// (a lost life is fine here, a lost run is not) but not rock.
 fn walk_to(run: &mut Run, target: Pos) {
     for _ in 0..2000 {
         if run.player().pos == target {
@@ -426,17 +440,13 @@ fn walk_to(run: &mut Run, target: Pos) {
             dy: (i32::from(next.y) - i32::from(here.y)) as i8,
         })
         .unwrap();
-        if run.outcome() != Outcome::Playing {
-            *run = Run::new(run.config().clone(), run.kinds().to_vec(), run.seed() + 1).unwrap();
-            let down = run
-                .current()
-                .level
-                .stairs_going(delve::StairDirection::Down)
-                .next()
-                .unwrap()
-                .pos;
-            return walk_to(run, down);
-        }
+        assert_eq!(
+            run.outcome(),
+            Outcome::Playing,
+            "the run ended on the way to {target:?} at {:?}, turn {}",
+            run.player().pos,
+            run.turn()
+        );
     }
     panic!("never reached {target:?}");
 }
