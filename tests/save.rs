@@ -458,48 +458,84 @@ fn one_process_per_save() {
     );
 }
 
+/// SIGKILL while delve saves, landed there on purpose: the test watches
+/// for the child's temporary file (`.k.sav.tmp.PID`, made when its save
+/// starts) and kills at once. Only a process killed mid-save leaves that
+/// file (or the save's second name, `.k.sav.old.tmp.PID`) behind, so each
+/// kill is known to have landed or not; the test needs three that did.
+/// (Every later step of a save is checked in process by
+/// `saves_dir::the_backup_is_an_earlier_turn_at_every_step_of_a_save`.)
 #[test]
 fn a_kill_while_saving_never_loses_the_save() {
+    const LANDED: usize = 3;
+    const TRIES: usize = 40;
     let dir = TempDir::new("kill");
-    let out = delve_in(
+    let continue_40 = ["simulate", "--load", "k", "--turns", "40", "--save", "k"];
+    ok(&delve_in(
         dir.path(),
         &["simulate", "--seed", "5", "--turns", "10", "--save", "k"],
-    );
-    ok(&out);
-    // Kill runs at moments spread over their life, saving included: each
-    // continues the save for 40 more turns.
-    let mut delay = 1u64;
-    for i in 0..24u64 {
+    ));
+    // A backup from the start.
+    ok(&delve_in(dir.path(), &continue_40));
+    let (mut landed, mut tries) = (0, 0);
+    while landed < LANDED {
+        tries += 1;
+        assert!(
+            tries <= TRIES,
+            "only {landed} of {TRIES} kills landed while saving"
+        );
+        let before = std::fs::read(dir.join("k.sav")).unwrap();
         let mut child = Command::new(DELVE)
             .arg("--saves-dir")
             .arg(dir.path())
-            .args(["simulate", "--load", "k", "--turns", "40", "--save", "k"])
+            .args(continue_40)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        delay = (delay * 7 + 3) % 37;
-        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let pid = child.id();
+        let tmp = dir.join(&format!(".k.sav.tmp.{pid}"));
+        let second = dir.join(&format!(".k.sav.old.tmp.{pid}"));
+        // No pause between looks: a save lasts a write, a sync and renames.
+        while std::fs::symlink_metadata(&tmp).is_err() && child.try_wait().unwrap().is_none() {}
         let _ = child.kill(); // SIGKILL
-        let _ = child.wait();
-        let save = save::read_and_decode(&dir.join("k.sav"));
-        let backup = save::read_and_decode(&dir.join("k.sav.bak"));
-        assert!(
-            save.is_ok() || backup.is_ok(),
-            "kill {i}: neither the save nor its backup loads"
-        );
-        let save =
-            save.unwrap_or_else(|e| panic!("kill {i}: k.sav itself is always complete: {e}"));
+        let status = child.wait().unwrap();
+        let (tmp_left, second_left) = (tmp.exists(), second.exists());
+        let try_ = format!("kill {tries} ({status})");
+        let save = save::read_and_decode(&dir.join("k.sav"))
+            .unwrap_or_else(|e| panic!("{try_}: k.sav itself is always complete: {e}"));
         // The backup is an earlier turn than the save, never the same one.
-        if let Ok(backup) = backup {
+        let backup = save::read_and_decode(&dir.join("k.sav.bak"))
+            .unwrap_or_else(|e| panic!("{try_}: the backup is always complete: {e}"));
+        assert!(
+            backup.0.turn() < save.0.turn(),
+            "{try_}: backup at turn {}, save at turn {}",
+            backup.0.turn(),
+            save.0.turn()
+        );
+        if tmp_left {
+            // Killed before the new save was renamed into place: the save
+            // is the one before, to the byte.
             assert!(
-                backup.0.turn() < save.0.turn(),
-                "kill {i}: backup at turn {}, save at turn {}",
-                backup.0.turn(),
-                save.0.turn()
+                std::fs::read(dir.join("k.sav")).unwrap() == before,
+                "{try_}: the save changed before the new one was in place"
             );
         }
+        if tmp_left || second_left {
+            assert!(!status.success(), "{try_}: finished, yet left its files");
+            landed += 1;
+        }
     }
+    // The next run sweeps what the killed ones left, and saves.
+    ok(&delve_in(dir.path(), &continue_40));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp."))
+        .collect();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    eprintln!("{landed} of {tries} kills landed while saving");
 }
 
 #[test]
