@@ -1,6 +1,6 @@
 //! The `delve` binary: formats, determinism, errors and exit codes.
 
-use crate::common::{TempDir, delve, ok, stderr, stdout};
+use crate::common::{TempDir, damage, delve, ok, readme, readme_example, refused, stderr, stdout};
 
 #[test]
 fn ascii_has_exact_shape() {
@@ -150,16 +150,13 @@ fn unknown_field_exits_2_with_location() {
         "mine.ron",
         "(\n  width: 80,\n  rooms: (\n    max_rom: 3,\n  ),\n)\n",
     );
-    let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--seed", "1", "--config", &cfg]));
     assert!(
         err.contains(&format!(
             "{cfg}:4:5: rooms.max_rom: unknown field \"max_rom\", expected one of"
         )),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
@@ -183,9 +180,7 @@ fn invalid_values_exit_2() {
         ("not ron at all", ""),
     ] {
         let cfg = dir.file("bad.ron", text);
-        let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
-        assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
-        let err = stderr(&out);
+        let err = refused(&delve(&["generate", "--seed", "1", "--config", &cfg]));
         assert!(err.starts_with(&format!("delve: {cfg}:")), "{text}: {err}");
         assert!(err.contains(field), "{text}: {err}");
         assert!(!err.contains("panicked"), "{text}: {err}");
@@ -237,7 +232,7 @@ fn data_default_ron_is_the_default() {
 #[test]
 fn readme_excerpt_is_real_output() {
     // The README's 80x21 example must stay what delve prints.
-    let readme = include_str!("../README.md");
+    let readme = readme();
     let start = readme
         .find("$ delve generate --seed 42 --config small.ron")
         .expect("example in README");
@@ -321,12 +316,7 @@ fn simulate_rejects_bad_monster_files() {
 
 #[test]
 fn readme_simulate_example_is_real_output() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("$ delve simulate --seed 1 --turns 5000\n")
-        .expect("example in README");
-    let block = &readme[start..];
-    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let block = readme_example("delve simulate --seed 1 --turns 5000");
     let out = delve(&["simulate", "--seed", "1", "--turns", "5000"]);
     assert_eq!(stdout(&out), block);
 }
@@ -377,9 +367,7 @@ fn a_style_that_cannot_join_says_what_would_help() {
         "sparse.ron",
         "(width: 500, height: 500, levels: 1, corridors: Grid)",
     );
-    let out = delve(&["generate", "--seed", "1", "--config", &sparse]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--seed", "1", "--config", &sparse]));
     assert!(
         err.contains("Grid corridors could not join them all") && err.contains("grid_spacing"),
         "{err}"
@@ -396,9 +384,7 @@ fn a_style_that_cannot_join_says_what_would_help() {
 fn a_misspelt_style_is_named_without_rust_types() {
     let dir = TempDir::new("misspelt");
     let bad = dir.file("bad.ron", "(\n    corridors: Grids,\n)\n");
-    let out = delve(&["generate", "--config", &bad]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--config", &bad]));
     assert!(
         err.contains("bad.ron:2:16: corridors: unexpected variant named `Grids`"),
         "{err}"
@@ -476,10 +462,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
     ]);
     ok(&made);
     let file = dir.join("saves/hurt.sav");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&file, &bytes).unwrap();
+    let bytes = damage(&file);
     let out = delve(&["play", "--load", "hurt", "--saves-dir", &saves]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
@@ -503,10 +486,6 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         stderr(&out)
     );
     assert!(!dir.join("saves/seed-1.sav").exists(), "nothing is saved");
-}
-
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
 }
 
 /// The README's text from a heading to the next heading of its level.

@@ -66,3 +66,51 @@ impl TempDir {
         path.display().to_string()
     }
 }
+
+/// Asserts delve refused its input as bad (exit 2) before doing anything
+/// (nothing on standard output), and returns what it said.
+pub fn refused(o: &Output) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(o.stdout.is_empty(), "went ahead anyway: {}", stdout(o));
+    err
+}
+
+/// README.md as it is now.
+pub fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+/// What the README shows `$ COMMAND` printing: the lines after it, to the
+/// end of its code block.
+pub fn readme_example(command: &str) -> String {
+    let readme = readme();
+    let start = readme
+        .find(&format!("$ {command}\n"))
+        .unwrap_or_else(|| panic!("README has no example of {command:?}"));
+    let block = &readme[start..];
+    block[block.find('\n').unwrap() + 1..block.find("```").unwrap()].to_string()
+}
+
+/// Damages a save on disk as a bad sector would (the last byte of its
+/// body flipped, so its checksum fails); returns the damaged bytes.
+pub fn damage(save: &Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(save).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(save, &bytes).unwrap();
+    bytes
+}
+
+/// A rectangular room without doors, for hand-drawn levels.
+pub fn rect_room(x: u16, y: u16, width: u16, height: u16) -> delve::Room {
+    delve::Room {
+        shape: delve::Shape::Rect(delve::Rect {
+            x,
+            y,
+            width,
+            height,
+        }),
+        doors: vec![],
+    }
+}

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use crate::common::{DELVE, TempDir, delve, ok, stderr};
+use crate::common::{DELVE, TempDir, delve, ok, refused, stderr};
 
 #[test]
 fn an_unclosed_config_is_blamed_on_the_end_of_the_file() {
@@ -16,9 +16,7 @@ fn an_unclosed_config_is_blamed_on_the_end_of_the_file() {
         ("(width: 80, rooms: (count: (min: 3", ":1:35:"),
     ] {
         let cfg = dir.file("unclosed.ron", contents);
-        let out = delve(&["generate", "--config", &cfg]);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{contents:?}: {err}");
+        let err = refused(&delve(&["generate", "--config", &cfg]));
         assert!(err.contains(&format!("{cfg}{at}")), "{contents:?}: {err}");
         assert!(err.contains("ends before"), "{contents:?}: {err}");
         assert!(!err.contains("found `2`"), "{contents:?}: {err}");
@@ -68,9 +66,7 @@ fn numbers_too_big_for_their_type_give_the_allowed_range() {
         ),
     ] {
         let cfg = dir.file("bounds.ron", contents);
-        let out = delve(&["generate", "--config", &cfg]);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{contents}: {err}");
+        let err = refused(&delve(&["generate", "--config", &cfg]));
         assert!(err.contains(want), "{contents}: {err}");
         assert!(!err.contains("out of bounds"), "{contents}: {err}");
     }
@@ -79,9 +75,13 @@ fn numbers_too_big_for_their_type_give_the_allowed_range() {
         "m.ron",
         "[\n (name: \"orc\", glyph: 'o', colour: Red, speed: 300),\n]",
     );
-    let out = delve(&["simulate", "--seed", "1", "--monsters", &monsters]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&delve(&[
+        "simulate",
+        "--seed",
+        "1",
+        "--monsters",
+        &monsters,
+    ]));
     assert!(
         err.contains(&format!("{monsters}:2:"))
             && err.contains("[0].speed: must be from 5 to 20, got 300"),
@@ -118,9 +118,7 @@ fn huge_values_are_cut_in_errors() {
     ];
     for (command, flag, contents, want) in cases {
         let file = dir.file("huge.ron", &contents);
-        let out = delve(&[command, "--seed", "1", flag, &file]);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{}", &err[..err.len().min(300)]);
+        let err = refused(&delve(&[command, "--seed", "1", flag, &file]));
         assert!(err.len() < 1000, "{} bytes: {}", err.len(), &err[..300]);
         assert!(err.contains(want) && err.contains("xxxx"), "{err}");
         assert!(err.contains("200000 characters"), "{err}");

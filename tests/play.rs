@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use crate::common::{DELVE, TempDir, delve_in, ok, stdout};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stdout};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -298,33 +298,7 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
 
 #[test]
 fn a_termination_signal_saves_and_restores_the_terminal() {
-    let saves = TempDir::new("play-term");
-    let pid_file = saves.join("pid");
-    let command = format!(
-        "sh -c 'echo $$ > {}; exec {} play --seed 9 --saves-dir {}'; echo \"delve exited with $?\"; sleep 600",
-        shell_quote(&pid_file),
-        bin(),
-        shell_quote(saves.path())
-    );
-    let tmux = Tmux::start("term", 80, 24, &command);
-    tmux.wait_for("Depth 1/10");
-    tmux.type_text(".");
-    tmux.wait("turn 1", |s| turn(s) == Some(1));
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", pid.trim()])
-            .status()
-            .unwrap()
-            .success()
-    );
-    // Stopped, not finished: exit 1.
-    let after = tmux.wait_for("delve exited with 1");
-    assert!(after.contains("Saved to"), "{after}");
-    assert!(after.contains("stopped by SIGTERM"), "{after}");
-    assert!(!tmux.alternate_screen());
-    let said = verified(saves.path(), "seed-9");
-    assert!(said.contains("turn: 1\n"), "{said}");
+    a_signal_saves_restores_the_terminal_and_exits_1("TERM");
 }
 
 #[test]
@@ -345,10 +319,7 @@ fn a_damaged_save_offers_the_backup() {
             "simulate", "--load", "run", "--turns", "30", "--save", "run",
         ],
     ));
-    let mut bytes = std::fs::read(&run).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&run, &bytes).unwrap();
+    let bytes = damage(&run);
 
     let bin = bin();
     let dir = shell_quote(saves.path());
@@ -511,14 +482,20 @@ fn signal(name: &str, pid: &str) {
 
 #[test]
 fn an_interrupt_signal_saves_restores_the_terminal_and_exits_1() {
-    let saves = TempDir::new("play-int");
-    let (tmux, pid) = start_seed_9("int", saves.path());
+    a_signal_saves_restores_the_terminal_and_exits_1("INT");
+}
+
+/// SIGNAL after a turn of play: delve saves, leaves the alternate screen,
+/// puts echo and line editing back, and exits 1 (stopped, not finished).
+fn a_signal_saves_restores_the_terminal_and_exits_1(name: &str) {
+    let saves = TempDir::new(&format!("play-{name}"));
+    let (tmux, pid) = start_seed_9(&name.to_lowercase(), saves.path());
     tmux.type_text(".");
     tmux.wait("turn 1", |s| turn(s) == Some(1));
-    signal("INT", &pid);
+    signal(name, &pid);
     let after = tmux.wait_for("delve exited with 1");
     assert!(after.contains("Saved to"), "{after}");
-    assert!(after.contains("stopped by SIGINT"), "{after}");
+    assert!(after.contains(&format!("stopped by SIG{name}")), "{after}");
     assert!(!tmux.alternate_screen(), "the alternate screen is left");
     let tty = tmux.wait_for("tty: ");
     assert!(

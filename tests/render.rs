@@ -1,35 +1,16 @@
 //! `delve render`: pixels of a hand-built level, the PNG encoding, sheets,
 //! and the command.
 
+use delve::Level;
 use delve::render::{self, Image};
-use delve::{Level, Rect, Room, Shape};
 
-use crate::common::{TempDir, delve, ok, stderr};
+use crate::common::{TempDir, delve, ok, rect_room, stderr};
 
 fn level() -> Level {
     Level::from_rows(
         3,
         &["          ", " <.+##+.> ", " ..    .. ", "          "],
-        vec![
-            Room {
-                shape: Shape::Rect(Rect {
-                    x: 1,
-                    y: 1,
-                    width: 2,
-                    height: 2,
-                }),
-                doors: vec![],
-            },
-            Room {
-                shape: Shape::Rect(Rect {
-                    x: 7,
-                    y: 1,
-                    width: 2,
-                    height: 2,
-                }),
-                doors: vec![],
-            },
-        ],
+        vec![rect_room(1, 1, 2, 2), rect_room(7, 1, 2, 2)],
     )
 }
 

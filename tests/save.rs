@@ -10,7 +10,7 @@ use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
 
-use crate::common::{DELVE, TempDir, delve_in, ok, stderr};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr};
 
 pub fn small_config() -> Config {
     Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
@@ -23,6 +23,21 @@ pub fn played(config: Config, seed: u64, turns: u64) -> Run {
         run.step(a).unwrap();
     }
     run
+}
+
+/// Saves under `name` in `saves` the run of `seed` played to each of
+/// `turns` in order (saved at times 1, 2, ...): the last is the save, the
+/// one before it the backup. Returns the runs saved.
+pub fn save_turns(saves: &SaveDir, name: &str, seed: u64, turns: &[u64]) -> Vec<Run> {
+    let lock = saves.lock(name).unwrap();
+    (1..)
+        .zip(turns)
+        .map(|(at, &turn)| {
+            let run = played(small_config(), seed, turn);
+            saves.save(name, &run, at, &lock).unwrap();
+            run
+        })
+        .collect()
 }
 
 pub fn small_save() -> Vec<u8> {
@@ -273,11 +288,7 @@ fn layout_options_round_trip() {
 fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
     let dir = TempDir::new("backup");
     let saves = SaveDir::open(dir.path()).unwrap();
-    let lock = saves.lock("r").unwrap();
-    let first = played(small_config(), 1, 20);
-    let second = played(small_config(), 1, 40);
-    saves.save("r", &first, 1, &lock).unwrap();
-    saves.save("r", &second, 2, &lock).unwrap();
+    let first = save_turns(&saves, "r", 1, &[20, 40]).swap_remove(0);
     assert_eq!(
         save::read_and_decode(&saves.backup("r"))
             .unwrap()
@@ -286,10 +297,7 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
         first.digest()
     );
     // Damage the save: it is set aside, and the backup loads with a warning.
-    let mut bytes = std::fs::read(saves.file("r")).unwrap();
-    let n = bytes.len();
-    bytes[n - 10] ^= 0xff;
-    std::fs::write(saves.file("r"), &bytes).unwrap();
+    damage(&saves.file("r"));
     let (run, _, warning) = saves.load("r").unwrap();
     assert_eq!(run.digest(), first.digest());
     let warning = warning.expect("a warning");
@@ -314,9 +322,7 @@ fn a_missing_save_is_named_and_a_lone_backup_is_used() {
     );
     assert!(stderr(&out).contains("no save named ghost"));
     let saves = SaveDir::open(dir.path()).unwrap();
-    let lock = saves.lock("b").unwrap();
-    let run = played(small_config(), 1, 10);
-    saves.save("b", &run, 1, &lock).unwrap();
+    let run = save_turns(&saves, "b", 1, &[10]).swap_remove(0);
     std::fs::rename(saves.file("b"), saves.backup("b")).unwrap();
     let (loaded, _, warning) = saves.load("b").unwrap();
     assert_eq!(loaded.digest(), run.digest());
@@ -329,16 +335,24 @@ fn a_newer_format_is_refused_and_left_alone() {
     let mut bytes = small_save();
     forge(&mut bytes, 8, &(FORMAT_VERSION + 1).to_le_bytes());
     std::fs::write(dir.join("n.sav"), &bytes).unwrap();
-    let out = delve_in(dir.path(), &["simulate", "--load", "n", "--turns", "1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("newer"));
-    assert_eq!(
-        std::fs::read(dir.join("n.sav")).unwrap(),
-        bytes,
-        "never overwritten"
-    );
-    let out = delve_in(dir.path(), &["verify", "n"]);
-    assert_eq!(out.status.code(), Some(1));
+    refused_on_load_and_left_alone(&dir, "n", &bytes, "newer");
+}
+
+/// Asserts that continuing the save `name` and verifying it both fail
+/// (exit 1) saying `says`, and that its file is left as `bytes`.
+fn refused_on_load_and_left_alone(dir: &TempDir, name: &str, bytes: &[u8], says: &str) {
+    for args in [
+        &["simulate", "--load", name, "--turns", "1"][..],
+        &["verify", name],
+    ] {
+        let out = delve_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(
+            std::fs::read(dir.join(&format!("{name}.sav"))).unwrap() == bytes,
+            "{args:?} changed {name}.sav"
+        );
+    }
 }
 
 #[test]
@@ -542,27 +556,11 @@ fn a_kill_while_saving_never_loses_the_save() {
 fn a_damaged_save_without_a_backup_stays_where_it_is() {
     let dir = TempDir::new("lone-damaged");
     let saves = SaveDir::open(dir.path()).unwrap();
-    let lock = saves.lock("d").unwrap();
-    saves
-        .save("d", &played(small_config(), 1, 20), 1, &lock)
-        .unwrap();
-    drop(lock);
-    let mut bytes = std::fs::read(saves.file("d")).unwrap();
-    let n = bytes.len();
-    bytes[n - 10] ^= 0xff;
-    std::fs::write(saves.file("d"), &bytes).unwrap();
-    let out = delve_in(dir.path(), &["simulate", "--load", "d", "--turns", "1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("damaged"));
-    assert_eq!(
-        std::fs::read(saves.file("d")).unwrap(),
-        bytes,
-        "left in place, untouched"
-    );
-    // verify still finds it by name, and says what is wrong.
-    let out = delve_in(dir.path(), &["verify", "d"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("damaged"));
+    save_turns(&saves, "d", 1, &[20]);
+    let bytes = damage(&saves.file("d"));
+    // Left in place, untouched; verify still finds it by name, and says
+    // what is wrong.
+    refused_on_load_and_left_alone(&dir, "d", &bytes, "damaged");
 }
 
 #[test]
@@ -572,13 +570,7 @@ fn verify_names_a_missing_save_and_a_lone_backup() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no save named ghost"));
     let saves = SaveDir::open(dir.path()).unwrap();
-    let lock = saves.lock("b").unwrap();
-    saves
-        .save("b", &played(small_config(), 1, 5), 1, &lock)
-        .unwrap();
-    saves
-        .save("b", &played(small_config(), 1, 9), 2, &lock)
-        .unwrap();
+    save_turns(&saves, "b", 1, &[5, 9]);
     std::fs::remove_file(saves.file("b")).unwrap();
     let out = delve_in(dir.path(), &["verify", "b"]);
     assert_eq!(out.status.code(), Some(2));

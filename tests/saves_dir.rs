@@ -5,14 +5,14 @@
 //! what is there in columns that fit.
 
 use std::os::unix::fs::symlink;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use delve::save::{self, HEADER_LEN, SaveDir, SaveError};
 
-use crate::common::{DELVE, TempDir, delve_in, ok, stderr, stdout};
-use crate::save::{forge, played, small_config, small_save, uncompressed_save};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr, stdout};
+use crate::save::{forge, played, save_turns, small_config, small_save, uncompressed_save};
 
 /// Runs delve with a deadline and a memory cap: a command that hangs (on
 /// a FIFO) or reads without end (/dev/zero) fails the test instead of
@@ -52,13 +52,24 @@ fn turn_of(path: &Path) -> u64 {
 
 // Item 2: links.
 
-#[test]
-fn a_linked_lock_file_is_refused_and_its_target_kept() {
-    let dir = TempDir::new("lock-link");
+/// A scratch directory holding a saves directory and, beside it, a file
+/// that delve must never write: (scratch, saves, victim).
+fn saves_beside_a_victim(name: &str) -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new(name);
     let saves = dir.join("saves");
     std::fs::create_dir(&saves).unwrap();
     let victim = dir.join("victim.txt");
     std::fs::write(&victim, "precious").unwrap();
+    (dir, saves, victim)
+}
+
+fn untouched(victim: &Path) {
+    assert_eq!(std::fs::read_to_string(victim).unwrap(), "precious");
+}
+
+#[test]
+fn a_linked_lock_file_is_refused_and_its_target_kept() {
+    let (_dir, saves, victim) = saves_beside_a_victim("lock-link");
     symlink("../victim.txt", saves.join(".mine.lock")).unwrap();
     let new_run = || {
         delve_within(
@@ -70,14 +81,14 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
     let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
     // A hard link to someone else's file is no lock file of ours either.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
     std::fs::hard_link(&victim, saves.join(".mine.lock")).unwrap();
     let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("hard link"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
     // Once the odd file is gone, the name works.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
     ok(&new_run());
@@ -85,26 +96,17 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
 
 #[test]
 fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() {
-    let dir = TempDir::new("save-links");
-    let saves_dir = dir.join("saves");
-    std::fs::create_dir(&saves_dir).unwrap();
-    let victim = dir.join("victim.txt");
-    std::fs::write(&victim, "precious").unwrap();
+    let (_dir, saves_dir, victim) = saves_beside_a_victim("save-links");
     let saves = SaveDir::open(&saves_dir).unwrap();
-    let lock = saves.lock("t").unwrap();
     // A link planted where this process writes its temporary file.
     let tmp = saves_dir.join(format!(".t.sav.tmp.{}", std::process::id()));
     symlink(&victim, &tmp).unwrap();
     // And where the backup goes.
     symlink(&victim, saves.backup("t")).unwrap();
-    let first = played(small_config(), 1, 10);
-    let second = played(small_config(), 1, 20);
-    saves.save("t", &first, 1, &lock).unwrap();
-    saves.save("t", &second, 2, &lock).unwrap();
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    save_turns(&saves, "t", 1, &[10, 20]);
+    untouched(&victim);
     assert_eq!(turn_of(&saves.file("t")), 20);
     assert_eq!(turn_of(&saves.backup("t")), 10);
-    drop(lock);
     // A link in place of the save itself is refused by every command.
     symlink(&victim, saves.file("l")).unwrap();
     for args in [
@@ -130,7 +132,7 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
             stderr(&out)
         );
     }
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
 }
 
 // Items 3 and 4: huge files, devices and FIFOs.
@@ -266,13 +268,8 @@ fn a_new_run_never_replaces_another_unless_asked() {
 fn the_backup_is_an_earlier_turn_at_every_step_of_a_save() {
     let dir = TempDir::new("save-steps");
     let saves = SaveDir::open(dir.path()).unwrap();
+    save_turns(&saves, "h", 2, &[20, 40]);
     let lock = saves.lock("h").unwrap();
-    saves
-        .save("h", &played(small_config(), 2, 20), 1, &lock)
-        .unwrap();
-    saves
-        .save("h", &played(small_config(), 2, 40), 2, &lock)
-        .unwrap();
     let backup_before = std::fs::read(saves.backup("h")).unwrap();
     let mut steps = Vec::new();
     saves
@@ -393,10 +390,7 @@ fn the_listing_fits_its_content_and_names_only_the_problem() {
     ok(&sim(&["--seed", "3", "--turns", "20", "--save", "b"]));
     ok(&sim(&["--load", "b", "--turns", "20", "--save", "b"]));
     // A damaged save whose backup is fine.
-    let mut bytes = std::fs::read(dir.join("b.sav")).unwrap();
-    let n = bytes.len();
-    bytes[n - 5] ^= 0xff;
-    std::fs::write(dir.join("b.sav"), &bytes).unwrap();
+    damage(&dir.join("b.sav"));
     // A run that has only its backup.
     ok(&sim(&["--seed", "4", "--turns", "10", "--save", "c"]));
     ok(&sim(&["--load", "c", "--turns", "10", "--save", "c"]));

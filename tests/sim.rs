@@ -2,12 +2,12 @@
 //! random seeds and configs.
 
 use delve::config::Goal;
-use delve::geom::Rect;
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, Trait, autopilot};
-use delve::{Config, Level, Pos, Room, Shape, Tile};
+use delve::{Config, Level, Pos, Tile};
 use proptest::prelude::*;
 
 use crate::check::flood_labels;
+use crate::common::rect_room;
 
 fn kind(name: &str, speed: u8, traits: &[Trait]) -> MonsterKind {
     MonsterKind {
@@ -39,26 +39,21 @@ fn room_level() -> Level {
             " ............   ",
             "                ",
         ],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 12,
-                height: 5,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 12, 5)],
     )
+}
+
+/// A run of one level, `room_level`, with the player and monsters placed.
+fn in_room(kinds: Vec<MonsterKind>, player: Pos, monsters: &[(u16, Pos)]) -> Run {
+    Run::on_level(config(1), kinds, room_level(), player, monsters)
 }
 
 const RIGHT: Action = Action::Move { dx: 1, dy: 0 };
 
 #[test]
 fn stepping_onto_a_monster_kills_it() {
-    let mut run = Run::on_level(
-        config(1),
+    let mut run = in_room(
         vec![kind("kobold", 10, &[])],
-        room_level(),
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -79,13 +74,7 @@ fn stepping_onto_a_monster_kills_it() {
 fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
     // A telepathic monster two cells away, faster than the player.
     let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
-    let mut run = Run::on_level(
-        config(1),
-        kinds,
-        room_level(),
-        Pos::new(2, 3),
-        &[(0, Pos::new(4, 3))],
-    );
+    let mut run = in_room(kinds, Pos::new(2, 3), &[(0, Pos::new(4, 3))]);
     let events = run.step(Action::Wait).unwrap();
     assert!(
         events
@@ -117,10 +106,8 @@ fn the_last_life_lost_loses_the_run() {
 
 #[test]
 fn killing_every_monster_wins() {
-    let mut run = Run::on_level(
-        config(1),
+    let mut run = in_room(
         vec![kind("kobold", 5, &[])],
-        room_level(),
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -131,13 +118,7 @@ fn killing_every_monster_wins() {
 
 #[test]
 fn rock_blocks_the_player_and_costs_no_time() {
-    let mut run = Run::on_level(
-        config(1),
-        vec![kind("kobold", 10, &[])],
-        room_level(),
-        Pos::new(12, 3),
-        &[],
-    );
+    let mut run = in_room(vec![kind("kobold", 10, &[])], Pos::new(12, 3), &[]);
     assert_eq!(run.step(RIGHT).unwrap(), vec![Event::Blocked]);
     assert_eq!(run.turn(), 0);
 }
@@ -205,10 +186,8 @@ fn telepaths_know_and_others_need_sight_and_range() {
     assert_eq!(ms[0].pos, Pos::new(10, 1));
     assert_eq!(ms[1].memory, None);
     // Within perception and in sight: the orc learns where the player is.
-    let mut run = Run::on_level(
-        config(1),
+    let mut run = in_room(
         vec![kind("orc", 10, &[Trait::Smart])],
-        room_level(),
         Pos::new(2, 3),
         &[(0, Pos::new(6, 3))],
     );
@@ -286,15 +265,7 @@ fn sight_follows_a_dig_at_once() {
     // A tunneller opens the wall between the player and a kobold: the
     // player sees the kobold's side in the same step, as a reloaded run would.
     // The long way round keeps the level one piece, as every level is.
-    let room = |x| Room {
-        shape: Shape::Rect(Rect {
-            x,
-            y: 1,
-            width: 4,
-            height: 3,
-        }),
-        doors: vec![],
-    };
+    let room = |x| rect_room(x, 1, 4, 3);
     let level = Level::from_rows(
         1,
         &[

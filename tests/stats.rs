@@ -1,22 +1,10 @@
 //! `delve stats`: metrics of a hand-built level whose answers are known,
 //! and the command's table and JSON.
 
+use delve::Level;
 use delve::stats::{self, LevelStats, Spread, median_us};
-use delve::{Level, Rect, Room, Shape};
 
-use crate::common::{delve, ok};
-
-fn rect(x: u16, y: u16, width: u16, height: u16) -> Room {
-    Room {
-        shape: Shape::Rect(Rect {
-            x,
-            y,
-            width,
-            height,
-        }),
-        doors: vec![],
-    }
-}
+use crate::common::{delve, ok, readme_example, rect_room};
 
 /// Two rooms joined by two corridors (one loop), with a spur off the lower
 /// corridor ending in a dead end; up stairs in the left room, down stairs
@@ -33,7 +21,7 @@ fn known() -> Level {
             "      #      ",
             "             ",
         ],
-        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+        vec![rect_room(1, 1, 3, 3), rect_room(9, 1, 3, 3)],
     )
 }
 
@@ -75,7 +63,7 @@ fn cutting_the_loop_leaves_a_tree_and_a_longer_walk() {
             "      #      ",
             "             ",
         ],
-        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+        vec![rect_room(1, 1, 3, 3), rect_room(9, 1, 3, 3)],
     );
     let s = LevelStats::of(&level);
     assert_eq!(s.loops, 0);
@@ -179,12 +167,7 @@ fn stats_are_deterministic_but_for_the_time() {
 
 #[test]
 fn readme_stats_example_is_real_output_but_for_the_times() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("$ delve stats --seed 1 --levels 3\n")
-        .expect("example in README");
-    let block = &readme[start..];
-    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let block = readme_example("delve stats --seed 1 --levels 3");
     let out = delve(&["stats", "--seed", "1", "--levels", "3"]);
     let text = String::from_utf8(out.stdout).unwrap();
     // Every line but the timings: the table without its last column, and
@@ -198,5 +181,5 @@ fn readme_stats_example_is_real_output_but_for_the_times() {
             })
             .collect()
     };
-    assert_eq!(strip(&text), strip(block));
+    assert_eq!(strip(&text), strip(&block));
 }

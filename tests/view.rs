@@ -6,14 +6,15 @@
 //! read the diff before committing.
 
 use delve::config::Goal;
-use delve::geom::Rect;
 use delve::sim::{Colour, MonsterKind, Outcome, Run};
 use delve::view::screen::{frame, text};
 use delve::view::terminal::key_of;
 use delve::view::{Activity, App, Key, Keymap, Mode, Request};
-use delve::{Config, Level, Pos, Room, Shape, StairDirection, Tile};
+use delve::{Config, Level, Pos, StairDirection, Tile};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use ratatui::style::Color;
+
+use crate::common::{readme, rect_room};
 
 fn app(seed: u64) -> App {
     let run = Run::new(Config::default(), MonsterKind::defaults(), seed).unwrap();
@@ -72,15 +73,7 @@ fn arena(lives: u8, monster: Pos, telepathic: bool) -> App {
             " ............   ",
             "                ",
         ],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 12,
-                height: 3,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 12, 3)],
     );
     let mut config = Config {
         levels: 1,
@@ -653,8 +646,7 @@ fn travel_goes_up_too() {
 
 #[test]
 fn readme_screen_is_the_real_start_frame() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = readme();
     let mut app = app(7);
     let frame = screen(&mut app, 80, 24);
     assert!(
@@ -817,15 +809,7 @@ fn hall(telepathic: bool) -> App {
     let level = Level::from_rows(
         1,
         &[&rock, &row, &row, &row, &rock],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 38,
-                height: 3,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 38, 3)],
     );
     let config = Config {
         levels: 1,
@@ -855,20 +839,7 @@ fn hall(telepathic: bool) -> App {
 #[test]
 fn a_monster_coming_into_view_is_announced_while_waiting() {
     let mut app = hall(true);
-    assert!(app.monsters_in_view().is_empty());
-    let mut waits = 0;
-    while app.monsters_in_view().is_empty() {
-        waits += 1;
-        assert!(waits < 40, "the orc never came into view");
-        typed(&mut app, ".");
-    }
-    assert!(
-        app.messages()
-            .iter()
-            .any(|m| m == "An orc comes into view."),
-        "{:?}",
-        app.messages()
-    );
+    until_the_orc_is_announced(&mut app, ".");
     assert!(
         screen(&mut app, 80, 24).starts_with("An orc comes into view."),
         "the top line says so"
@@ -887,11 +858,18 @@ fn a_monster_coming_into_view_is_announced_while_waiting() {
 #[test]
 fn a_monster_coming_into_view_is_announced_while_walking() {
     let mut app = hall(false);
-    let mut steps = 0;
+    until_the_orc_is_announced(&mut app, "l");
+}
+
+/// Types `key` until the hall's orc is in view, then asserts that it was
+/// announced.
+fn until_the_orc_is_announced(app: &mut App, key: &str) {
+    assert!(app.monsters_in_view().is_empty());
+    let mut presses = 0;
     while app.monsters_in_view().is_empty() {
-        steps += 1;
-        assert!(steps < 40, "the orc never came into view");
-        typed(&mut app, "l");
+        presses += 1;
+        assert!(presses < 40, "the orc never came into view");
+        typed(app, key);
     }
     assert!(
         app.messages()
