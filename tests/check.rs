@@ -464,3 +464,68 @@ fn rooms_grouped_as_the_flood_fill_finds(
         }
     }
 }
+
+/// The checks can fail: each passes a hand-drawn level that keeps its
+/// rule and fails one that breaks it.
+#[test]
+fn each_check_fails_a_level_that_breaks_its_rule() {
+    use crate::common::rect_room;
+    let fails = |rows: &[&str], rooms: Vec<delve::Room>, check: fn(&Cells)| {
+        let level = Level::from_rows(1, rows, rooms);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&Cells::of(&level))))
+            .is_err()
+    };
+    let apart = || vec![rect_room(1, 1, 3, 3), rect_room(6, 1, 3, 3)];
+    let kept: [&str; 5] = [
+        "          ",
+        " ...  ... ",
+        " ...  ... ",
+        " ...  ... ",
+        "          ",
+    ];
+    let joined = [
+        "          ",
+        " ...  ... ",
+        " ...++... ",
+        " ...  ... ",
+        "          ",
+    ];
+    let cases: [(&str, fn(&Cells), &[&str], Vec<delve::Room>); 4] = [
+        (
+            "rooms_keep_their_gap",
+            rooms_keep_their_gap,
+            &kept,
+            vec![rect_room(1, 1, 3, 3), rect_room(4, 1, 3, 3)],
+        ),
+        (
+            "corridors_stay_out_of_room_rings",
+            corridors_stay_out_of_room_rings,
+            &[
+                "          ",
+                " ...  ... ",
+                " ...  ... ",
+                " ...  ... ",
+                "    ##    ",
+                "          ",
+            ],
+            apart(),
+        ),
+        ("one_connected_piece", one_connected_piece, &kept, apart()),
+        (
+            "outside_rooms_only_rock_corridors_and_doors",
+            outside_rooms_only_rock_corridors_and_doors,
+            &kept,
+            vec![rect_room(1, 1, 3, 3)],
+        ),
+    ];
+    for (name, check, broken, rooms) in cases {
+        assert!(
+            !fails(&joined, apart(), check),
+            "{name} fails a level that keeps it"
+        );
+        assert!(
+            fails(broken, rooms, check),
+            "{name} passes a level that breaks it"
+        );
+    }
+}

@@ -114,3 +114,19 @@ pub fn rect_room(x: u16, y: u16, width: u16, height: u16) -> delve::Room {
         doors: vec![],
     }
 }
+
+/// A monster kind of `speed` with `traits`, its glyph its name's first
+/// letter.
+pub fn monster_kind(
+    name: &str,
+    speed: u8,
+    traits: &[delve::sim::Trait],
+) -> delve::sim::MonsterKind {
+    delve::sim::MonsterKind {
+        name: name.into(),
+        glyph: name.chars().next().unwrap(),
+        colour: delve::sim::Colour::Red,
+        speed,
+        traits: traits.to_vec(),
+    }
+}

@@ -355,6 +355,16 @@ fn refused_on_load_and_left_alone(dir: &TempDir, name: &str, bytes: &[u8], says:
     }
 }
 
+/// The names of the temporary files (`*.tmp.PID`) in a saves directory.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp."))
+        .collect()
+}
+
 #[test]
 fn a_failed_write_leaves_the_previous_save_intact() {
     let dir = TempDir::new("failed");
@@ -373,12 +383,8 @@ fn a_failed_write_leaves_the_previous_save_intact() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(std::fs::read(dir.join("f.sav")).unwrap(), before);
     ok(&delve_in(dir.path(), &["verify", "f"]));
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left behind");
+    let leftovers = temporary_files(dir.path());
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
     // A saves directory that is a file cannot be written at all.
     let file = dir.join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
@@ -542,12 +548,7 @@ fn a_kill_while_saving_never_loses_the_save() {
     }
     // The next run sweeps what the killed ones left, and saves.
     ok(&delve_in(dir.path(), &continue_40));
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains(".tmp."))
-        .collect();
+    let leftovers = temporary_files(dir.path());
     assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
     eprintln!("{landed} of {tries} kills landed while saving");
 }

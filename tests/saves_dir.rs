@@ -157,13 +157,7 @@ fn devices_huge_files_and_fifos_are_refused_before_reading() {
     let out = delve_within(dir.path(), &["saves"], 20);
     ok(&out);
     let listing = stdout(&out);
-    let row = |name: &str| {
-        listing
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no row for {name}:\n{listing}"))
-            .to_string()
-    };
+    let row = |name| row_of(&listing, name);
     assert!(row("zero").contains("symbolic link"), "{listing}");
     assert!(row("big").contains("too large"), "{listing}");
     assert!(row("pipe").contains("FIFO"), "{listing}");
@@ -338,6 +332,15 @@ fn turns_beyond_the_end_of_time_are_refused() {
 
 // Item 16: the listing and verify.
 
+/// The row of the save `name` in a `delve saves` listing.
+fn row_of(listing: &str, name: &str) -> String {
+    listing
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no row for {name}:\n{listing}"))
+        .to_string()
+}
+
 /// Whether every row of a table starts (left-aligned) or ends
 /// (right-aligned) each column where the header does.
 fn assert_aligned(table: &str) {
@@ -399,13 +402,7 @@ fn the_listing_fits_its_content_and_names_only_the_problem() {
     ok(&out);
     let table = stdout(&out);
     assert_aligned(&table);
-    let row = |name: &str| {
-        table
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no row for {name}:\n{table}"))
-            .to_string()
-    };
+    let row = |name| row_of(&table, name);
     let damaged = row("b");
     assert!(
         damaged.contains("checksum") && !damaged.contains(&*dir.path().to_string_lossy()),
@@ -464,10 +461,7 @@ fn saves_checks_headers_and_checksums_and_verify_decodes() {
     let out = delve_in(dir.path(), &["saves"]);
     ok(&out);
     let listing = stdout(&out);
-    let row = listing
-        .lines()
-        .find(|l| l.starts_with("half "))
-        .unwrap_or_else(|| panic!("{listing}"));
+    let row = row_of(&listing, "half");
     assert!(row.ends_with(" ok"), "{row}");
     let out = delve_in(dir.path(), &["verify", "half"]);
     assert_eq!(out.status.code(), Some(1));

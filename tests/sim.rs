@@ -7,17 +7,7 @@ use delve::{Config, Level, Pos, Tile};
 use proptest::prelude::*;
 
 use crate::check::flood_labels;
-use crate::common::rect_room;
-
-fn kind(name: &str, speed: u8, traits: &[Trait]) -> MonsterKind {
-    MonsterKind {
-        name: name.into(),
-        glyph: name.chars().next().unwrap(),
-        colour: delve::sim::Colour::Red,
-        speed,
-        traits: traits.to_vec(),
-    }
-}
+use crate::common::{monster_kind, rect_room};
 
 fn config(levels: u16) -> Config {
     Config {
@@ -43,6 +33,22 @@ fn room_level() -> Level {
     )
 }
 
+/// Two 3x3 pieces of floor with two cells of rock between them: x 1..=3
+/// and 6..=8, y 1..=3.
+fn two_rooms_behind_rock() -> Level {
+    Level::from_rows(
+        1,
+        &[
+            "          ",
+            " ...  ... ",
+            " ...  ... ",
+            " ...  ... ",
+            "          ",
+        ],
+        vec![],
+    )
+}
+
 /// A run of one level, `room_level`, with the player and monsters placed.
 fn in_room(kinds: Vec<MonsterKind>, player: Pos, monsters: &[(u16, Pos)]) -> Run {
     Run::on_level(config(1), kinds, room_level(), player, monsters)
@@ -53,7 +59,7 @@ const RIGHT: Action = Action::Move { dx: 1, dy: 0 };
 #[test]
 fn stepping_onto_a_monster_kills_it() {
     let mut run = in_room(
-        vec![kind("kobold", 10, &[])],
+        vec![monster_kind("kobold", 10, &[])],
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -73,7 +79,7 @@ fn stepping_onto_a_monster_kills_it() {
 #[test]
 fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
     // A telepathic monster two cells away, faster than the player.
-    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
+    let kinds = vec![monster_kind("wraith", 20, &[Trait::Telepathic])];
     let mut run = in_room(kinds, Pos::new(2, 3), &[(0, Pos::new(4, 3))]);
     let events = run.step(Action::Wait).unwrap();
     assert!(
@@ -90,7 +96,7 @@ fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
 fn the_last_life_lost_loses_the_run() {
     let mut cfg = config(1);
     cfg.simulation.lives = 1;
-    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
+    let kinds = vec![monster_kind("wraith", 20, &[Trait::Telepathic])];
     let mut run = Run::on_level(
         cfg,
         kinds,
@@ -107,7 +113,7 @@ fn the_last_life_lost_loses_the_run() {
 #[test]
 fn killing_every_monster_wins() {
     let mut run = in_room(
-        vec![kind("kobold", 5, &[])],
+        vec![monster_kind("kobold", 5, &[])],
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -118,7 +124,7 @@ fn killing_every_monster_wins() {
 
 #[test]
 fn rock_blocks_the_player_and_costs_no_time() {
-    let mut run = in_room(vec![kind("kobold", 10, &[])], Pos::new(12, 3), &[]);
+    let mut run = in_room(vec![monster_kind("kobold", 10, &[])], Pos::new(12, 3), &[]);
     assert_eq!(run.step(RIGHT).unwrap(), vec![Event::Blocked]);
     assert_eq!(run.turn(), 0);
 }
@@ -126,18 +132,12 @@ fn rock_blocks_the_player_and_costs_no_time() {
 #[test]
 fn a_tunneller_digs_85_a_move_then_moves_in() {
     // The player is behind a wall of rock (hardness 127) from the tunneller.
-    let level = Level::from_rows(
-        1,
-        &[
-            "          ",
-            " ...  ... ",
-            " ...  ... ",
-            " ...  ... ",
-            "          ",
-        ],
-        vec![],
-    );
-    let kinds = vec![kind("hulk", 10, &[Trait::Tunneling, Trait::Telepathic])];
+    let level = two_rooms_behind_rock();
+    let kinds = vec![monster_kind(
+        "hulk",
+        10,
+        &[Trait::Tunneling, Trait::Telepathic],
+    )];
     let mut run = Run::on_level(
         config(1),
         kinds,
@@ -170,8 +170,8 @@ fn telepaths_know_and_others_need_sight_and_range() {
         vec![],
     );
     let kinds = vec![
-        kind("wraith", 10, &[Trait::Telepathic]),
-        kind("orc", 10, &[Trait::Smart]),
+        monster_kind("wraith", 10, &[Trait::Telepathic]),
+        monster_kind("orc", 10, &[Trait::Smart]),
     ];
     let mut run = Run::on_level(
         config(1),
@@ -187,7 +187,7 @@ fn telepaths_know_and_others_need_sight_and_range() {
     assert_eq!(ms[1].memory, None);
     // Within perception and in sight: the orc learns where the player is.
     let mut run = in_room(
-        vec![kind("orc", 10, &[Trait::Smart])],
+        vec![monster_kind("orc", 10, &[Trait::Smart])],
         Pos::new(2, 3),
         &[(0, Pos::new(6, 3))],
     );
@@ -199,20 +199,10 @@ fn telepaths_know_and_others_need_sight_and_range() {
 #[test]
 fn rock_hides_the_player() {
     // The orc is within 6 steps but behind rock: it does not know.
-    let level = Level::from_rows(
-        1,
-        &[
-            "          ",
-            " ...  ... ",
-            " ...  ... ",
-            " ...  ... ",
-            "          ",
-        ],
-        vec![],
-    );
+    let level = two_rooms_behind_rock();
     let mut run = Run::on_level(
         config(1),
-        vec![kind("orc", 10, &[Trait::Smart])],
+        vec![monster_kind("orc", 10, &[Trait::Smart])],
         level,
         Pos::new(2, 2),
         &[(0, Pos::new(7, 2))],
@@ -225,15 +215,7 @@ fn rock_hides_the_player() {
 fn stairs_link_and_levels_persist() {
     let mut run = Run::new(config(3), MonsterKind::defaults(), 11).unwrap();
     // Walk to the down stairs with the walking map, then descend.
-    let down = run
-        .current()
-        .level
-        .stairs_going(delve::StairDirection::Down)
-        .next()
-        .unwrap()
-        .pos;
-    walk_to(&mut run, down);
-    let events = run.step(Action::Descend).unwrap();
+    let (down, events) = walk_down(&mut run);
     assert!(events.contains(&Event::Arrived { depth: 2 }), "{events:?}");
     assert_eq!(run.player().depth, 2);
     let up = run
@@ -281,12 +263,12 @@ fn sight_follows_a_dig_at_once() {
         vec![room(1), room(7)],
     );
     let kinds = vec![
-        kind(
+        monster_kind(
             "hulk",
             10,
             &[Trait::Tunneling, Trait::Telepathic, Trait::Smart],
         ),
-        kind("kobold", 5, &[]),
+        monster_kind("kobold", 5, &[]),
     ];
     // The player on the right, the hulk and a kobold on the left.
     let mut run = Run::on_level(
@@ -338,7 +320,7 @@ fn stairs_past_the_stack_are_refused_not_a_panic() {
     let level = Level::from_rows(1, &["      ", " .>.. ", "      "], vec![]);
     let mut run = Run::on_level(
         config(1),
-        vec![kind("kobold", 10, &[])],
+        vec![monster_kind("kobold", 10, &[])],
         level,
         Pos::new(2, 1),
         &[],
@@ -382,6 +364,13 @@ fn reaching_the_bottom_wins_when_that_is_the_goal() {
     let mut cfg = config(2);
     cfg.simulation.goal = Goal::ReachBottom;
     let mut run = Run::new(cfg, MonsterKind::defaults(), 5).unwrap();
+    let (_, events) = walk_down(&mut run);
+    assert!(events.contains(&Event::Won), "{events:?}");
+}
+
+/// Walks the player to the first down staircase and takes it; where the
+/// stairs were, and what happened.
+fn walk_down(run: &mut Run) -> (Pos, Vec<Event>) {
     let down = run
         .current()
         .level
@@ -389,9 +378,8 @@ fn reaching_the_bottom_wins_when_that_is_the_goal() {
         .next()
         .unwrap()
         .pos;
-    walk_to(&mut run, down);
-    let events = run.step(Action::Descend).unwrap();
-    assert!(events.contains(&Event::Won), "{events:?}");
+    walk_to(run, down);
+    (down, run.step(Action::Descend).unwrap())
 }
 
 /// Walks the player to `target` along the walking map, ignoring monsters

@@ -10,11 +10,16 @@ use crate::common::{delve, ok, readme_example, rect_room};
 /// corridor ending in a dead end; up stairs in the left room, down stairs
 /// in the right one.
 fn known() -> Level {
+    two_rooms(2, " <..+###+..> ")
+}
+
+/// `known` at `depth`, its top row (the upper corridor's) as given.
+fn two_rooms(depth: u16, top_row: &str) -> Level {
     Level::from_rows(
-        2,
+        depth,
         &[
             "             ",
-            " <..+###+..> ",
+            top_row,
             " ...     ... ",
             " ...+###+... ",
             "      #      ",
@@ -52,19 +57,7 @@ fn a_known_level_measures_as_counted_by_hand() {
 fn cutting_the_loop_leaves_a_tree_and_a_longer_walk() {
     // The top corridor gone: no loop, two dead ends, and the stairs are
     // reached round through the bottom corridor.
-    let level = Level::from_rows(
-        1,
-        &[
-            "             ",
-            " <..+#  +..> ",
-            " ...     ... ",
-            " ...+###+... ",
-            "      #      ",
-            "      #      ",
-            "             ",
-        ],
-        vec![rect_room(1, 1, 3, 3), rect_room(9, 1, 3, 3)],
-    );
+    let level = two_rooms(1, " <..+#  +..> ");
     let s = LevelStats::of(&level);
     assert_eq!(s.loops, 0);
     assert_eq!(s.dead_ends, 2);
