@@ -6,7 +6,7 @@ use std::process::Command;
 
 use delve::Config;
 use delve::config::{CorridorStyle, DeadEndPolicy};
-use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
+use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError, SaveLock};
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
 
@@ -25,16 +25,26 @@ pub fn played(config: Config, seed: u64, turns: u64) -> Run {
     run
 }
 
-/// Saves under `name` in `saves` the run of `seed` played to each of
-/// `turns` in order (saved at times 1, 2, ...): the last is the save, the
-/// one before it the backup. Returns the runs saved.
-pub fn save_turns(saves: &SaveDir, name: &str, seed: u64, turns: &[u64]) -> Vec<Run> {
-    let lock = saves.lock(name).unwrap();
+/// Saves under `name` in `saves`, with its `lock`, the run of `seed`
+/// played to each of `turns` in order (saved at times 1, 2, ...): the last
+/// is the save, the one before it the backup. Returns the runs saved.
+///
+/// The caller holds the lock as long as it needs it: a lock given up and
+/// taken again can fail here, where other tests start processes that get a
+/// copy of the lock's file descriptor until they exec (flock locks the
+/// open file, not the descriptor).
+pub fn save_turns(
+    saves: &SaveDir,
+    lock: &SaveLock,
+    name: &str,
+    seed: u64,
+    turns: &[u64],
+) -> Vec<Run> {
     (1..)
         .zip(turns)
         .map(|(at, &turn)| {
             let run = played(small_config(), seed, turn);
-            saves.save(name, &run, at, &lock).unwrap();
+            saves.save(name, &run, at, lock).unwrap();
             run
         })
         .collect()
@@ -288,7 +298,8 @@ fn layout_options_round_trip() {
 fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
     let dir = TempDir::new("backup");
     let saves = SaveDir::open(dir.path()).unwrap();
-    let first = save_turns(&saves, "r", 1, &[20, 40]).swap_remove(0);
+    let lock = saves.lock("r").unwrap();
+    let first = save_turns(&saves, &lock, "r", 1, &[20, 40]).swap_remove(0);
     assert_eq!(
         save::read_and_decode(&saves.backup("r"))
             .unwrap()
@@ -322,7 +333,8 @@ fn a_missing_save_is_named_and_a_lone_backup_is_used() {
     );
     assert!(stderr(&out).contains("no save named ghost"));
     let saves = SaveDir::open(dir.path()).unwrap();
-    let run = save_turns(&saves, "b", 1, &[10]).swap_remove(0);
+    let lock = saves.lock("b").unwrap();
+    let run = save_turns(&saves, &lock, "b", 1, &[10]).swap_remove(0);
     std::fs::rename(saves.file("b"), saves.backup("b")).unwrap();
     let (loaded, _, warning) = saves.load("b").unwrap();
     assert_eq!(loaded.digest(), run.digest());
@@ -557,7 +569,9 @@ fn a_kill_while_saving_never_loses_the_save() {
 fn a_damaged_save_without_a_backup_stays_where_it_is() {
     let dir = TempDir::new("lone-damaged");
     let saves = SaveDir::open(dir.path()).unwrap();
-    save_turns(&saves, "d", 1, &[20]);
+    let lock = saves.lock("d").unwrap();
+    save_turns(&saves, &lock, "d", 1, &[20]);
+    drop(lock);
     let bytes = damage(&saves.file("d"));
     // Left in place, untouched; verify still finds it by name, and says
     // what is wrong.
@@ -571,7 +585,8 @@ fn verify_names_a_missing_save_and_a_lone_backup() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no save named ghost"));
     let saves = SaveDir::open(dir.path()).unwrap();
-    save_turns(&saves, "b", 1, &[5, 9]);
+    let lock = saves.lock("b").unwrap();
+    save_turns(&saves, &lock, "b", 1, &[5, 9]);
     std::fs::remove_file(saves.file("b")).unwrap();
     let out = delve_in(dir.path(), &["verify", "b"]);
     assert_eq!(out.status.code(), Some(2));

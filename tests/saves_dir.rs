@@ -98,15 +98,17 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
 fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() {
     let (_dir, saves_dir, victim) = saves_beside_a_victim("save-links");
     let saves = SaveDir::open(&saves_dir).unwrap();
+    let lock = saves.lock("t").unwrap();
     // A link planted where this process writes its temporary file.
     let tmp = saves_dir.join(format!(".t.sav.tmp.{}", std::process::id()));
     symlink(&victim, &tmp).unwrap();
     // And where the backup goes.
     symlink(&victim, saves.backup("t")).unwrap();
-    save_turns(&saves, "t", 1, &[10, 20]);
+    save_turns(&saves, &lock, "t", 1, &[10, 20]);
     untouched(&victim);
     assert_eq!(turn_of(&saves.file("t")), 20);
     assert_eq!(turn_of(&saves.backup("t")), 10);
+    drop(lock);
     // A link in place of the save itself is refused by every command.
     symlink(&victim, saves.file("l")).unwrap();
     for args in [
@@ -262,8 +264,8 @@ fn a_new_run_never_replaces_another_unless_asked() {
 fn the_backup_is_an_earlier_turn_at_every_step_of_a_save() {
     let dir = TempDir::new("save-steps");
     let saves = SaveDir::open(dir.path()).unwrap();
-    save_turns(&saves, "h", 2, &[20, 40]);
     let lock = saves.lock("h").unwrap();
+    save_turns(&saves, &lock, "h", 2, &[20, 40]);
     let backup_before = std::fs::read(saves.backup("h")).unwrap();
     let mut steps = Vec::new();
     saves
