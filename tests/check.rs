@@ -465,6 +465,9 @@ fn rooms_grouped_as_the_flood_fill_finds(
     }
 }
 
+/// A check's name, the check, and a level (rows, rooms) that breaks its rule.
+type Case<'a> = (&'a str, fn(&Cells), &'a [&'a str], Vec<delve::Room>);
+
 /// The checks can fail: each passes a hand-drawn level that keeps its
 /// rule and fails one that breaks it.
 #[test]
@@ -490,7 +493,7 @@ fn each_check_fails_a_level_that_breaks_its_rule() {
         " ...  ... ",
         "          ",
     ];
-    let cases: [(&str, fn(&Cells), &[&str], Vec<delve::Room>); 4] = [
+    let cases: [Case; 4] = [
         (
             "rooms_keep_their_gap",
             rooms_keep_their_gap,

@@ -215,7 +215,7 @@ proptest! {
         // same attempt, with the same rooms and corridors to start from.
         prop_assert_eq!(looped.rejected_attempts(), base.rejected_attempts());
         prop_assert_eq!(pruned.rejected_attempts(), base.rejected_attempts());
-        let shapes = |l: &delve::Level| l.rooms().iter().map(|r| r.shape.clone()).collect::<Vec<_>>();
+        let shapes = |l: &delve::Level| l.rooms().iter().map(|r| r.shape).collect::<Vec<_>>();
         prop_assert_eq!(shapes(&looped), shapes(&base));
         prop_assert_eq!(shapes(&pruned), shapes(&base));
         let open = |l: &delve::Level, i: usize| l.tiles()[i].is_walkable();
