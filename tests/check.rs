@@ -1,7 +1,397 @@
-//! The generator's promises, as one function that checks a level against
-//! them. Property tests run it over many seeds and configs.
+//! The generator's promises, one function a rule, named for the rule as
+//! ARCHITECTURE.md ("Invariants") and the guide state it; `level` checks
+//! a level against all of them. Property tests run it over many seeds
+//! and configs.
 
 use delve::{Config, Level, Pos, Shape, StairDirection, Tile};
+
+/// Asserts every promise the generator makes about one level.
+pub fn level(level: &Level, config: &Config) {
+    let cells = Cells::of(level);
+    size_is_the_configured_one(level, config);
+    border_is_solid(&cells);
+    hardness_fits_the_tile(&cells);
+    rooms_are_as_many_and_as_large_as_configured(level, config);
+    rooms_lie_inside_the_border(&cells);
+    rooms_never_overlap(&cells);
+    room_cells_are_floor(&cells);
+    rooms_keep_their_gap(&cells);
+    corridors_stay_out_of_room_rings(&cells);
+    outside_rooms_only_rock_corridors_and_doors(&cells);
+    doors_at_most_max_per_room(level, config);
+    doors_join_their_room_to_a_corridor(&cells);
+    every_door_tile_is_a_rooms_door(&cells);
+    stairs_as_many_as_the_depth_needs(level, config);
+    stairs_stand_on_their_rooms_floor(&cells);
+    stairs_in_different_rooms(level);
+    one_connected_piece(&cells);
+    graph_agrees_with_flood_fill(level);
+}
+
+/// A level's cells with, for each, the room whose floor it is (1-based; 0
+/// for none): what the rules about rooms are checked against.
+pub struct Cells<'a> {
+    pub level: &'a Level,
+    pub width: usize,
+    pub height: usize,
+    pub room_of: Vec<u16>,
+}
+
+impl<'a> Cells<'a> {
+    pub fn of(level: &'a Level) -> Cells<'a> {
+        let (width, height) = (usize::from(level.width()), usize::from(level.height()));
+        let mut room_of = vec![0u16; width * height];
+        for (i, room) in level.rooms().iter().enumerate() {
+            for p in room.shape.cells() {
+                let c = usize::from(p.y) * width + usize::from(p.x);
+                // Overlap is for `rooms_never_overlap` to report; the
+                // first room keeps the cell.
+                if c < room_of.len() && room_of[c] == 0 {
+                    room_of[c] = i as u16 + 1;
+                }
+            }
+        }
+        Cells {
+            level,
+            width,
+            height,
+            room_of,
+        }
+    }
+
+    fn index(&self, p: Pos) -> usize {
+        usize::from(p.y) * self.width + usize::from(p.x)
+    }
+
+    fn tiles(&self) -> &'a [Tile] {
+        self.level.tiles()
+    }
+
+    fn on_border(&self, c: usize) -> bool {
+        let (x, y) = (c % self.width, c / self.width);
+        x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height
+    }
+
+    /// The interior cells and their eight neighbours, as indices.
+    fn interior_with_neighbours(&self) -> impl Iterator<Item = (usize, [usize; 8])> + '_ {
+        let w = self.width;
+        (1..self.height - 1).flat_map(move |y| {
+            (1..w - 1).map(move |x| {
+                let c = y * w + x;
+                let n = [
+                    c - w - 1,
+                    c - w,
+                    c - w + 1,
+                    c - 1,
+                    c + 1,
+                    c + w - 1,
+                    c + w,
+                    c + w + 1,
+                ];
+                (c, n)
+            })
+        })
+    }
+
+    fn at(&self, c: usize) -> (usize, usize) {
+        (c % self.width, c / self.width)
+    }
+}
+
+/// The level has the size the config asks for.
+pub fn size_is_the_configured_one(level: &Level, config: &Config) {
+    assert_eq!(
+        (level.width(), level.height()),
+        (config.width, config.height)
+    );
+    assert_eq!(
+        level.tiles().len(),
+        usize::from(config.width) * usize::from(config.height)
+    );
+}
+
+/// The border is immutable rock (hardness 255): never carved, never walkable.
+pub fn border_is_solid(cells: &Cells) {
+    let hard = cells.level.hardness_grid();
+    for (c, &tile) in cells.tiles().iter().enumerate() {
+        if cells.on_border(c) {
+            let (x, y) = cells.at(c);
+            assert_eq!(tile, Tile::Rock, "border cell {x},{y} is open");
+            assert_eq!(hard[c], 255, "border cell {x},{y} is not immutable");
+        }
+    }
+}
+
+/// Inside the border, rock has hardness 1..=254 and open cells 0.
+pub fn hardness_fits_the_tile(cells: &Cells) {
+    let hard = cells.level.hardness_grid();
+    for (c, &tile) in cells.tiles().iter().enumerate() {
+        if cells.on_border(c) {
+            continue;
+        }
+        let (x, y) = cells.at(c);
+        if tile == Tile::Rock {
+            assert!(
+                (1..=254).contains(&hard[c]),
+                "rock {x},{y} hardness {}",
+                hard[c]
+            );
+        } else {
+            assert_eq!(hard[c], 0, "open cell {x},{y} has hardness");
+        }
+    }
+}
+
+/// The room count is within the config's range, every room is at least
+/// 3x2, and rectangles have the configured sizes.
+pub fn rooms_are_as_many_and_as_large_as_configured(level: &Level, config: &Config) {
+    let rooms = level.rooms();
+    let rc = &config.rooms;
+    assert!(
+        (usize::from(rc.count.min)..=usize::from(rc.count.max)).contains(&rooms.len()),
+        "{} rooms, expected {:?}",
+        rooms.len(),
+        rc.count
+    );
+    for (i, room) in rooms.iter().enumerate() {
+        let b = room.shape.bounds();
+        assert!(b.width >= 3 && b.height >= 2, "room {i} too small: {b:?}");
+        if let Shape::Rect(r) = room.shape {
+            assert!(
+                (rc.width.min..=rc.width.max).contains(&r.width),
+                "room {i}: {r:?}"
+            );
+            assert!(
+                (rc.height.min..=rc.height.max).contains(&r.height),
+                "room {i}: {r:?}"
+            );
+        }
+    }
+}
+
+/// No room cell lies on or past the border.
+pub fn rooms_lie_inside_the_border(cells: &Cells) {
+    for (i, room) in cells.level.rooms().iter().enumerate() {
+        for p in room.shape.cells() {
+            assert!(
+                p.x > 0
+                    && p.y > 0
+                    && usize::from(p.x) + 1 < cells.width
+                    && usize::from(p.y) + 1 < cells.height,
+                "room {i} cell {p:?} is not inside the border"
+            );
+        }
+    }
+}
+
+/// No cell is the floor of two rooms.
+pub fn rooms_never_overlap(cells: &Cells) {
+    for (i, room) in cells.level.rooms().iter().enumerate() {
+        for p in room.shape.cells() {
+            let owner = cells.room_of[cells.index(p)];
+            assert_eq!(
+                usize::from(owner),
+                i + 1,
+                "rooms overlap at {p:?}: room {i} and room {}",
+                owner - 1
+            );
+        }
+    }
+}
+
+/// Every room cell is floor or stairs.
+pub fn room_cells_are_floor(cells: &Cells) {
+    for (i, room) in cells.level.rooms().iter().enumerate() {
+        for p in room.shape.cells() {
+            let t = cells.tiles()[cells.index(p)];
+            assert!(
+                matches!(t, Tile::Floor | Tile::UpStairs | Tile::DownStairs),
+                "room {i} cell {p:?} is {t:?}"
+            );
+        }
+    }
+}
+
+/// Rooms never touch, not even diagonally: a cell of rock at least
+/// between any two.
+pub fn rooms_keep_their_gap(cells: &Cells) {
+    for (c, around) in cells.interior_with_neighbours() {
+        let me = cells.room_of[c];
+        for n in around {
+            let other = cells.room_of[n];
+            if me != 0 && other != 0 {
+                let (x, y) = cells.at(c);
+                assert_eq!(me, other, "rooms {me} and {other} touch at {x},{y}");
+            }
+        }
+    }
+}
+
+/// Corridors never enter a room's ring (the cells within one cell of its
+/// floor, diagonals included): rooms are entered only through doors.
+pub fn corridors_stay_out_of_room_rings(cells: &Cells) {
+    for (c, around) in cells.interior_with_neighbours() {
+        if cells.tiles()[c] != Tile::Corridor {
+            continue;
+        }
+        for n in around {
+            let other = cells.room_of[n];
+            let (x, y) = cells.at(c);
+            assert_eq!(other, 0, "corridor {x},{y} touches room {other}");
+        }
+    }
+}
+
+/// Outside rooms there is only rock, corridor and door.
+pub fn outside_rooms_only_rock_corridors_and_doors(cells: &Cells) {
+    for (c, &tile) in cells.tiles().iter().enumerate() {
+        if cells.room_of[c] == 0 {
+            let (x, y) = cells.at(c);
+            assert!(
+                matches!(tile, Tile::Rock | Tile::Corridor | Tile::Door),
+                "{tile:?} outside any room at {x},{y}"
+            );
+        }
+    }
+}
+
+/// At most `rooms.max_doors` doors a room.
+pub fn doors_at_most_max_per_room(level: &Level, config: &Config) {
+    for (i, room) in level.rooms().iter().enumerate() {
+        assert!(
+            room.doors.len() <= usize::from(config.rooms.max_doors),
+            "room {i} has {} doors",
+            room.doors.len()
+        );
+    }
+}
+
+/// A door is a door tile beside its own room's floor (and no other
+/// room's) and beside a corridor: doors open only at door candidates.
+pub fn doors_join_their_room_to_a_corridor(cells: &Cells) {
+    let w = cells.width;
+    let tiles = cells.tiles();
+    for (i, room) in cells.level.rooms().iter().enumerate() {
+        for d in &room.doors {
+            let c = cells.index(d.pos);
+            assert_eq!(tiles[c], Tile::Door, "door {:?} is no door tile", d.pos);
+            assert!(!cells.on_border(c), "door {:?} on the border", d.pos);
+            let orth = [c - w, c + 1, c + w, c - 1];
+            assert!(
+                orth.iter().any(|&o| usize::from(cells.room_of[o]) == i + 1),
+                "door {:?} off its room",
+                d.pos
+            );
+            assert!(
+                orth.iter().any(|&o| tiles[o] == Tile::Corridor),
+                "door {:?} has no corridor",
+                d.pos
+            );
+            assert!(
+                orth.iter()
+                    .map(|&o| cells.room_of[o])
+                    .all(|r| r == 0 || usize::from(r) == i + 1),
+                "door {:?} opens onto two rooms",
+                d.pos
+            );
+        }
+    }
+}
+
+/// Every door tile is some room's door: no stray doors.
+pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
+    let doors: usize = cells.level.rooms().iter().map(|r| r.doors.len()).sum();
+    assert_eq!(
+        doors,
+        cells.tiles().iter().filter(|&&t| t == Tile::Door).count(),
+        "stray door tiles"
+    );
+}
+
+/// `stairs.per_level` up and down a level; none down from the bottom, and
+/// depth 1's way up only when the config has an exit there.
+pub fn stairs_as_many_as_the_depth_needs(level: &Level, config: &Config) {
+    let depth = level.depth();
+    let per = usize::from(config.stairs.per_level);
+    let want_up = if depth == 1 {
+        usize::from(config.stairs.exit_on_first_level)
+    } else {
+        per
+    };
+    let want_down = if depth == config.levels { 0 } else { per };
+    assert_eq!(
+        (
+            level.stairs_going(StairDirection::Up).count(),
+            level.stairs_going(StairDirection::Down).count()
+        ),
+        (want_up, want_down),
+        "stair counts at depth {depth}"
+    );
+}
+
+/// Stairs stand on their room's floor, as the tile of their direction.
+pub fn stairs_stand_on_their_rooms_floor(cells: &Cells) {
+    let rooms = cells.level.rooms();
+    for s in cells.level.stairs() {
+        assert!(
+            rooms[usize::from(s.room)].contains(s.pos),
+            "stairs {:?} not in room {}",
+            s.pos,
+            s.room
+        );
+        let want = match s.direction {
+            StairDirection::Up => Tile::UpStairs,
+            StairDirection::Down => Tile::DownStairs,
+        };
+        assert_eq!(
+            cells.tiles()[cells.index(s.pos)],
+            want,
+            "stairs {:?}",
+            s.pos
+        );
+    }
+}
+
+/// No two staircases share a room, so up and down are apart.
+pub fn stairs_in_different_rooms(level: &Level) {
+    let mut stair_rooms: Vec<u16> = level.stairs().iter().map(|s| s.room).collect();
+    stair_rooms.sort_unstable();
+    stair_rooms.dedup();
+    assert_eq!(
+        stair_rooms.len(),
+        level.stairs().len(),
+        "two staircases share a room"
+    );
+}
+
+/// Every walkable cell is reachable from every other (orthogonal steps):
+/// one flood-fill piece.
+pub fn one_connected_piece(cells: &Cells) {
+    let labels = flood_labels(cells.width, cells.height, cells.tiles());
+    assert!(
+        labels.iter().all(|&l| l == u32::MAX || l == 0),
+        "depth {} has several pieces",
+        cells.level.depth()
+    );
+}
+
+/// The level's graph agrees with its cells: one component, and rooms
+/// grouped as a flood fill of the cells groups them.
+pub fn graph_agrees_with_flood_fill(level: &Level) {
+    let graph = level.graph();
+    assert_eq!(graph.components(), 1, "graph has several pieces");
+    let room_labels = graph.room_components();
+    assert!(
+        room_labels.iter().all(|&l| l == room_labels[0]),
+        "graph: rooms in several pieces"
+    );
+    rooms_grouped_as_the_flood_fill_finds(
+        &room_labels,
+        level.width(),
+        level.tiles(),
+        level.rooms(),
+    );
+}
 
 /// Flood-fill labels over walkable cells, orthogonal steps; `u32::MAX` for rock.
 pub fn flood_labels(width: usize, height: usize, tiles: &[Tile]) -> Vec<u32> {
@@ -40,193 +430,30 @@ pub fn flood_labels(width: usize, height: usize, tiles: &[Tile]) -> Vec<u32> {
     label
 }
 
-/// Asserts every promise the generator makes about one level.
-pub fn level(level: &Level, config: &Config) {
-    let (w, h) = (usize::from(level.width()), usize::from(level.height()));
-    assert_eq!(
-        (level.width(), level.height()),
-        (config.width, config.height)
-    );
-    let tiles = level.tiles();
-    let hard = level.hardness_grid();
-    let idx = |p: Pos| usize::from(p.y) * w + usize::from(p.x);
-
-    // Border: immutable rock. Interior rock 1..=254, open cells 0.
-    for y in 0..h {
-        for x in 0..w {
-            let c = y * w + x;
-            let border = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
-            if border {
-                assert_eq!(tiles[c], Tile::Rock, "border cell {x},{y} is open");
-                assert_eq!(hard[c], 255, "border cell {x},{y} is not immutable");
-            } else if tiles[c] == Tile::Rock {
-                assert!(
-                    (1..=254).contains(&hard[c]),
-                    "rock {x},{y} hardness {}",
-                    hard[c]
-                );
-            } else {
-                assert_eq!(hard[c], 0, "open cell {x},{y} has hardness");
-            }
-        }
-    }
-
-    // Rooms: count, size, off the border, apart.
-    let rooms = level.rooms();
-    let rc = &config.rooms;
-    assert!(
-        (usize::from(rc.count.min)..=usize::from(rc.count.max)).contains(&rooms.len()),
-        "{} rooms, expected {:?}",
-        rooms.len(),
-        rc.count
-    );
-    let mut room_of = vec![0u16; w * h];
-    for (i, room) in rooms.iter().enumerate() {
-        let b = room.shape.bounds();
-        assert!(b.width >= 3 && b.height >= 2, "room {i} too small: {b:?}");
-        if let Shape::Rect(r) = room.shape {
-            assert!((rc.width.min..=rc.width.max).contains(&r.width));
-            assert!((rc.height.min..=rc.height.max).contains(&r.height));
-        }
-        for p in room.shape.cells() {
-            assert!(p.x > 0 && p.y > 0 && usize::from(p.x) + 1 < w && usize::from(p.y) + 1 < h);
-            assert_eq!(room_of[idx(p)], 0, "rooms overlap at {p:?}");
-            room_of[idx(p)] = i as u16 + 1;
-            let t = tiles[idx(p)];
-            assert!(
-                matches!(t, Tile::Floor | Tile::UpStairs | Tile::DownStairs),
-                "room {i} cell {p:?} is {t:?}"
-            );
-        }
-    }
-    for y in 1..h - 1 {
-        for x in 1..w - 1 {
-            let c = y * w + x;
-            let me = room_of[c];
-            for ny in y - 1..=y + 1 {
-                for nx in x - 1..=x + 1 {
-                    let other = room_of[ny * w + nx];
-                    if me != 0 && other != 0 {
-                        assert_eq!(me, other, "rooms {me} and {other} touch at {x},{y}");
-                    }
-                    // Corridors never touch room floor, not even diagonally.
-                    if tiles[c] == Tile::Corridor {
-                        assert_eq!(other, 0, "corridor {x},{y} touches room {other}");
-                    }
-                }
-            }
-            if me == 0 {
-                assert!(
-                    matches!(tiles[c], Tile::Rock | Tile::Corridor | Tile::Door),
-                    "{:?} outside any room at {x},{y}",
-                    tiles[c]
-                );
-            }
-        }
-    }
-
-    // Doors: at most max a room, each next to its room's floor and to a
-    // corridor; every door tile is some room's door.
-    let mut door_count = 0;
-    for (i, room) in rooms.iter().enumerate() {
-        assert!(
-            room.doors.len() <= usize::from(rc.max_doors),
-            "room {i} has {} doors",
-            room.doors.len()
-        );
-        for d in &room.doors {
-            let c = idx(d.pos);
-            assert_eq!(tiles[c], Tile::Door);
-            let orth = [c - w, c + 1, c + w, c - 1];
-            assert!(
-                orth.iter().any(|&o| usize::from(room_of[o]) == i + 1),
-                "door {:?} off its room",
-                d.pos
-            );
-            assert!(
-                orth.iter().any(|&o| tiles[o] == Tile::Corridor),
-                "door {:?} has no corridor",
-                d.pos
-            );
-            let rooms_touched: Vec<u16> = orth
-                .iter()
-                .map(|&o| room_of[o])
-                .filter(|&r| r != 0)
-                .collect();
-            assert!(
-                rooms_touched.iter().all(|&r| usize::from(r) == i + 1),
-                "door {:?} opens onto two rooms",
-                d.pos
-            );
-        }
-        door_count += room.doors.len();
-    }
-    assert_eq!(
-        door_count,
-        tiles.iter().filter(|&&t| t == Tile::Door).count(),
-        "stray door tiles"
-    );
-
-    // Stairs: on room floor, counts, up and down in different rooms.
-    let depth = level.depth();
-    let per = usize::from(config.stairs.per_level);
-    let ups: Vec<_> = level.stairs_going(StairDirection::Up).collect();
-    let downs: Vec<_> = level.stairs_going(StairDirection::Down).collect();
-    let want_up = if depth == 1 {
-        usize::from(config.stairs.exit_on_first_level)
-    } else {
-        per
-    };
-    let want_down = if depth == config.levels { 0 } else { per };
-    assert_eq!(
-        (ups.len(), downs.len()),
-        (want_up, want_down),
-        "stair counts at depth {depth}"
-    );
-    for s in level.stairs() {
-        assert!(
-            rooms[usize::from(s.room)].contains(s.pos),
-            "stairs {:?} not in room {}",
-            s.pos,
-            s.room
-        );
-        let want = match s.direction {
-            StairDirection::Up => Tile::UpStairs,
-            StairDirection::Down => Tile::DownStairs,
-        };
-        assert_eq!(tiles[idx(s.pos)], want);
-    }
-    let mut stair_rooms: Vec<u16> = level.stairs().iter().map(|s| s.room).collect();
-    stair_rooms.sort_unstable();
-    stair_rooms.dedup();
-    assert_eq!(
-        stair_rooms.len(),
-        level.stairs().len(),
-        "two staircases share a room"
-    );
-
-    // Connectivity: one flood-fill component, and the graph agrees.
-    let labels = flood_labels(w, h, tiles);
-    assert!(
-        labels.iter().all(|&l| l == u32::MAX || l == 0),
-        "level has several pieces"
-    );
-    let graph = level.graph();
-    assert_eq!(graph.components(), 1, "graph has several pieces");
-    let room_labels = graph.room_components();
-    assert!(room_labels.iter().all(|&l| l == room_labels[0]));
+/// Asserts that the room connectivity of a graph built over `tiles`
+/// matches a flood fill of them, for any grid (connected or not).
+pub fn graph_agrees_with_flood(width: u16, height: u16, tiles: &[Tile], rooms: &[delve::Room]) {
+    let graph = delve::LevelGraph::build(width, height, tiles, rooms);
+    rooms_grouped_as_the_flood_fill_finds(&graph.room_components(), width, tiles, rooms);
 }
 
-/// Asserts that the graph's room connectivity matches a flood fill of
-/// `tiles`, for any grid (connected or not).
-pub fn graph_agrees_with_flood(width: u16, height: u16, tiles: &[Tile], rooms: &[delve::Room]) {
-    let labels = flood_labels(usize::from(width), usize::from(height), tiles);
-    let graph = delve::LevelGraph::build(width, height, tiles, rooms);
-    let graph_labels = graph.room_components();
+/// Asserts that two rooms share a graph label exactly when a flood fill
+/// of `tiles` joins their floor.
+fn rooms_grouped_as_the_flood_fill_finds(
+    graph_labels: &[usize],
+    width: u16,
+    tiles: &[Tile],
+    rooms: &[delve::Room],
+) {
+    let width = usize::from(width);
+    let labels = flood_labels(width, tiles.len() / width, tiles);
+    // Any floor cell stands for its room (a merged room's centre may be
+    // rock); a room is one piece of floor.
     let flood_of = |r: usize| {
-        let p = rooms[r].shape.center();
-        labels[usize::from(p.y) * usize::from(width) + usize::from(p.x)]
+        let p = rooms[r].shape.cells().next().expect("a room has floor");
+        labels[usize::from(p.y) * width + usize::from(p.x)]
     };
+    assert_eq!(graph_labels.len(), rooms.len(), "a graph label a room");
     for a in 0..rooms.len() {
         for b in a + 1..rooms.len() {
             assert_eq!(
@@ -235,5 +462,73 @@ pub fn graph_agrees_with_flood(width: u16, height: u16, tiles: &[Tile], rooms: &
                 "rooms {a} and {b}: graph and flood fill disagree"
             );
         }
+    }
+}
+
+/// A check's name, the check, and a level (rows, rooms) that breaks its rule.
+type Case<'a> = (&'a str, fn(&Cells), &'a [&'a str], Vec<delve::Room>);
+
+/// The checks can fail: each passes a hand-drawn level that keeps its
+/// rule and fails one that breaks it.
+#[test]
+fn each_check_fails_a_level_that_breaks_its_rule() {
+    use crate::common::rect_room;
+    let fails = |rows: &[&str], rooms: Vec<delve::Room>, check: fn(&Cells)| {
+        let level = Level::from_rows(1, rows, rooms);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&Cells::of(&level))))
+            .is_err()
+    };
+    let apart = || vec![rect_room(1, 1, 3, 3), rect_room(6, 1, 3, 3)];
+    let kept: [&str; 5] = [
+        "          ",
+        " ...  ... ",
+        " ...  ... ",
+        " ...  ... ",
+        "          ",
+    ];
+    let joined = [
+        "          ",
+        " ...  ... ",
+        " ...++... ",
+        " ...  ... ",
+        "          ",
+    ];
+    let cases: [Case; 4] = [
+        (
+            "rooms_keep_their_gap",
+            rooms_keep_their_gap,
+            &kept,
+            vec![rect_room(1, 1, 3, 3), rect_room(4, 1, 3, 3)],
+        ),
+        (
+            "corridors_stay_out_of_room_rings",
+            corridors_stay_out_of_room_rings,
+            &[
+                "          ",
+                " ...  ... ",
+                " ...  ... ",
+                " ...  ... ",
+                "    ##    ",
+                "          ",
+            ],
+            apart(),
+        ),
+        ("one_connected_piece", one_connected_piece, &kept, apart()),
+        (
+            "outside_rooms_only_rock_corridors_and_doors",
+            outside_rooms_only_rock_corridors_and_doors,
+            &kept,
+            vec![rect_room(1, 1, 3, 3)],
+        ),
+    ];
+    for (name, check, broken, rooms) in cases {
+        assert!(
+            !fails(&joined, apart(), check),
+            "{name} fails a level that keeps it"
+        );
+        assert!(
+            fails(broken, rooms, check),
+            "{name} passes a level that breaks it"
+        );
     }
 }

@@ -1,53 +1,13 @@
 //! The `delve` binary: formats, determinism, errors and exit codes.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-pub fn delve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args(args)
-        .output()
-        .expect("delve runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A scratch directory of this test's own, removed when dropped.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("delve-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    pub fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::common::{TempDir, damage, delve, ok, readme, readme_example, refused, stderr, stdout};
 
 #[test]
 fn ascii_has_exact_shape() {
     let dir = TempDir::new("ascii");
     let cfg = dir.file("small.ron", "(width: 80, height: 21, levels: 3)");
     let out = delve(&["generate", "--seed", "42", "--config", &cfg]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let text = stdout(&out);
     let lines: Vec<&str> = text.split('\n').collect();
     // 3 levels of (header + 21 rows + blank), then the final newline's empty tail.
@@ -68,7 +28,7 @@ fn ascii_has_exact_shape() {
 fn same_seed_same_bytes() {
     let a = delve(&["generate", "--seed", "7", "--levels", "3"]);
     let b = delve(&["generate", "--seed", "7", "--levels", "3"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout);
     let c = delve(&["generate", "--seed", "8", "--levels", "3"]);
     assert_ne!(a.stdout, c.stdout);
@@ -79,7 +39,7 @@ fn random_seed_is_printed_and_reproduces() {
     let dir = TempDir::new("seed");
     let cfg = dir.file("small.ron", "(width: 40, height: 20, levels: 2)");
     let out = delve(&["generate", "--config", &cfg]);
-    assert!(out.status.success());
+    ok(&out);
     let err = stderr(&out);
     let seed = err
         .trim()
@@ -106,7 +66,7 @@ fn json_document() {
     let out = delve(&[
         "generate", "--seed", "5", "--config", &cfg, "--format", "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["seed"], 5);
     assert_eq!(
@@ -172,9 +132,9 @@ fn json_document() {
 #[test]
 fn out_writes_a_file() {
     let dir = TempDir::new("out");
-    let path = dir.0.join("level.txt").display().to_string();
+    let path = dir.join("level.txt").display().to_string();
     let out = delve(&["generate", "--seed", "1", "--levels", "1", "--out", &path]);
-    assert!(out.status.success());
+    ok(&out);
     assert!(out.stdout.is_empty());
     assert!(
         std::fs::read_to_string(&path)
@@ -190,16 +150,13 @@ fn unknown_field_exits_2_with_location() {
         "mine.ron",
         "(\n  width: 80,\n  rooms: (\n    max_rom: 3,\n  ),\n)\n",
     );
-    let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--seed", "1", "--config", &cfg]));
     assert!(
         err.contains(&format!(
             "{cfg}:4:5: rooms.max_rom: unknown field \"max_rom\", expected one of"
         )),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
@@ -223,9 +180,7 @@ fn invalid_values_exit_2() {
         ("not ron at all", ""),
     ] {
         let cfg = dir.file("bad.ron", text);
-        let out = delve(&["generate", "--seed", "1", "--config", &cfg]);
-        assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
-        let err = stderr(&out);
+        let err = refused(&delve(&["generate", "--seed", "1", "--config", &cfg]));
         assert!(err.starts_with(&format!("delve: {cfg}:")), "{text}: {err}");
         assert!(err.contains(field), "{text}: {err}");
         assert!(!err.contains("panicked"), "{text}: {err}");
@@ -270,14 +225,14 @@ fn data_default_ron_is_the_default() {
         "generate", "--seed", "11", "--levels", "2", "--config", path,
     ]);
     let b = delve(&["generate", "--seed", "11", "--levels", "2"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout);
 }
 
 #[test]
 fn readme_excerpt_is_real_output() {
     // The README's 80x21 example must stay what delve prints.
-    let readme = include_str!("../README.md");
+    let readme = readme();
     let start = readme
         .find("$ delve generate --seed 42 --config small.ron")
         .expect("example in README");
@@ -301,7 +256,7 @@ fn readme_excerpt_is_real_output() {
 #[test]
 fn simulate_prints_a_summary_and_a_stable_digest() {
     let a = delve(&["simulate", "--seed", "3", "--turns", "400"]);
-    assert!(a.status.success(), "{}", stderr(&a));
+    ok(&a);
     let text = stdout(&a);
     for key in [
         "turns: ",
@@ -355,18 +310,13 @@ fn simulate_rejects_bad_monster_files() {
         shipped,
     ]);
     let b = delve(&["simulate", "--seed", "1", "--turns", "50"]);
-    assert!(a.status.success());
+    ok(&a);
     assert_eq!(a.stdout, b.stdout, "data/monsters.ron is the default");
 }
 
 #[test]
 fn readme_simulate_example_is_real_output() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("$ delve simulate --seed 1 --turns 5000\n")
-        .expect("example in README");
-    let block = &readme[start..];
-    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let block = readme_example("delve simulate --seed 1 --turns 5000");
     let out = delve(&["simulate", "--seed", "1", "--turns", "5000"]);
     assert_eq!(stdout(&out), block);
 }
@@ -381,7 +331,7 @@ fn json_names_merged_rooms_with_their_bounding_box() {
     let out = delve(&[
         "generate", "--seed", "2", "--config", &cfg, "--format", "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let level = &doc["levels"][0];
     let rows: Vec<&str> = level["rows"]
@@ -417,9 +367,7 @@ fn a_style_that_cannot_join_says_what_would_help() {
         "sparse.ron",
         "(width: 500, height: 500, levels: 1, corridors: Grid)",
     );
-    let out = delve(&["generate", "--seed", "1", "--config", &sparse]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--seed", "1", "--config", &sparse]));
     assert!(
         err.contains("Grid corridors could not join them all") && err.contains("grid_spacing"),
         "{err}"
@@ -429,16 +377,14 @@ fn a_style_that_cannot_join_says_what_would_help() {
         "(width: 500, height: 500, levels: 1, corridors: Grid, grid_spacing: 20)",
     );
     let out = delve(&["generate", "--seed", "1", "--config", &wider]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
 }
 
 #[test]
 fn a_misspelt_style_is_named_without_rust_types() {
     let dir = TempDir::new("misspelt");
     let bad = dir.file("bad.ron", "(\n    corridors: Grids,\n)\n");
-    let out = delve(&["generate", "--config", &bad]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = refused(&delve(&["generate", "--config", &bad]));
     assert!(
         err.contains("bad.ron:2:16: corridors: unexpected variant named `Grids`"),
         "{err}"
@@ -454,7 +400,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
     // Without a terminal (stdin is not one here), bad input is still
     // reported as such, with its location, before "needs a terminal".
     let dir = TempDir::new("play-files");
-    let saves = dir.0.join("saves").display().to_string();
+    let saves = dir.join("saves").display().to_string();
     let keymap = dir.file("keys.ron", "(\n    look: [\"F13\"],\n)\n");
     let out = delve(&["play", "--keymap", &keymap, "--saves-dir", &saves]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -501,7 +447,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "--saves-dir",
         &saves,
     ]);
-    assert!(made.status.success(), "{}", stderr(&made));
+    ok(&made);
     // A second save, so a backup is there to offer.
     let made = delve(&[
         "simulate",
@@ -514,12 +460,9 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "--saves-dir",
         &saves,
     ]);
-    assert!(made.status.success(), "{}", stderr(&made));
-    let file = dir.0.join("saves/hurt.sav");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&file, &bytes).unwrap();
+    ok(&made);
+    let file = dir.join("saves/hurt.sav");
+    let bytes = damage(&file);
     let out = delve(&["play", "--load", "hurt", "--saves-dir", &saves]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
@@ -542,11 +485,7 @@ fn play_checks_its_files_before_it_needs_a_terminal() {
         "{}",
         stderr(&out)
     );
-    assert!(!dir.0.join("saves/seed-1.sav").exists(), "nothing is saved");
-}
-
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+    assert!(!dir.join("saves/seed-1.sav").exists(), "nothing is saved");
 }
 
 /// The README's text from a heading to the next heading of its level.
@@ -628,7 +567,7 @@ fn readme_loop_counts_are_the_measured_ones() {
         "--format",
         "json",
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ok(&out);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let mean = json["metrics"]["loops"]["mean"].as_f64().unwrap();
     let mean = format!("{mean:.1}");

@@ -4,35 +4,18 @@
 
 use std::path::Path;
 
-use crate::cli::{TempDir, delve};
+use crate::common::{TempDir, delve, ok, refused};
 
 /// `delve generate` refuses this stack (depth 3 of seed 2 cannot be made),
 /// so a run must not start on it either.
 const STUCK: &str = "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
                      rooms: (count: (min: 6, max: 6)))";
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Asserts a run was refused as bad input before anything was played, and
-/// returns what delve said.
-fn refused(out: &std::process::Output) -> String {
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "played anyway: {}",
-        text(&out.stdout)
-    );
-    err
-}
-
 #[test]
 fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
     let dir = TempDir::new("stuck-new");
     let cfg = dir.file("flaky.ron", STUCK);
-    let saves = dir.0.join("saves").display().to_string();
+    let saves = dir.join("saves").display().to_string();
     let out = delve(&[
         "simulate",
         "--seed",
@@ -54,7 +37,7 @@ fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
     );
     // The same config with a seed whose levels can all be made plays.
     let out = delve(&["simulate", "--seed", "1", "--config", &cfg, "--turns", "50"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    ok(&out);
 }
 
 /// A save made before runs proved their stack (its config cannot make depth
@@ -62,7 +45,7 @@ fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
 #[test]
 fn a_save_whose_stack_cannot_be_made_is_refused_when_loaded() {
     let dir = TempDir::new("stuck-load");
-    let saves = dir.0.join("saves");
+    let saves = dir.join("saves");
     std::fs::create_dir_all(&saves).unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
     std::fs::copy(&fixture, saves.join("stuck.sav")).unwrap();
@@ -84,9 +67,7 @@ fn a_save_whose_stack_cannot_be_made_is_refused_when_loaded() {
     assert!(err.contains("cannot be continued"), "{err}");
     // `verify` says the same, since it promises exit 0 only for a save
     // that would load.
-    let out = delve(&["verify", "stuck", "--saves-dir", &saves]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&delve(&["verify", "stuck", "--saves-dir", &saves]));
     assert!(err.contains("depth 3"), "{err}");
     // The save is left as it was.
     assert_eq!(
@@ -110,12 +91,9 @@ fn a_level_that_would_take_hours_stops_at_its_work_budget() {
                    generation_retries: 65535)";
     for (name, config) in [("heavy.ron", heavy), ("heavier.ron", heavier)] {
         let cfg = dir.file(name, config);
-        let out = delve(&[
+        let err = refused(&delve(&[
             "generate", "--seed", "6700", "--depth", "1", "--config", &cfg,
-        ]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-        assert!(out.stdout.is_empty(), "{name}");
+        ]));
         assert!(
             err.contains("depth 1") && err.contains("work budget"),
             "{name}: {err}"

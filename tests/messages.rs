@@ -4,11 +4,7 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use crate::cli::{TempDir, delve};
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{DELVE, TempDir, delve, ok, refused, stderr};
 
 #[test]
 fn an_unclosed_config_is_blamed_on_the_end_of_the_file() {
@@ -20,20 +16,18 @@ fn an_unclosed_config_is_blamed_on_the_end_of_the_file() {
         ("(width: 80, rooms: (count: (min: 3", ":1:35:"),
     ] {
         let cfg = dir.file("unclosed.ron", contents);
-        let out = delve(&["generate", "--config", &cfg]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{contents:?}: {err}");
+        let err = refused(&delve(&["generate", "--config", &cfg]));
         assert!(err.contains(&format!("{cfg}{at}")), "{contents:?}: {err}");
         assert!(err.contains("ends before"), "{contents:?}: {err}");
         assert!(!err.contains("found `2`"), "{contents:?}: {err}");
     }
     // The bracket left open is named.
     let cfg = dir.file("unclosed.ron", "(width: 80, rooms: (count: (min: 3");
-    let err = text(&delve(&["generate", "--config", &cfg]).stderr);
+    let err = stderr(&delve(&["generate", "--config", &cfg]));
     assert!(err.contains("1:28"), "{err}");
     // A missing comma in the middle still points at what follows.
     let cfg = dir.file("comma.ron", "(width: 80 height: 21)");
-    let err = text(&delve(&["generate", "--config", &cfg]).stderr);
+    let err = stderr(&delve(&["generate", "--config", &cfg]));
     assert!(err.contains(&format!("{cfg}:1:12:")), "{err}");
     assert!(err.contains("found `h`"), "{err}");
 }
@@ -72,9 +66,7 @@ fn numbers_too_big_for_their_type_give_the_allowed_range() {
         ),
     ] {
         let cfg = dir.file("bounds.ron", contents);
-        let out = delve(&["generate", "--config", &cfg]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{contents}: {err}");
+        let err = refused(&delve(&["generate", "--config", &cfg]));
         assert!(err.contains(want), "{contents}: {err}");
         assert!(!err.contains("out of bounds"), "{contents}: {err}");
     }
@@ -83,9 +75,13 @@ fn numbers_too_big_for_their_type_give_the_allowed_range() {
         "m.ron",
         "[\n (name: \"orc\", glyph: 'o', colour: Red, speed: 300),\n]",
     );
-    let out = delve(&["simulate", "--seed", "1", "--monsters", &monsters]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&delve(&[
+        "simulate",
+        "--seed",
+        "1",
+        "--monsters",
+        &monsters,
+    ]));
     assert!(
         err.contains(&format!("{monsters}:2:"))
             && err.contains("[0].speed: must be from 5 to 20, got 300"),
@@ -122,9 +118,7 @@ fn huge_values_are_cut_in_errors() {
     ];
     for (command, flag, contents, want) in cases {
         let file = dir.file("huge.ron", &contents);
-        let out = delve(&[command, "--seed", "1", flag, &file]);
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{}", &err[..err.len().min(300)]);
+        let err = refused(&delve(&[command, "--seed", "1", flag, &file]));
         assert!(err.len() < 1000, "{} bytes: {}", err.len(), &err[..300]);
         assert!(err.contains(want) && err.contains("xxxx"), "{err}");
         assert!(err.contains("200000 characters"), "{err}");
@@ -135,14 +129,10 @@ fn huge_values_are_cut_in_errors() {
 fn closed_standard_output_is_a_failure() {
     // `>&-` closes standard output; the output cannot be written.
     let out = Command::new("sh")
-        .args([
-            "-c",
-            "\"$0\" generate --seed 1 --levels 1 >&-",
-            env!("CARGO_BIN_EXE_delve"),
-        ])
+        .args(["-c", "\"$0\" generate --seed 1 --levels 1 >&-", DELVE])
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("standard output"), "{err}");
     // Redirected to /dev/null on purpose is fine.
@@ -150,17 +140,17 @@ fn closed_standard_output_is_a_failure() {
         .args([
             "-c",
             "\"$0\" generate --seed 1 --levels 1 >/dev/null",
-            env!("CARGO_BIN_EXE_delve"),
+            DELVE,
         ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    ok(&out);
 }
 
 #[test]
 fn a_reader_that_stops_early_is_not_a_failure() {
     // `delve generate | head -c 10`: the reader leaves after ten bytes.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+    let mut child = Command::new(DELVE)
         .args(["generate", "--seed", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -172,5 +162,5 @@ fn a_reader_that_stops_early_is_not_a_failure() {
     drop(pipe);
     let out = child.wait_with_output().unwrap();
     assert_eq!(&first, b"level 1\n  ");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    ok(&out);
 }

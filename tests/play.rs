@@ -4,9 +4,11 @@
 //! screen for the text it expects, with a timeout, so the test is as fast
 //! as the machine and fails with the screen it last saw.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stdout};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -127,25 +129,30 @@ fn turn(screen: &str) -> Option<u64> {
     rest.split_whitespace().next()?.parse().ok()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("delve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
+/// The delve binary, as a shell command.
+fn bin() -> String {
+    shell_quote(Path::new(DELVE))
+}
+
+/// What `delve verify NAME` says of a save in `saves`, once it passed.
+fn verified(saves: &Path, name: &str) -> String {
+    let out = delve_in(saves, &["verify", name]);
+    ok(&out);
+    stdout(&out)
+}
+
 #[test]
 fn play_walk_descend_save_resize_quit() {
-    let saves = temp_dir("play-saves");
+    let saves = TempDir::new("play-saves");
     // Not started by cargo (as `cargo test` starts it), as after an install.
     let command = format!(
         "env -u CARGO {} play --seed 7 --saves-dir {}; echo \"delve exited with $?\"; sleep 600",
-        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
-        shell_quote(&saves)
+        bin(),
+        shell_quote(saves.path())
     );
     let tmux = Tmux::start("walk", 80, 24, &command);
     let first = tmux.wait_for("Depth 1/10");
@@ -206,8 +213,8 @@ fn play_walk_descend_save_resize_quit() {
     assert!(
         after.contains(&format!(
             "Continue with: {} play --load seed-7 --saves-dir {}\n",
-            env!("CARGO_BIN_EXE_delve"),
-            saves.display()
+            DELVE,
+            saves.path().display()
         )),
         "{after}"
     );
@@ -216,38 +223,22 @@ fn play_walk_descend_save_resize_quit() {
         "the terminal is back on the main screen"
     );
 
-    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args(["verify", "seed-7", "--saves-dir"])
-        .arg(&saves)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&verify.stdout);
-    assert!(verify.status.success(), "{said}");
+    let said = verified(saves.path(), "seed-7");
     assert!(said.contains("depth: 2"), "{said}");
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 #[test]
 fn play_refuses_to_overwrite_and_resumes_a_save() {
-    let saves = temp_dir("play-resume");
-    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
-    let dir = shell_quote(&saves);
+    let saves = TempDir::new("play-resume");
+    let bin = bin();
+    let dir = shell_quote(saves.path());
     // Make a save headless, then continue it in the viewer.
-    let made = Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args([
-            "simulate",
-            "--seed",
-            "5",
-            "--turns",
-            "50",
-            "--save",
-            "seed-5",
-            "--saves-dir",
-        ])
-        .arg(&saves)
-        .output()
-        .unwrap();
-    assert!(made.status.success());
+    ok(&delve_in(
+        saves.path(),
+        &[
+            "simulate", "--seed", "5", "--turns", "50", "--save", "seed-5",
+        ],
+    ));
     // The first command's message is on the main screen, so the second
     // waits for Enter before it takes over with the alternate screen.
     // As `cargo run` starts it (cargo sets CARGO for what it runs).
@@ -260,8 +251,8 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
     assert!(
         refused.contains(&format!(
             "a save named seed-5 already exists in {} (seed 5, depth 1, turn 50, playing); continue it with `cargo run --release -- play --load seed-5 --saves-dir {}`",
-            saves.display(),
-            saves.display()
+            saves.path().display(),
+            saves.path().display()
         )),
         "{refused}"
     );
@@ -296,101 +287,42 @@ fn play_refuses_to_overwrite_and_resumes_a_save() {
     assert!(
         after.contains(&format!(
             "Continue with: cargo run --release -- play --load seed-5 --saves-dir {}\n          or: {} play --load seed-5 --saves-dir {}\n",
-            saves.display(),
-            env!("CARGO_BIN_EXE_delve"),
-            saves.display()
+            saves.path().display(),
+            DELVE,
+            saves.path().display()
         )),
         "{after}"
     );
     assert_eq!(std::fs::read(saves.join("seed-5.sav")).unwrap(), before);
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 #[test]
 fn a_termination_signal_saves_and_restores_the_terminal() {
-    let saves = temp_dir("play-term");
-    let pid_file = saves.join("pid");
-    let command = format!(
-        "sh -c 'echo $$ > {}; exec {} play --seed 9 --saves-dir {}'; echo \"delve exited with $?\"; sleep 600",
-        shell_quote(&pid_file),
-        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
-        shell_quote(&saves)
-    );
-    let tmux = Tmux::start("term", 80, 24, &command);
-    tmux.wait_for("Depth 1/10");
-    tmux.type_text(".");
-    tmux.wait("turn 1", |s| turn(s) == Some(1));
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", pid.trim()])
-            .status()
-            .unwrap()
-            .success()
-    );
-    // Stopped, not finished: exit 1.
-    let after = tmux.wait_for("delve exited with 1");
-    assert!(after.contains("Saved to"), "{after}");
-    assert!(after.contains("stopped by SIGTERM"), "{after}");
-    assert!(!tmux.alternate_screen());
-    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args(["verify", "seed-9", "--saves-dir"])
-        .arg(&saves)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&verify.stdout);
-    assert!(
-        verify.status.success() && said.contains("turn: 1\n"),
-        "{said}"
-    );
-    let _ = std::fs::remove_dir_all(&saves);
+    a_signal_saves_restores_the_terminal_and_exits_1("TERM");
 }
 
 #[test]
 fn a_damaged_save_offers_the_backup() {
-    let saves = temp_dir("play-damaged");
+    let saves = TempDir::new("play-damaged");
     let simulate = |turns: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_delve"))
-            .args([
-                "simulate",
-                "--seed",
-                "4",
-                "--turns",
-                turns,
-                "--save",
-                "run",
-                "--saves-dir",
-            ])
-            .arg(&saves)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
+        ok(&delve_in(
+            saves.path(),
+            &["simulate", "--seed", "4", "--turns", turns, "--save", "run"],
+        ));
     };
     // Turn 30 becomes the backup when turn 60 is saved; then damage turn 60.
     simulate("30");
     let run = saves.join("run.sav");
-    let out = Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args([
-            "simulate",
-            "--load",
-            "run",
-            "--turns",
-            "30",
-            "--save",
-            "run",
-            "--saves-dir",
-        ])
-        .arg(&saves)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let mut bytes = std::fs::read(&run).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&run, &bytes).unwrap();
+    ok(&delve_in(
+        saves.path(),
+        &[
+            "simulate", "--load", "run", "--turns", "30", "--save", "run",
+        ],
+    ));
+    let bytes = damage(&run);
 
-    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
-    let dir = shell_quote(&saves);
+    let bin = bin();
+    let dir = shell_quote(saves.path());
     let command = format!(
         "{bin} play --load run --saves-dir {dir}; echo \"first exited with $?\"; {bin} play --load run --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
     );
@@ -424,7 +356,7 @@ fn a_damaged_save_offers_the_backup() {
         "{screen}"
     );
     assert_eq!(turn(&screen), Some(30), "{screen}");
-    let aside = std::fs::read_dir(&saves)
+    let aside = std::fs::read_dir(saves.path())
         .unwrap()
         .filter_map(|e| e.ok())
         .find(|e| {
@@ -436,7 +368,6 @@ fn a_damaged_save_offers_the_backup() {
     assert_eq!(std::fs::read(aside.path()).unwrap(), bytes);
     tmux.type_text("Q");
     tmux.wait_for("second exited with 0");
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 /// A run whose stack has a level that cannot be made never starts: it is
@@ -444,7 +375,7 @@ fn a_damaged_save_offers_the_backup() {
 /// made before runs proved their stack.
 #[test]
 fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
-    let saves = temp_dir("play-stuck");
+    let saves = TempDir::new("play-stuck");
     let config = saves.join("flaky.ron");
     std::fs::write(
         &config,
@@ -454,8 +385,8 @@ fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
     .unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
     std::fs::copy(&fixture, saves.join("old.sav")).unwrap();
-    let bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_delve")));
-    let dir = shell_quote(&saves);
+    let bin = bin();
+    let dir = shell_quote(saves.path());
     let command = format!(
         "{bin} play --seed 2 --save flaky --config {} --saves-dir {dir}; echo \"delve exited with $?\"; \
          {bin} play --load old --saves-dir {dir}; echo \"second exited with $?\"; sleep 600",
@@ -471,21 +402,20 @@ fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
         std::fs::read(saves.join("old.sav")).unwrap(),
         std::fs::read(&fixture).unwrap()
     );
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 /// A keymap with a 200 KB key name is refused with the name cut short.
 #[test]
 fn a_huge_bad_key_is_cut_in_the_error() {
-    let saves = temp_dir("play-huge-key");
+    let saves = TempDir::new("play-huge-key");
     let keymap = saves.join("keys.ron");
     std::fs::write(&keymap, format!("(look: [\"{}\"])", "k".repeat(200_000))).unwrap();
     let errors = saves.join("errors.txt");
     let command = format!(
         "{} play --keymap {} --saves-dir {} 2> {}; echo \"delve exited with $?\"; sleep 600",
-        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        bin(),
         shell_quote(&keymap),
-        shell_quote(&saves),
+        shell_quote(saves.path()),
         shell_quote(&errors)
     );
     let tmux = Tmux::start("huge-key", 80, 24, &command);
@@ -496,7 +426,6 @@ fn a_huge_bad_key_is_cut_in_the_error() {
         said.contains("look: \"kkkk") && said.contains("200000 characters"),
         "{said}"
     );
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 impl Tmux {
@@ -529,7 +458,7 @@ fn start_seed_9(name: &str, saves: &Path) -> (Tmux, String) {
     let command = format!(
         "sh -c 'echo $$ > {}; exec {} play --seed 9 --saves-dir {}'; echo \"delve exited with $?\"; {TTY_REPORT}; sleep 600",
         shell_quote(&pid_file),
-        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
+        bin(),
         shell_quote(saves)
     );
     let tmux = Tmux::start(name, 80, 24, &command);
@@ -553,37 +482,34 @@ fn signal(name: &str, pid: &str) {
 
 #[test]
 fn an_interrupt_signal_saves_restores_the_terminal_and_exits_1() {
-    let saves = temp_dir("play-int");
-    let (tmux, pid) = start_seed_9("int", &saves);
+    a_signal_saves_restores_the_terminal_and_exits_1("INT");
+}
+
+/// SIGNAL after a turn of play: delve saves, leaves the alternate screen,
+/// puts echo and line editing back, and exits 1 (stopped, not finished).
+fn a_signal_saves_restores_the_terminal_and_exits_1(name: &str) {
+    let saves = TempDir::new(&format!("play-{name}"));
+    let (tmux, pid) = start_seed_9(&name.to_lowercase(), saves.path());
     tmux.type_text(".");
     tmux.wait("turn 1", |s| turn(s) == Some(1));
-    signal("INT", &pid);
+    signal(name, &pid);
     let after = tmux.wait_for("delve exited with 1");
     assert!(after.contains("Saved to"), "{after}");
-    assert!(after.contains("stopped by SIGINT"), "{after}");
+    assert!(after.contains(&format!("stopped by SIG{name}")), "{after}");
     assert!(!tmux.alternate_screen(), "the alternate screen is left");
     let tty = tmux.wait_for("tty: ");
     assert!(
         tty.contains("tty: icanon echo"),
         "echo and line editing are back:\n{tty}"
     );
-    let verify = Command::new(env!("CARGO_BIN_EXE_delve"))
-        .args(["verify", "seed-9", "--saves-dir"])
-        .arg(&saves)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&verify.stdout);
-    assert!(
-        verify.status.success() && said.contains("turn: 1\n"),
-        "{said}"
-    );
-    let _ = std::fs::remove_dir_all(&saves);
+    let said = verified(saves.path(), "seed-9");
+    assert!(said.contains("turn: 1\n"), "{said}");
 }
 
 #[test]
 fn ctrl_r_and_a_continue_redraw_and_ctrl_z_says_when_it_cannot_suspend() {
-    let saves = temp_dir("play-redraw");
-    let (tmux, pid) = start_seed_9("redraw", &saves);
+    let saves = TempDir::new("play-redraw");
+    let (tmux, pid) = start_seed_9("redraw", saves.path());
     // Ctrl-R redraws the whole screen: text written behind the viewer's
     // back goes away.
     tmux.scribble("\x1b[5;5HSTRAY-TEXT");
@@ -608,12 +534,11 @@ fn ctrl_r_and_a_continue_redraw_and_ctrl_z_says_when_it_cannot_suspend() {
     assert!(tmux.alternate_screen());
     tmux.type_text("Q");
     tmux.wait_for("delve exited with 0");
-    let _ = std::fs::remove_dir_all(&saves);
 }
 
 #[test]
 fn ctrl_z_suspends_to_the_shell_and_fg_resumes() {
-    let saves = temp_dir("play-suspend");
+    let saves = TempDir::new("play-suspend");
     // An interactive shell with job control, as a player has.
     let tmux = Tmux::start(
         "suspend",
@@ -625,8 +550,8 @@ fn ctrl_z_suspends_to_the_shell_and_fg_resumes() {
     // Alone on its line: bash would run the rest of a list once delve stops.
     tmux.type_text(&format!(
         "{} play --seed 3 --saves-dir {}\n",
-        shell_quote(Path::new(env!("CARGO_BIN_EXE_delve"))),
-        shell_quote(&saves)
+        bin(),
+        shell_quote(saves.path())
     ));
     tmux.wait_for("Depth 1/10");
     tmux.type_text(".");
@@ -658,5 +583,4 @@ fn ctrl_z_suspends_to_the_shell_and_fg_resumes() {
     tmux.wait_for("Continue with");
     tmux.type_text("echo \"delve exited with $?\"\n");
     tmux.wait_for("delve exited with 0");
-    let _ = std::fs::remove_dir_all(&saves);
 }

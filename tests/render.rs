@@ -1,35 +1,16 @@
 //! `delve render`: pixels of a hand-built level, the PNG encoding, sheets,
 //! and the command.
 
+use delve::Level;
 use delve::render::{self, Image};
-use delve::{Level, Rect, Room, Shape};
 
-use crate::cli::{TempDir, delve};
+use crate::common::{TempDir, delve, ok, rect_room, stderr};
 
 fn level() -> Level {
     Level::from_rows(
         3,
         &["          ", " <.+##+.> ", " ..    .. ", "          "],
-        vec![
-            Room {
-                shape: Shape::Rect(Rect {
-                    x: 1,
-                    y: 1,
-                    width: 2,
-                    height: 2,
-                }),
-                doors: vec![],
-            },
-            Room {
-                shape: Shape::Rect(Rect {
-                    x: 7,
-                    y: 1,
-                    width: 2,
-                    height: 2,
-                }),
-                doors: vec![],
-            },
-        ],
+        vec![rect_room(1, 1, 2, 2), rect_room(7, 1, 2, 2)],
     )
 }
 
@@ -123,11 +104,11 @@ fn a_sheet_labels_each_level_and_has_its_announced_size() {
 fn render_command_writes_a_png() {
     let dir = TempDir::new("render");
     let cfg = dir.file("small.ron", "(width: 80, height: 21, levels: 3)");
-    let out = dir.0.join("one.png").display().to_string();
+    let out = dir.join("one.png").display().to_string();
     let o = delve(&[
         "render", "--seed", "1", "--config", &cfg, "--depth", "2", "--scale", "2", "--out", &out,
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
     let reader = decoder.read_info().unwrap();
     assert_eq!((reader.info().width, reader.info().height), (160, 42));
@@ -136,14 +117,14 @@ fn render_command_writes_a_png() {
     let o = delve(&[
         "render", "--seed", "1", "--config", &cfg, "--depth", "2", "--scale", "2", "--out", &out,
     ]);
-    assert!(o.status.success());
+    ok(&o);
     assert_eq!(std::fs::read(&out).unwrap(), one);
 
-    let all = dir.0.join("all.png").display().to_string();
+    let all = dir.join("all.png").display().to_string();
     let o = delve(&[
         "render", "--seed", "1", "--config", &cfg, "--all", "--scale", "1", "--out", &all,
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&o);
     let reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&all).unwrap()))
         .read_info()
         .unwrap();
@@ -171,7 +152,7 @@ fn render_refuses_bad_arguments() {
     }
     let o = delve(&["render", "--seed", "1", "--out", "/no/such/dir/x.png"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/dir/x.png"));
+    assert!(stderr(&o).contains("/no/such/dir/x.png"));
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! Save files: exact round trips, transparent continuing, a loader that no
 //! input can crash, and saves that survive kills and failed writes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use delve::Config;
 use delve::config::{CorridorStyle, DeadEndPolicy};
-use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError};
+use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError, SaveLock};
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
+
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr};
 
 pub fn small_config() -> Config {
     Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
@@ -21,6 +23,31 @@ pub fn played(config: Config, seed: u64, turns: u64) -> Run {
         run.step(a).unwrap();
     }
     run
+}
+
+/// Saves under `name` in `saves`, with its `lock`, the run of `seed`
+/// played to each of `turns` in order (saved at times 1, 2, ...): the last
+/// is the save, the one before it the backup. Returns the runs saved.
+///
+/// The caller holds the lock as long as it needs it: a lock given up and
+/// taken again can fail here, where other tests start processes that get a
+/// copy of the lock's file descriptor until they exec (flock locks the
+/// open file, not the descriptor).
+pub fn save_turns(
+    saves: &SaveDir,
+    lock: &SaveLock,
+    name: &str,
+    seed: u64,
+    turns: &[u64],
+) -> Vec<Run> {
+    (1..)
+        .zip(turns)
+        .map(|(at, &turn)| {
+            let run = played(small_config(), seed, turn);
+            saves.save(name, &run, at, lock).unwrap();
+            run
+        })
+        .collect()
 }
 
 pub fn small_save() -> Vec<u8> {
@@ -267,41 +294,12 @@ fn layout_options_round_trip() {
     assert_ne!(plain.digest(), run.digest());
 }
 
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("delve-save-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-pub fn delve(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_delve"))
-        .arg("--saves-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
     let dir = TempDir::new("backup");
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("r").unwrap();
-    let first = played(small_config(), 1, 20);
-    let second = played(small_config(), 1, 40);
-    saves.save("r", &first, 1, &lock).unwrap();
-    saves.save("r", &second, 2, &lock).unwrap();
+    let first = save_turns(&saves, &lock, "r", 1, &[20, 40]).swap_remove(0);
     assert_eq!(
         save::read_and_decode(&saves.backup("r"))
             .unwrap()
@@ -310,10 +308,7 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
         first.digest()
     );
     // Damage the save: it is set aside, and the backup loads with a warning.
-    let mut bytes = std::fs::read(saves.file("r")).unwrap();
-    let n = bytes.len();
-    bytes[n - 10] ^= 0xff;
-    std::fs::write(saves.file("r"), &bytes).unwrap();
+    damage(&saves.file("r"));
     let (run, _, warning) = saves.load("r").unwrap();
     assert_eq!(run.digest(), first.digest());
     let warning = warning.expect("a warning");
@@ -322,7 +317,7 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
         "{warning}"
     );
     assert!(
-        dir.0.join("r.sav.damaged-1").exists(),
+        dir.join("r.sav.damaged-1").exists(),
         "the damaged file is kept"
     );
 }
@@ -330,17 +325,16 @@ fn a_backup_is_kept_and_used_when_the_save_is_damaged() {
 #[test]
 fn a_missing_save_is_named_and_a_lone_backup_is_used() {
     let dir = TempDir::new("missing");
-    let out = delve(&dir.0, &["simulate", "--load", "ghost", "--turns", "1"]);
+    let out = delve_in(dir.path(), &["simulate", "--load", "ghost", "--turns", "1"]);
     assert_eq!(
         out.status.code(),
         Some(2),
         "a name that is not there is bad input"
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
-    let saves = SaveDir::open(&dir.0).unwrap();
+    assert!(stderr(&out).contains("no save named ghost"));
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("b").unwrap();
-    let run = played(small_config(), 1, 10);
-    saves.save("b", &run, 1, &lock).unwrap();
+    let run = save_turns(&saves, &lock, "b", 1, &[10]).swap_remove(0);
     std::fs::rename(saves.file("b"), saves.backup("b")).unwrap();
     let (loaded, _, warning) = saves.load("b").unwrap();
     assert_eq!(loaded.digest(), run.digest());
@@ -352,69 +346,79 @@ fn a_newer_format_is_refused_and_left_alone() {
     let dir = TempDir::new("newer");
     let mut bytes = small_save();
     forge(&mut bytes, 8, &(FORMAT_VERSION + 1).to_le_bytes());
-    std::fs::write(dir.0.join("n.sav"), &bytes).unwrap();
-    let out = delve(&dir.0, &["simulate", "--load", "n", "--turns", "1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("newer"));
-    assert_eq!(
-        std::fs::read(dir.0.join("n.sav")).unwrap(),
-        bytes,
-        "never overwritten"
-    );
-    let out = delve(&dir.0, &["verify", "n"]);
-    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(dir.join("n.sav"), &bytes).unwrap();
+    refused_on_load_and_left_alone(&dir, "n", &bytes, "newer");
+}
+
+/// Asserts that continuing the save `name` and verifying it both fail
+/// (exit 1) saying `says`, and that its file is left as `bytes`.
+fn refused_on_load_and_left_alone(dir: &TempDir, name: &str, bytes: &[u8], says: &str) {
+    for args in [
+        &["simulate", "--load", name, "--turns", "1"][..],
+        &["verify", name],
+    ] {
+        let out = delve_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(
+            std::fs::read(dir.join(&format!("{name}.sav"))).unwrap() == bytes,
+            "{args:?} changed {name}.sav"
+        );
+    }
+}
+
+/// The names of the temporary files (`*.tmp.PID`) in a saves directory.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp."))
+        .collect()
 }
 
 #[test]
 fn a_failed_write_leaves_the_previous_save_intact() {
     let dir = TempDir::new("failed");
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "2", "--turns", "30", "--save", "f"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let before = std::fs::read(dir.0.join("f.sav")).unwrap();
+    ok(&out);
+    let before = std::fs::read(dir.join("f.sav")).unwrap();
     // Make keeping the backup fail: a non-empty directory where it goes.
-    std::fs::create_dir_all(dir.0.join("f.sav.bak/blocker")).unwrap();
-    let out = delve(
-        &dir.0,
+    std::fs::create_dir_all(dir.join("f.sav.bak/blocker")).unwrap();
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--load", "f", "--turns", "30", "--save", "f"],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read(dir.0.join("f.sav")).unwrap(), before);
-    assert!(delve(&dir.0, &["verify", "f"]).status.success());
-    let leftovers: Vec<_> = std::fs::read_dir(&dir.0)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left behind");
+    assert_eq!(std::fs::read(dir.join("f.sav")).unwrap(), before);
+    ok(&delve_in(dir.path(), &["verify", "f"]));
+    let leftovers = temporary_files(dir.path());
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
     // A saves directory that is a file cannot be written at all.
-    let file = dir.0.join("not-a-dir");
+    let file = dir.join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
-    let out = delve(
+    let out = delve_in(
         &file,
         &["simulate", "--seed", "2", "--turns", "5", "--save", "g"],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not-a-dir"));
+    assert!(stderr(&out).contains("not-a-dir"));
 }
 
 #[test]
 fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
     use std::os::unix::fs::PermissionsExt;
     let dir = TempDir::new("readonly");
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "3", "--turns", "20", "--save", "ro"],
     );
-    assert!(out.status.success());
-    let before = std::fs::read(dir.0.join("ro.sav")).unwrap();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o555)).unwrap();
+    ok(&out);
+    let before = std::fs::read(dir.join("ro.sav")).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
     // Root ignores permissions: run delve as nobody when we are root.
     let root = std::process::Command::new("id")
         .arg("-u")
@@ -423,59 +427,49 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
         .unwrap_or(false);
     let mut cmd = if root {
         let mut c = Command::new("setpriv");
-        c.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            env!("CARGO_BIN_EXE_delve"),
-        ]);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_delve"))
+        Command::new(DELVE)
     };
     let out = cmd
         .arg("--saves-dir")
-        .arg(&dir.0)
+        .arg(dir.path())
         .args(["simulate", "--load", "ro", "--turns", "20", "--save", "ro"])
         .output();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let Ok(out) = out else {
         eprintln!("setpriv unavailable; the injected-failure test covers this path");
         return;
     };
-    if String::from_utf8_lossy(&out.stderr).starts_with("setpriv:") {
+    if stderr(&out).starts_with("setpriv:") {
         // nobody cannot reach the binary from this checkout's location.
         eprintln!("cannot run delve as nobody here; the injected-failure test covers this path");
         return;
     }
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
     assert!(
-        err.contains("Permission denied") && err.contains(&*dir.0.to_string_lossy()),
+        err.contains("Permission denied") && err.contains(&*dir.path().to_string_lossy()),
         "{err}"
     );
-    assert_eq!(std::fs::read(dir.0.join("ro.sav")).unwrap(), before);
-    assert!(delve(&dir.0, &["verify", "ro"]).status.success());
+    assert_eq!(std::fs::read(dir.join("ro.sav")).unwrap(), before);
+    ok(&delve_in(dir.path(), &["verify", "ro"]));
 }
 
 #[test]
 fn one_process_per_save() {
     let dir = TempDir::new("lock");
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let saves = SaveDir::open(&dir.0).unwrap();
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     // This test holds the lock: delve must refuse, naming this process.
     let held = saves.lock("l").unwrap();
-    let out = delve(
-        &dir.0,
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains("in use") && err.contains(&std::process::id().to_string()),
         "{err}"
@@ -484,111 +478,119 @@ fn one_process_per_save() {
     // Released on drop; a lock file left behind (a process that died
     // holding it, here with a dead pid in it) does not hold anything.
     drop(held);
-    std::fs::write(dir.0.join(".l.lock"), "999999999").unwrap();
-    let out = delve(
-        &dir.0,
+    std::fs::write(dir.join(".l.lock"), "999999999").unwrap();
+    let out = delve_in(
+        dir.path(),
         &["simulate", "--seed", "1", "--turns", "5", "--save", "l"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     assert!(
         saves.lock("l").is_ok(),
         "the lock is released when delve exits"
     );
 }
 
+/// SIGKILL while delve saves, landed there on purpose: the test watches
+/// for the child's temporary file (`.k.sav.tmp.PID`, made when its save
+/// starts) and kills at once. Only a process killed mid-save leaves that
+/// file (or the save's second name, `.k.sav.old.tmp.PID`) behind, so each
+/// kill is known to have landed or not; the test needs three that did.
+/// (Every later step of a save is checked in process by
+/// `saves_dir::the_backup_is_an_earlier_turn_at_every_step_of_a_save`.)
 #[test]
 fn a_kill_while_saving_never_loses_the_save() {
+    const LANDED: usize = 3;
+    const TRIES: usize = 40;
     let dir = TempDir::new("kill");
-    let out = delve(
-        &dir.0,
+    let continue_40 = ["simulate", "--load", "k", "--turns", "40", "--save", "k"];
+    ok(&delve_in(
+        dir.path(),
         &["simulate", "--seed", "5", "--turns", "10", "--save", "k"],
-    );
-    assert!(out.status.success());
-    // Kill runs at moments spread over their life, saving included: each
-    // continues the save for 40 more turns.
-    let mut delay = 1u64;
-    for i in 0..24u64 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_delve"))
+    ));
+    // A backup from the start.
+    ok(&delve_in(dir.path(), &continue_40));
+    let (mut landed, mut tries) = (0, 0);
+    while landed < LANDED {
+        tries += 1;
+        assert!(
+            tries <= TRIES,
+            "only {landed} of {TRIES} kills landed while saving"
+        );
+        let before = std::fs::read(dir.join("k.sav")).unwrap();
+        let mut child = Command::new(DELVE)
             .arg("--saves-dir")
-            .arg(&dir.0)
-            .args(["simulate", "--load", "k", "--turns", "40", "--save", "k"])
+            .arg(dir.path())
+            .args(continue_40)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        delay = (delay * 7 + 3) % 37;
-        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let pid = child.id();
+        let tmp = dir.join(&format!(".k.sav.tmp.{pid}"));
+        let second = dir.join(&format!(".k.sav.old.tmp.{pid}"));
+        // No pause between looks: a save lasts a write, a sync and renames.
+        while std::fs::symlink_metadata(&tmp).is_err() && child.try_wait().unwrap().is_none() {}
         let _ = child.kill(); // SIGKILL
-        let _ = child.wait();
-        let save = save::read_and_decode(&dir.0.join("k.sav"));
-        let backup = save::read_and_decode(&dir.0.join("k.sav.bak"));
-        assert!(
-            save.is_ok() || backup.is_ok(),
-            "kill {i}: neither the save nor its backup loads"
-        );
-        let save =
-            save.unwrap_or_else(|e| panic!("kill {i}: k.sav itself is always complete: {e}"));
+        let status = child.wait().unwrap();
+        let (tmp_left, second_left) = (tmp.exists(), second.exists());
+        let try_ = format!("kill {tries} ({status})");
+        let save = save::read_and_decode(&dir.join("k.sav"))
+            .unwrap_or_else(|e| panic!("{try_}: k.sav itself is always complete: {e}"));
         // The backup is an earlier turn than the save, never the same one.
-        if let Ok(backup) = backup {
+        let backup = save::read_and_decode(&dir.join("k.sav.bak"))
+            .unwrap_or_else(|e| panic!("{try_}: the backup is always complete: {e}"));
+        assert!(
+            backup.0.turn() < save.0.turn(),
+            "{try_}: backup at turn {}, save at turn {}",
+            backup.0.turn(),
+            save.0.turn()
+        );
+        if tmp_left {
+            // Killed before the new save was renamed into place: the save
+            // is the one before, to the byte.
             assert!(
-                backup.0.turn() < save.0.turn(),
-                "kill {i}: backup at turn {}, save at turn {}",
-                backup.0.turn(),
-                save.0.turn()
+                std::fs::read(dir.join("k.sav")).unwrap() == before,
+                "{try_}: the save changed before the new one was in place"
             );
         }
+        if tmp_left || second_left {
+            assert!(!status.success(), "{try_}: finished, yet left its files");
+            landed += 1;
+        }
     }
+    // The next run sweeps what the killed ones left, and saves.
+    ok(&delve_in(dir.path(), &continue_40));
+    let leftovers = temporary_files(dir.path());
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    eprintln!("{landed} of {tries} kills landed while saving");
 }
 
 #[test]
 fn a_damaged_save_without_a_backup_stays_where_it_is() {
     let dir = TempDir::new("lone-damaged");
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("d").unwrap();
-    saves
-        .save("d", &played(small_config(), 1, 20), 1, &lock)
-        .unwrap();
+    save_turns(&saves, &lock, "d", 1, &[20]);
     drop(lock);
-    let mut bytes = std::fs::read(saves.file("d")).unwrap();
-    let n = bytes.len();
-    bytes[n - 10] ^= 0xff;
-    std::fs::write(saves.file("d"), &bytes).unwrap();
-    let out = delve(&dir.0, &["simulate", "--load", "d", "--turns", "1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
-    assert_eq!(
-        std::fs::read(saves.file("d")).unwrap(),
-        bytes,
-        "left in place, untouched"
-    );
-    // verify still finds it by name, and says what is wrong.
-    let out = delve(&dir.0, &["verify", "d"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    let bytes = damage(&saves.file("d"));
+    // Left in place, untouched; verify still finds it by name, and says
+    // what is wrong.
+    refused_on_load_and_left_alone(&dir, "d", &bytes, "damaged");
 }
 
 #[test]
 fn verify_names_a_missing_save_and_a_lone_backup() {
     let dir = TempDir::new("verify-missing");
-    let out = delve(&dir.0, &["verify", "ghost"]);
+    let out = delve_in(dir.path(), &["verify", "ghost"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no save named ghost"));
-    let saves = SaveDir::open(&dir.0).unwrap();
+    assert!(stderr(&out).contains("no save named ghost"));
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("b").unwrap();
-    saves
-        .save("b", &played(small_config(), 1, 5), 1, &lock)
-        .unwrap();
-    saves
-        .save("b", &played(small_config(), 1, 9), 2, &lock)
-        .unwrap();
+    save_turns(&saves, &lock, "b", 1, &[5, 9]);
     std::fs::remove_file(saves.file("b")).unwrap();
-    let out = delve(&dir.0, &["verify", "b"]);
+    let out = delve_in(dir.path(), &["verify", "b"]);
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains("b.sav is missing") && err.contains("b.sav.bak"),
         "{err}"

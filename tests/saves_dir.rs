@@ -5,13 +5,14 @@
 //! what is there in columns that fit.
 
 use std::os::unix::fs::symlink;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use delve::save::{self, HEADER_LEN, SaveDir, SaveError};
 
-use crate::save::{TempDir, delve, forge, played, small_config, small_save, uncompressed_save};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr, stdout};
+use crate::save::{forge, played, save_turns, small_config, small_save, uncompressed_save};
 
 /// Runs delve with a deadline and a memory cap: a command that hangs (on
 /// a FIFO) or reads without end (/dev/zero) fails the test instead of
@@ -20,7 +21,7 @@ fn delve_within(dir: &Path, args: &[&str], seconds: u64) -> Output {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg("ulimit -v 4000000; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_delve"))
+        .arg(DELVE)
         .arg("--saves-dir")
         .arg(dir)
         .args(args)
@@ -41,14 +42,6 @@ fn delve_within(dir: &Path, args: &[&str], seconds: u64) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 /// The turn a save file holds, from a full decode.
 fn turn_of(path: &Path) -> u64 {
     save::read_and_decode(path)
@@ -57,19 +50,26 @@ fn turn_of(path: &Path) -> u64 {
         .turn()
 }
 
-fn ok(out: &Output) {
-    assert!(out.status.success(), "{}", stderr(out));
+// Item 2: links.
+
+/// A scratch directory holding a saves directory and, beside it, a file
+/// that delve must never write: (scratch, saves, victim).
+fn saves_beside_a_victim(name: &str) -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new(name);
+    let saves = dir.join("saves");
+    std::fs::create_dir(&saves).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    (dir, saves, victim)
 }
 
-// Item 2: links.
+fn untouched(victim: &Path) {
+    assert_eq!(std::fs::read_to_string(victim).unwrap(), "precious");
+}
 
 #[test]
 fn a_linked_lock_file_is_refused_and_its_target_kept() {
-    let dir = TempDir::new("lock-link");
-    let saves = dir.0.join("saves");
-    std::fs::create_dir(&saves).unwrap();
-    let victim = dir.0.join("victim.txt");
-    std::fs::write(&victim, "precious").unwrap();
+    let (_dir, saves, victim) = saves_beside_a_victim("lock-link");
     symlink("../victim.txt", saves.join(".mine.lock")).unwrap();
     let new_run = || {
         delve_within(
@@ -81,14 +81,14 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
     let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
     // A hard link to someone else's file is no lock file of ours either.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
     std::fs::hard_link(&victim, saves.join(".mine.lock")).unwrap();
     let out = new_run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("hard link"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
     // Once the odd file is gone, the name works.
     std::fs::remove_file(saves.join(".mine.lock")).unwrap();
     ok(&new_run());
@@ -96,11 +96,7 @@ fn a_linked_lock_file_is_refused_and_its_target_kept() {
 
 #[test]
 fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() {
-    let dir = TempDir::new("save-links");
-    let saves_dir = dir.0.join("saves");
-    std::fs::create_dir(&saves_dir).unwrap();
-    let victim = dir.0.join("victim.txt");
-    std::fs::write(&victim, "precious").unwrap();
+    let (_dir, saves_dir, victim) = saves_beside_a_victim("save-links");
     let saves = SaveDir::open(&saves_dir).unwrap();
     let lock = saves.lock("t").unwrap();
     // A link planted where this process writes its temporary file.
@@ -108,11 +104,8 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
     symlink(&victim, &tmp).unwrap();
     // And where the backup goes.
     symlink(&victim, saves.backup("t")).unwrap();
-    let first = played(small_config(), 1, 10);
-    let second = played(small_config(), 1, 20);
-    saves.save("t", &first, 1, &lock).unwrap();
-    saves.save("t", &second, 2, &lock).unwrap();
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    save_turns(&saves, &lock, "t", 1, &[10, 20]);
+    untouched(&victim);
     assert_eq!(turn_of(&saves.file("t")), 20);
     assert_eq!(turn_of(&saves.backup("t")), 10);
     drop(lock);
@@ -141,7 +134,7 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
             stderr(&out)
         );
     }
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    untouched(&victim);
 }
 
 // Items 3 and 4: huge files, devices and FIFOs.
@@ -149,13 +142,13 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
 #[test]
 fn devices_huge_files_and_fifos_are_refused_before_reading() {
     let dir = TempDir::new("odd-files");
-    symlink("/dev/zero", dir.0.join("zero.sav")).unwrap();
+    symlink("/dev/zero", dir.join("zero.sav")).unwrap();
     // 3 GB, sparse: costs nothing on disk, everything to read.
-    std::fs::File::create(dir.0.join("big.sav"))
+    std::fs::File::create(dir.join("big.sav"))
         .unwrap()
         .set_len(3 << 30)
         .unwrap();
-    let fifo = dir.0.join("pipe.sav");
+    let fifo = dir.join("pipe.sav");
     assert!(
         Command::new("mkfifo")
             .arg(&fifo)
@@ -163,16 +156,10 @@ fn devices_huge_files_and_fifos_are_refused_before_reading() {
             .unwrap()
             .success()
     );
-    let out = delve_within(&dir.0, &["saves"], 20);
+    let out = delve_within(dir.path(), &["saves"], 20);
     ok(&out);
     let listing = stdout(&out);
-    let row = |name: &str| {
-        listing
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no row for {name}:\n{listing}"))
-            .to_string()
-    };
+    let row = |name| row_of(&listing, name);
     assert!(row("zero").contains("symbolic link"), "{listing}");
     assert!(row("big").contains("too large"), "{listing}");
     assert!(row("pipe").contains("FIFO"), "{listing}");
@@ -187,15 +174,15 @@ fn devices_huge_files_and_fifos_are_refused_before_reading() {
             &["verify", name][..],
             &["simulate", "--load", name, "--turns", "1"],
         ] {
-            let out = delve_within(&dir.0, args, 20);
+            let out = delve_within(dir.path(), args, 20);
             assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
             assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
         }
     }
     // A path given to verify gets the same checks.
-    let out = delve_within(&dir.0, &["verify", "/dev/zero"], 20);
+    let out = delve_within(dir.path(), &["verify", "/dev/zero"], 20);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let out = delve_within(&dir.0, &["verify", &fifo.display().to_string()], 20);
+    let out = delve_within(dir.path(), &["verify", &fifo.display().to_string()], 20);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
@@ -208,11 +195,11 @@ fn only_the_formats_that_exist_are_read() {
     forge(&mut bytes, 8, &0u16.to_le_bytes());
     let e = save::decode(&bytes, "x").unwrap_err();
     assert!(e.is_damage() && e.to_string().contains("format 0"), "{e}");
-    std::fs::write(dir.0.join("v0.sav"), &bytes).unwrap();
-    let out = delve_within(&dir.0, &["verify", "v0"], 20);
+    std::fs::write(dir.join("v0.sav"), &bytes).unwrap();
+    let out = delve_within(dir.path(), &["verify", "v0"], 20);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("format 0"), "{}", stderr(&out));
-    let out = delve_within(&dir.0, &["saves"], 20);
+    let out = delve_within(dir.path(), &["saves"], 20);
     assert!(stdout(&out).contains("format 0"), "{}", stdout(&out));
 }
 
@@ -221,9 +208,9 @@ fn only_the_formats_that_exist_are_read() {
 #[test]
 fn a_new_run_never_replaces_another_unless_asked() {
     let dir = TempDir::new("replace");
-    let sim = |args: &[&str]| delve(&dir.0, &[&["simulate"][..], args].concat());
+    let sim = |args: &[&str]| delve_in(dir.path(), &[&["simulate"][..], args].concat());
     let seed_of = |name: &str| {
-        save::read_and_decode(&dir.0.join(name))
+        save::read_and_decode(&dir.join(name))
             .unwrap_or_else(|e| panic!("{e}"))
             .0
             .seed()
@@ -237,7 +224,7 @@ fn a_new_run_never_replaces_another_unless_asked() {
         "{err}"
     );
     assert_eq!(seed_of("mine.sav"), 4);
-    assert!(!dir.0.join("mine.sav.bak").exists());
+    assert!(!dir.join("mine.sav.bak").exists());
     // Continuing it is fine, under its own name or a new one.
     ok(&sim(&["--load", "mine", "--turns", "50", "--save", "mine"]));
     ok(&sim(&[
@@ -259,11 +246,11 @@ fn a_new_run_never_replaces_another_unless_asked() {
     ]));
     assert_eq!(seed_of("mine.sav"), 5);
     // A lone backup is a save too.
-    std::fs::rename(dir.0.join("other.sav"), dir.0.join("other.sav.bak")).unwrap();
+    std::fs::rename(dir.join("other.sav"), dir.join("other.sav.bak")).unwrap();
     let out = sim(&["--seed", "6", "--turns", "10", "--save", "other"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     // The rule lives in the library, for `play` as for `simulate`.
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     assert!(matches!(
         saves.lock_new("other", false),
         Err(SaveError::Taken { .. })
@@ -276,14 +263,9 @@ fn a_new_run_never_replaces_another_unless_asked() {
 #[test]
 fn the_backup_is_an_earlier_turn_at_every_step_of_a_save() {
     let dir = TempDir::new("save-steps");
-    let saves = SaveDir::open(&dir.0).unwrap();
+    let saves = SaveDir::open(dir.path()).unwrap();
     let lock = saves.lock("h").unwrap();
-    saves
-        .save("h", &played(small_config(), 2, 20), 1, &lock)
-        .unwrap();
-    saves
-        .save("h", &played(small_config(), 2, 40), 2, &lock)
-        .unwrap();
+    save_turns(&saves, &lock, "h", 2, &[20, 40]);
     let backup_before = std::fs::read(saves.backup("h")).unwrap();
     let mut steps = Vec::new();
     saves
@@ -308,18 +290,18 @@ fn the_backup_is_an_earlier_turn_at_every_step_of_a_save() {
 #[test]
 fn saving_the_turn_a_save_holds_writes_nothing() {
     let dir = TempDir::new("turns-0");
-    let sim = |args: &[&str]| delve(&dir.0, &[&["simulate"][..], args].concat());
+    let sim = |args: &[&str]| delve_in(dir.path(), &[&["simulate"][..], args].concat());
     ok(&sim(&["--seed", "1", "--turns", "20", "--save", "a"]));
     ok(&sim(&["--load", "a", "--turns", "30", "--save", "a"]));
-    let save_before = std::fs::read(dir.0.join("a.sav")).unwrap();
-    let backup_before = std::fs::read(dir.0.join("a.sav.bak")).unwrap();
-    assert_eq!(turn_of(&dir.0.join("a.sav.bak")), 20);
+    let save_before = std::fs::read(dir.join("a.sav")).unwrap();
+    let backup_before = std::fs::read(dir.join("a.sav.bak")).unwrap();
+    assert_eq!(turn_of(&dir.join("a.sav.bak")), 20);
     ok(&sim(&["--load", "a", "--turns", "0", "--save", "a"]));
-    assert!(std::fs::read(dir.0.join("a.sav")).unwrap() == save_before);
+    assert!(std::fs::read(dir.join("a.sav")).unwrap() == save_before);
     assert!(
-        std::fs::read(dir.0.join("a.sav.bak")).unwrap() == backup_before,
+        std::fs::read(dir.join("a.sav.bak")).unwrap() == backup_before,
         "the backup must stay an earlier turn, not turn {}",
-        turn_of(&dir.0.join("a.sav.bak"))
+        turn_of(&dir.join("a.sav.bak"))
     );
 }
 
@@ -328,13 +310,13 @@ fn saving_the_turn_a_save_holds_writes_nothing() {
 #[test]
 fn turns_beyond_the_end_of_time_are_refused() {
     let dir = TempDir::new("turns-max");
-    ok(&delve(
-        &dir.0,
+    ok(&delve_in(
+        dir.path(),
         &["simulate", "--seed", "1", "--turns", "50", "--save", "a"],
     ));
-    let before = std::fs::read(dir.0.join("a.sav")).unwrap();
-    let out = delve(
-        &dir.0,
+    let before = std::fs::read(dir.join("a.sav")).unwrap();
+    let out = delve_in(
+        dir.path(),
         &[
             "simulate",
             "--load",
@@ -347,10 +329,19 @@ fn turns_beyond_the_end_of_time_are_refused() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--turns"), "{}", stderr(&out));
-    assert!(std::fs::read(dir.0.join("a.sav")).unwrap() == before);
+    assert!(std::fs::read(dir.join("a.sav")).unwrap() == before);
 }
 
 // Item 16: the listing and verify.
+
+/// The row of the save `name` in a `delve saves` listing.
+fn row_of(listing: &str, name: &str) -> String {
+    listing
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no row for {name}:\n{listing}"))
+        .to_string()
+}
 
 /// Whether every row of a table starts (left-aligned) or ends
 /// (right-aligned) each column where the header does.
@@ -391,7 +382,7 @@ fn assert_aligned(table: &str) {
 #[test]
 fn the_listing_fits_its_content_and_names_only_the_problem() {
     let dir = TempDir::new("listing");
-    let sim = |args: &[&str]| delve(&dir.0, &[&["simulate"][..], args].concat());
+    let sim = |args: &[&str]| delve_in(dir.path(), &[&["simulate"][..], args].concat());
     // A default name: seed- and 20 digits.
     ok(&sim(&[
         "--seed",
@@ -404,28 +395,19 @@ fn the_listing_fits_its_content_and_names_only_the_problem() {
     ok(&sim(&["--seed", "3", "--turns", "20", "--save", "b"]));
     ok(&sim(&["--load", "b", "--turns", "20", "--save", "b"]));
     // A damaged save whose backup is fine.
-    let mut bytes = std::fs::read(dir.0.join("b.sav")).unwrap();
-    let n = bytes.len();
-    bytes[n - 5] ^= 0xff;
-    std::fs::write(dir.0.join("b.sav"), &bytes).unwrap();
+    damage(&dir.join("b.sav"));
     // A run that has only its backup.
     ok(&sim(&["--seed", "4", "--turns", "10", "--save", "c"]));
     ok(&sim(&["--load", "c", "--turns", "10", "--save", "c"]));
-    std::fs::remove_file(dir.0.join("c.sav")).unwrap();
-    let out = delve(&dir.0, &["saves"]);
+    std::fs::remove_file(dir.join("c.sav")).unwrap();
+    let out = delve_in(dir.path(), &["saves"]);
     ok(&out);
     let table = stdout(&out);
     assert_aligned(&table);
-    let row = |name: &str| {
-        table
-            .lines()
-            .find(|l| l.starts_with(&format!("{name} ")))
-            .unwrap_or_else(|| panic!("no row for {name}:\n{table}"))
-            .to_string()
-    };
+    let row = |name| row_of(&table, name);
     let damaged = row("b");
     assert!(
-        damaged.contains("checksum") && !damaged.contains(&*dir.0.to_string_lossy()),
+        damaged.contains("checksum") && !damaged.contains(&*dir.path().to_string_lossy()),
         "the status says the problem, not the path: {damaged}"
     );
     assert!(
@@ -438,7 +420,7 @@ fn the_listing_fits_its_content_and_names_only_the_problem() {
         "{lone}"
     );
     // verify says the good backup is there.
-    let out = delve(&dir.0, &["verify", "b"]);
+    let out = delve_in(dir.path(), &["verify", "b"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
@@ -450,9 +432,9 @@ fn the_listing_fits_its_content_and_names_only_the_problem() {
 #[test]
 fn a_missing_saves_directory_is_named_not_listed_empty() {
     let dir = TempDir::new("no-dir");
-    let missing = dir.0.join("nonexistent");
+    let missing = dir.join("nonexistent");
     for args in [&["saves"][..], &["verify", "x"]] {
-        let out = delve(&missing, args);
+        let out = delve_in(&missing, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&out).contains("does not exist"),
@@ -463,7 +445,7 @@ fn a_missing_saves_directory_is_named_not_listed_empty() {
     }
     // A file where the directory should be.
     std::fs::write(&missing, "x").unwrap();
-    let out = delve(&missing, &["saves"]);
+    let out = delve_in(&missing, &["saves"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a directory"), "{}", stderr(&out));
 }
@@ -477,16 +459,13 @@ fn saves_checks_headers_and_checksums_and_verify_decodes() {
     let bytes = small_save();
     let mut raw = zstd::bulk::decompress(&bytes[HEADER_LEN..], 1 << 20).unwrap();
     raw.truncate(raw.len() / 2);
-    std::fs::write(dir.0.join("half.sav"), uncompressed_save(&bytes, &raw)).unwrap();
-    let out = delve(&dir.0, &["saves"]);
+    std::fs::write(dir.join("half.sav"), uncompressed_save(&bytes, &raw)).unwrap();
+    let out = delve_in(dir.path(), &["saves"]);
     ok(&out);
     let listing = stdout(&out);
-    let row = listing
-        .lines()
-        .find(|l| l.starts_with("half "))
-        .unwrap_or_else(|| panic!("{listing}"));
+    let row = row_of(&listing, "half");
     assert!(row.ends_with(" ok"), "{row}");
-    let out = delve(&dir.0, &["verify", "half"]);
+    let out = delve_in(dir.path(), &["verify", "half"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot decode"), "{}", stderr(&out));
 }

@@ -2,22 +2,12 @@
 //! random seeds and configs.
 
 use delve::config::Goal;
-use delve::geom::Rect;
 use delve::sim::{Action, Event, MonsterKind, Outcome, Run, Trait, autopilot};
-use delve::{Config, Level, Pos, Room, Shape, Tile};
+use delve::{Config, Level, Pos, Tile};
 use proptest::prelude::*;
 
 use crate::check::flood_labels;
-
-fn kind(name: &str, speed: u8, traits: &[Trait]) -> MonsterKind {
-    MonsterKind {
-        name: name.into(),
-        glyph: name.chars().next().unwrap(),
-        colour: delve::sim::Colour::Red,
-        speed,
-        traits: traits.to_vec(),
-    }
-}
+use crate::common::{monster_kind, rect_room};
 
 fn config(levels: u16) -> Config {
     Config {
@@ -39,26 +29,37 @@ fn room_level() -> Level {
             " ............   ",
             "                ",
         ],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 12,
-                height: 5,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 12, 5)],
     )
+}
+
+/// Two 3x3 pieces of floor with two cells of rock between them: x 1..=3
+/// and 6..=8, y 1..=3.
+fn two_rooms_behind_rock() -> Level {
+    Level::from_rows(
+        1,
+        &[
+            "          ",
+            " ...  ... ",
+            " ...  ... ",
+            " ...  ... ",
+            "          ",
+        ],
+        vec![],
+    )
+}
+
+/// A run of one level, `room_level`, with the player and monsters placed.
+fn in_room(kinds: Vec<MonsterKind>, player: Pos, monsters: &[(u16, Pos)]) -> Run {
+    Run::on_level(config(1), kinds, room_level(), player, monsters)
 }
 
 const RIGHT: Action = Action::Move { dx: 1, dy: 0 };
 
 #[test]
 fn stepping_onto_a_monster_kills_it() {
-    let mut run = Run::on_level(
-        config(1),
-        vec![kind("kobold", 10, &[])],
-        room_level(),
+    let mut run = in_room(
+        vec![monster_kind("kobold", 10, &[])],
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -78,14 +79,8 @@ fn stepping_onto_a_monster_kills_it() {
 #[test]
 fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
     // A telepathic monster two cells away, faster than the player.
-    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
-    let mut run = Run::on_level(
-        config(1),
-        kinds,
-        room_level(),
-        Pos::new(2, 3),
-        &[(0, Pos::new(4, 3))],
-    );
+    let kinds = vec![monster_kind("wraith", 20, &[Trait::Telepathic])];
+    let mut run = in_room(kinds, Pos::new(2, 3), &[(0, Pos::new(4, 3))]);
     let events = run.step(Action::Wait).unwrap();
     assert!(
         events
@@ -101,7 +96,7 @@ fn a_monster_stepping_onto_the_player_dies_and_costs_a_life() {
 fn the_last_life_lost_loses_the_run() {
     let mut cfg = config(1);
     cfg.simulation.lives = 1;
-    let kinds = vec![kind("wraith", 20, &[Trait::Telepathic])];
+    let kinds = vec![monster_kind("wraith", 20, &[Trait::Telepathic])];
     let mut run = Run::on_level(
         cfg,
         kinds,
@@ -117,10 +112,8 @@ fn the_last_life_lost_loses_the_run() {
 
 #[test]
 fn killing_every_monster_wins() {
-    let mut run = Run::on_level(
-        config(1),
-        vec![kind("kobold", 5, &[])],
-        room_level(),
+    let mut run = in_room(
+        vec![monster_kind("kobold", 5, &[])],
         Pos::new(2, 3),
         &[(0, Pos::new(3, 3))],
     );
@@ -131,13 +124,7 @@ fn killing_every_monster_wins() {
 
 #[test]
 fn rock_blocks_the_player_and_costs_no_time() {
-    let mut run = Run::on_level(
-        config(1),
-        vec![kind("kobold", 10, &[])],
-        room_level(),
-        Pos::new(12, 3),
-        &[],
-    );
+    let mut run = in_room(vec![monster_kind("kobold", 10, &[])], Pos::new(12, 3), &[]);
     assert_eq!(run.step(RIGHT).unwrap(), vec![Event::Blocked]);
     assert_eq!(run.turn(), 0);
 }
@@ -145,18 +132,12 @@ fn rock_blocks_the_player_and_costs_no_time() {
 #[test]
 fn a_tunneller_digs_85_a_move_then_moves_in() {
     // The player is behind a wall of rock (hardness 127) from the tunneller.
-    let level = Level::from_rows(
-        1,
-        &[
-            "          ",
-            " ...  ... ",
-            " ...  ... ",
-            " ...  ... ",
-            "          ",
-        ],
-        vec![],
-    );
-    let kinds = vec![kind("hulk", 10, &[Trait::Tunneling, Trait::Telepathic])];
+    let level = two_rooms_behind_rock();
+    let kinds = vec![monster_kind(
+        "hulk",
+        10,
+        &[Trait::Tunneling, Trait::Telepathic],
+    )];
     let mut run = Run::on_level(
         config(1),
         kinds,
@@ -189,8 +170,8 @@ fn telepaths_know_and_others_need_sight_and_range() {
         vec![],
     );
     let kinds = vec![
-        kind("wraith", 10, &[Trait::Telepathic]),
-        kind("orc", 10, &[Trait::Smart]),
+        monster_kind("wraith", 10, &[Trait::Telepathic]),
+        monster_kind("orc", 10, &[Trait::Smart]),
     ];
     let mut run = Run::on_level(
         config(1),
@@ -205,10 +186,8 @@ fn telepaths_know_and_others_need_sight_and_range() {
     assert_eq!(ms[0].pos, Pos::new(10, 1));
     assert_eq!(ms[1].memory, None);
     // Within perception and in sight: the orc learns where the player is.
-    let mut run = Run::on_level(
-        config(1),
-        vec![kind("orc", 10, &[Trait::Smart])],
-        room_level(),
+    let mut run = in_room(
+        vec![monster_kind("orc", 10, &[Trait::Smart])],
         Pos::new(2, 3),
         &[(0, Pos::new(6, 3))],
     );
@@ -220,20 +199,10 @@ fn telepaths_know_and_others_need_sight_and_range() {
 #[test]
 fn rock_hides_the_player() {
     // The orc is within 6 steps but behind rock: it does not know.
-    let level = Level::from_rows(
-        1,
-        &[
-            "          ",
-            " ...  ... ",
-            " ...  ... ",
-            " ...  ... ",
-            "          ",
-        ],
-        vec![],
-    );
+    let level = two_rooms_behind_rock();
     let mut run = Run::on_level(
         config(1),
-        vec![kind("orc", 10, &[Trait::Smart])],
+        vec![monster_kind("orc", 10, &[Trait::Smart])],
         level,
         Pos::new(2, 2),
         &[(0, Pos::new(7, 2))],
@@ -246,15 +215,7 @@ fn rock_hides_the_player() {
 fn stairs_link_and_levels_persist() {
     let mut run = Run::new(config(3), MonsterKind::defaults(), 11).unwrap();
     // Walk to the down stairs with the walking map, then descend.
-    let down = run
-        .current()
-        .level
-        .stairs_going(delve::StairDirection::Down)
-        .next()
-        .unwrap()
-        .pos;
-    walk_to(&mut run, down);
-    let events = run.step(Action::Descend).unwrap();
+    let (down, events) = walk_down(&mut run);
     assert!(events.contains(&Event::Arrived { depth: 2 }), "{events:?}");
     assert_eq!(run.player().depth, 2);
     let up = run
@@ -272,12 +233,13 @@ fn stairs_link_and_levels_persist() {
     }
     assert_eq!(run.level_state(1).unwrap(), &left_behind);
     // And it is still there on return, the player on the linked stairs.
-    if run.outcome() == Outcome::Playing && run.player().pos == up {
-        run.step(Action::Ascend).unwrap();
-        assert_eq!(run.player().depth, 1);
-        assert_eq!(run.player().pos, down);
-        assert_eq!(run.current().level, left_behind.level);
-    }
+    assert_eq!(run.outcome(), Outcome::Playing, "lost while waiting");
+    assert_eq!(run.player().pos, up, "waiting moves no one");
+    let events = run.step(Action::Ascend).unwrap();
+    assert!(events.contains(&Event::Arrived { depth: 1 }), "{events:?}");
+    assert_eq!(run.player().depth, 1);
+    assert_eq!(run.player().pos, down);
+    assert_eq!(run.current().level, left_behind.level);
 }
 
 #[test]
@@ -285,15 +247,7 @@ fn sight_follows_a_dig_at_once() {
     // A tunneller opens the wall between the player and a kobold: the
     // player sees the kobold's side in the same step, as a reloaded run would.
     // The long way round keeps the level one piece, as every level is.
-    let room = |x| Room {
-        shape: Shape::Rect(Rect {
-            x,
-            y: 1,
-            width: 4,
-            height: 3,
-        }),
-        doors: vec![],
-    };
+    let room = |x| rect_room(x, 1, 4, 3);
     let level = Level::from_rows(
         1,
         &[
@@ -309,12 +263,12 @@ fn sight_follows_a_dig_at_once() {
         vec![room(1), room(7)],
     );
     let kinds = vec![
-        kind(
+        monster_kind(
             "hulk",
             10,
             &[Trait::Tunneling, Trait::Telepathic, Trait::Smart],
         ),
-        kind("kobold", 5, &[]),
+        monster_kind("kobold", 5, &[]),
     ];
     // The player on the right, the hulk and a kobold on the left.
     let mut run = Run::on_level(
@@ -366,12 +320,16 @@ fn stairs_past_the_stack_are_refused_not_a_panic() {
     let level = Level::from_rows(1, &["      ", " .>.. ", "      "], vec![]);
     let mut run = Run::on_level(
         config(1),
-        vec![kind("kobold", 10, &[])],
+        vec![monster_kind("kobold", 10, &[])],
         level,
         Pos::new(2, 1),
         &[],
     );
+    assert_eq!(run.current().level.tile(run.player().pos), Tile::DownStairs);
+    let before = run.digest();
     assert_eq!(run.step(Action::Descend).unwrap(), vec![Event::Blocked]);
+    assert_eq!(run.digest(), before, "a refused descent changes nothing");
+    assert_eq!((run.player().depth, run.outcome()), (1, Outcome::Playing));
 }
 
 #[test]
@@ -385,10 +343,19 @@ fn the_autopilot_finishes_a_kill_all_run() {
         let a = autopilot(&mut run);
         run.step(a).unwrap();
     }
-    assert_ne!(
+    // Finished means won: every monster killed. A lost run would never
+    // have met the stall this guards against.
+    assert_eq!(
         run.outcome(),
-        Outcome::Playing,
-        "still playing after 20000 turns"
+        Outcome::Won,
+        "after {} turns, {} killed",
+        run.turn(),
+        run.killed()
+    );
+    assert!(
+        run.visited()
+            .all(|d| run.level_state(d).unwrap().monsters.is_empty()),
+        "won with monsters left"
     );
 }
 
@@ -397,6 +364,13 @@ fn reaching_the_bottom_wins_when_that_is_the_goal() {
     let mut cfg = config(2);
     cfg.simulation.goal = Goal::ReachBottom;
     let mut run = Run::new(cfg, MonsterKind::defaults(), 5).unwrap();
+    let (_, events) = walk_down(&mut run);
+    assert!(events.contains(&Event::Won), "{events:?}");
+}
+
+/// Walks the player to the first down staircase and takes it; where the
+/// stairs were, and what happened.
+fn walk_down(run: &mut Run) -> (Pos, Vec<Event>) {
     let down = run
         .current()
         .level
@@ -404,13 +378,12 @@ fn reaching_the_bottom_wins_when_that_is_the_goal() {
         .next()
         .unwrap()
         .pos;
-    walk_to(&mut run, down);
-    let events = run.step(Action::Descend).unwrap();
-    assert!(events.contains(&Event::Won), "{events:?}");
+    walk_to(run, down);
+    (down, run.step(Action::Descend).unwrap())
 }
 
 /// Walks the player to `target` along the walking map, ignoring monsters
-/// (a lost life is fine here) but not rock.
+/// (a lost life is fine here, a lost run is not) but not rock.
 fn walk_to(run: &mut Run, target: Pos) {
     for _ in 0..2000 {
         if run.player().pos == target {
@@ -426,17 +399,13 @@ fn walk_to(run: &mut Run, target: Pos) {
             dy: (i32::from(next.y) - i32::from(here.y)) as i8,
         })
         .unwrap();
-        if run.outcome() != Outcome::Playing {
-            *run = Run::new(run.config().clone(), run.kinds().to_vec(), run.seed() + 1).unwrap();
-            let down = run
-                .current()
-                .level
-                .stairs_going(delve::StairDirection::Down)
-                .next()
-                .unwrap()
-                .pos;
-            return walk_to(run, down);
-        }
+        assert_eq!(
+            run.outcome(),
+            Outcome::Playing,
+            "the run ended on the way to {target:?} at {:?}, turn {}",
+            run.player().pos,
+            run.turn()
+        );
     }
     panic!("never reached {target:?}");
 }

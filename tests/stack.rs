@@ -2,7 +2,7 @@
 //! and levels that depend on (seed, depth, config) alone.
 
 use delve::dungeon::StackEdge;
-use delve::{Config, Dungeon, StairDirection};
+use delve::{Config, Dungeon, GenerateError, StairDirection};
 use proptest::prelude::*;
 
 /// Every staircase leads to one that leads back to it.
@@ -120,8 +120,16 @@ fn several_stairs_per_level() {
 #[test]
 fn depth_outside_the_stack_is_an_error() {
     let mut dungeon = Dungeon::new(small(), 1);
-    assert!(dungeon.level(0).is_err());
-    assert!(dungeon.level(6).is_err());
+    for depth in [0, 6, u16::MAX] {
+        let e = dungeon.level(depth).unwrap_err();
+        assert_eq!(e, GenerateError::NoSuchDepth { depth, levels: 5 }, "{e}");
+        assert!(dungeon.generated(depth).is_none());
+    }
+    // The whole stack is still there to be made.
+    for depth in 1..=5 {
+        assert!(dungeon.generated(depth).is_none());
+        dungeon.level(depth).unwrap();
+    }
 }
 
 #[test]

@@ -1,39 +1,32 @@
 //! `delve stats`: metrics of a hand-built level whose answers are known,
 //! and the command's table and JSON.
 
+use delve::Level;
 use delve::stats::{self, LevelStats, Spread, median_us};
-use delve::{Level, Rect, Room, Shape};
 
-use crate::cli::delve;
-
-fn rect(x: u16, y: u16, width: u16, height: u16) -> Room {
-    Room {
-        shape: Shape::Rect(Rect {
-            x,
-            y,
-            width,
-            height,
-        }),
-        doors: vec![],
-    }
-}
+use crate::common::{delve, ok, readme_example, rect_room};
 
 /// Two rooms joined by two corridors (one loop), with a spur off the lower
 /// corridor ending in a dead end; up stairs in the left room, down stairs
 /// in the right one.
 fn known() -> Level {
+    two_rooms(2, " <..+###+..> ")
+}
+
+/// `known` at `depth`, its top row (the upper corridor's) as given.
+fn two_rooms(depth: u16, top_row: &str) -> Level {
     Level::from_rows(
-        2,
+        depth,
         &[
             "             ",
-            " <..+###+..> ",
+            top_row,
             " ...     ... ",
             " ...+###+... ",
             "      #      ",
             "      #      ",
             "             ",
         ],
-        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
+        vec![rect_room(1, 1, 3, 3), rect_room(9, 1, 3, 3)],
     )
 }
 
@@ -64,19 +57,7 @@ fn a_known_level_measures_as_counted_by_hand() {
 fn cutting_the_loop_leaves_a_tree_and_a_longer_walk() {
     // The top corridor gone: no loop, two dead ends, and the stairs are
     // reached round through the bottom corridor.
-    let level = Level::from_rows(
-        1,
-        &[
-            "             ",
-            " <..+#  +..> ",
-            " ...     ... ",
-            " ...+###+... ",
-            "      #      ",
-            "      #      ",
-            "             ",
-        ],
-        vec![rect(1, 1, 3, 3), rect(9, 1, 3, 3)],
-    );
+    let level = two_rooms(1, " <..+#  +..> ");
     let s = LevelStats::of(&level);
     assert_eq!(s.loops, 0);
     assert_eq!(s.dead_ends, 2);
@@ -118,11 +99,7 @@ fn tables_are_aligned_and_carry_units() {
 #[test]
 fn stats_command_table_and_json() {
     let out = delve(&["stats", "--seed", "4", "--levels", "2"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -183,12 +160,7 @@ fn stats_are_deterministic_but_for_the_time() {
 
 #[test]
 fn readme_stats_example_is_real_output_but_for_the_times() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("$ delve stats --seed 1 --levels 3\n")
-        .expect("example in README");
-    let block = &readme[start..];
-    let block = &block[block.find('\n').unwrap() + 1..block.find("```").unwrap()];
+    let block = readme_example("delve stats --seed 1 --levels 3");
     let out = delve(&["stats", "--seed", "1", "--levels", "3"]);
     let text = String::from_utf8(out.stdout).unwrap();
     // Every line but the timings: the table without its last column, and
@@ -202,5 +174,5 @@ fn readme_stats_example_is_real_output_but_for_the_times() {
             })
             .collect()
     };
-    assert_eq!(strip(&text), strip(block));
+    assert_eq!(strip(&text), strip(&block));
 }

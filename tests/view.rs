@@ -6,14 +6,15 @@
 //! read the diff before committing.
 
 use delve::config::Goal;
-use delve::geom::Rect;
-use delve::sim::{Colour, MonsterKind, Outcome, Run};
+use delve::sim::{MonsterKind, Outcome, Run};
 use delve::view::screen::{frame, text};
 use delve::view::terminal::key_of;
 use delve::view::{Activity, App, Key, Keymap, Mode, Request};
-use delve::{Config, Level, Pos, Room, Shape, StairDirection, Tile};
+use delve::{Config, Level, Pos, StairDirection, Tile};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use ratatui::style::Color;
+
+use crate::common::{monster_kind, readme, rect_room};
 
 fn app(seed: u64) -> App {
     let run = Run::new(Config::default(), MonsterKind::defaults(), seed).unwrap();
@@ -31,6 +32,22 @@ fn type_keys(app: &mut App, keys: &[Key]) {
 
 fn typed(app: &mut App, text: &str) {
     type_keys(app, &Key::typed(text));
+}
+
+/// The frames of `app` at 80x24 and at 120x40 against the snapshots
+/// `NAME-80x24` and `NAME-120x40`.
+/// The telepathic trait, or none.
+fn telepathy(telepathic: bool) -> Vec<delve::sim::Trait> {
+    if telepathic {
+        vec![delve::sim::Trait::Telepathic]
+    } else {
+        vec![]
+    }
+}
+
+fn snapshot_80x24_and_120x40(name: &str, app: &mut App) {
+    snapshot(&format!("{name}-80x24"), &screen(app, 80, 24));
+    snapshot(&format!("{name}-120x40"), &screen(app, 120, 40));
 }
 
 fn snapshot(name: &str, actual: &str) {
@@ -72,15 +89,7 @@ fn arena(lives: u8, monster: Pos, telepathic: bool) -> App {
             " ............   ",
             "                ",
         ],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 12,
-                height: 3,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 12, 3)],
     );
     let mut config = Config {
         levels: 1,
@@ -88,17 +97,7 @@ fn arena(lives: u8, monster: Pos, telepathic: bool) -> App {
     };
     config.simulation.lives = lives;
     config.simulation.goal = Goal::KillAll;
-    let kobold = MonsterKind {
-        name: "kobold".into(),
-        glyph: 'k',
-        colour: Colour::Red,
-        speed: 20,
-        traits: if telepathic {
-            vec![delve::sim::Trait::Telepathic]
-        } else {
-            vec![]
-        },
-    };
+    let kobold = monster_kind("kobold", 20, &telepathy(telepathic));
     let run = Run::on_level(config, vec![kobold], level, Pos::new(2, 2), &[(0, monster)]);
     App::new(run, Keymap::default(), "arena".into())
 }
@@ -113,8 +112,7 @@ fn data_keymap_ron_is_the_default() {
 #[test]
 fn start_screen_80x24_and_larger() {
     let mut app = app(7);
-    snapshot("start-80x24", &screen(&mut app, 80, 24));
-    snapshot("start-120x40", &screen(&mut app, 120, 40));
+    snapshot_80x24_and_120x40("start", &mut app);
 }
 
 #[test]
@@ -173,8 +171,7 @@ fn moving_and_being_blocked() {
         (i32::from(start.y) + dy) as u16,
     );
     assert_eq!(app.run().player().pos, to);
-    snapshot("moved-80x24", &screen(&mut app, 80, 24));
-    snapshot("moved-120x40", &screen(&mut app, 120, 40));
+    snapshot_80x24_and_120x40("moved", &mut app);
     // Back again, then into rock: no time passes.
     let back = keys.iter().find(|k| k.1 == -dx && k.2 == -dy).unwrap().0;
     typed(&mut app, &back.to_string());
@@ -303,8 +300,7 @@ fn overview_help_look_history_screens() {
     typed(&mut app, "oo");
     typed(&mut app, "m");
     assert_eq!(app.mode(), Mode::Overview);
-    snapshot("overview-80x24", &screen(&mut app, 80, 24));
-    snapshot("overview-120x40", &screen(&mut app, 120, 40));
+    snapshot_80x24_and_120x40("overview", &mut app);
     type_keys(&mut app, &[Key::Esc]);
     assert_eq!(app.mode(), Mode::Map);
 
@@ -397,8 +393,7 @@ fn won_and_lost_screens() {
     );
     won.saved(Ok("saves/arena.sav".into()));
     assert!(!won.should_quit());
-    snapshot("won-80x24", &screen(&mut won, 80, 24));
-    snapshot("won-120x40", &screen(&mut won, 120, 40));
+    snapshot_80x24_and_120x40("won", &mut won);
     // Keys typed ahead do not dismiss the summary; Enter saves and leaves.
     typed(&mut won, "zlo.");
     assert_eq!(won.take_request(), None);
@@ -433,8 +428,7 @@ fn won_and_lost_screens() {
     typed(&mut lost, ".");
     assert_eq!(lost.run().outcome(), Outcome::Lost);
     assert_eq!(lost.mode(), Mode::Ended);
-    snapshot("lost-80x24", &screen(&mut lost, 80, 24));
-    snapshot("lost-120x40", &screen(&mut lost, 120, 40));
+    snapshot_80x24_and_120x40("lost", &mut lost);
 }
 
 #[test]
@@ -653,8 +647,7 @@ fn travel_goes_up_too() {
 
 #[test]
 fn readme_screen_is_the_real_start_frame() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = readme();
     let mut app = app(7);
     let frame = screen(&mut app, 80, 24);
     assert!(
@@ -817,31 +810,13 @@ fn hall(telepathic: bool) -> App {
     let level = Level::from_rows(
         1,
         &[&rock, &row, &row, &row, &rock],
-        vec![Room {
-            shape: Shape::Rect(Rect {
-                x: 1,
-                y: 1,
-                width: 38,
-                height: 3,
-            }),
-            doors: vec![],
-        }],
+        vec![rect_room(1, 1, 38, 3)],
     );
     let config = Config {
         levels: 1,
         ..Config::default()
     };
-    let kobold = MonsterKind {
-        name: "orc".into(),
-        glyph: 'o',
-        colour: Colour::Red,
-        speed: 10,
-        traits: if telepathic {
-            vec![delve::sim::Trait::Telepathic]
-        } else {
-            vec![]
-        },
-    };
+    let kobold = monster_kind("orc", 10, &telepathy(telepathic));
     let run = Run::on_level(
         config,
         vec![kobold],
@@ -855,20 +830,7 @@ fn hall(telepathic: bool) -> App {
 #[test]
 fn a_monster_coming_into_view_is_announced_while_waiting() {
     let mut app = hall(true);
-    assert!(app.monsters_in_view().is_empty());
-    let mut waits = 0;
-    while app.monsters_in_view().is_empty() {
-        waits += 1;
-        assert!(waits < 40, "the orc never came into view");
-        typed(&mut app, ".");
-    }
-    assert!(
-        app.messages()
-            .iter()
-            .any(|m| m == "An orc comes into view."),
-        "{:?}",
-        app.messages()
-    );
+    until_the_orc_is_announced(&mut app, ".");
     assert!(
         screen(&mut app, 80, 24).starts_with("An orc comes into view."),
         "the top line says so"
@@ -887,11 +849,18 @@ fn a_monster_coming_into_view_is_announced_while_waiting() {
 #[test]
 fn a_monster_coming_into_view_is_announced_while_walking() {
     let mut app = hall(false);
-    let mut steps = 0;
+    until_the_orc_is_announced(&mut app, "l");
+}
+
+/// Types `key` until the hall's orc is in view, then asserts that it was
+/// announced.
+fn until_the_orc_is_announced(app: &mut App, key: &str) {
+    assert!(app.monsters_in_view().is_empty());
+    let mut presses = 0;
     while app.monsters_in_view().is_empty() {
-        steps += 1;
-        assert!(steps < 40, "the orc never came into view");
-        typed(&mut app, "l");
+        presses += 1;
+        assert!(presses < 40, "the orc never came into view");
+        typed(app, key);
     }
     assert!(
         app.messages()
