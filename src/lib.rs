@@ -7,6 +7,7 @@
 //! the terminal; [`config`] is the one module here that reads files.
 
 pub mod config;
+pub mod data_file;
 pub mod dungeon;
 pub mod export;
 pub mod generate;
@@ -14,6 +15,7 @@ pub mod geom;
 pub mod graph;
 pub mod level;
 pub mod render;
+pub mod ron_diag;
 pub mod save;
 pub mod sim;
 pub mod stats;

@@ -659,7 +659,7 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         None => {
             let config = load_config(args.config.as_deref(), None)?;
             let kinds = match &args.monsters {
-                Some(path) => delve::config::load_monsters(path)?,
+                Some(path) => delve::data_file::load_monsters(path)?,
                 None => MonsterKind::defaults(),
             };
             let seed = args.seed.unwrap_or_else(|| {
@@ -734,7 +734,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     // Every file is read and checked before the terminal is: bad input is
     // reported as such (exit 2, with its location) wherever delve runs.
     let keymap = match &args.keymap {
-        Some(path) => delve::config::load_keymap(path)?,
+        Some(path) => delve::view::Keymap::load(path)?,
         None => Keymap::default(),
     };
     let saves = SaveDir::open(saves_dir)?;
@@ -748,7 +748,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         None => {
             let config = load_config(args.config.as_deref(), None)?;
             let kinds = match &args.monsters {
-                Some(path) => delve::config::load_monsters(path)?,
+                Some(path) => delve::data_file::load_monsters(path)?,
                 None => MonsterKind::defaults(),
             };
             let seed = args.seed.unwrap_or_else(random_seed);

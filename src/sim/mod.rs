@@ -24,6 +24,7 @@
 //!   player returns.
 
 mod autopilot;
+mod digest;
 mod distance;
 mod fov;
 mod monster;
@@ -31,7 +32,7 @@ mod monster;
 pub use autopilot::{Plan, autopilot, decide, explore_step};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
-pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait};
+pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -1007,7 +1008,7 @@ impl Run {
         // the run's JSON.
         #[derive(Serialize)]
         struct View<'a> {
-            config: crate::config::DigestConfig<'a>,
+            config: digest::DigestConfig<'a>,
             kinds: &'a [MonsterKind],
             seed: u64,
             rng: &'a Pcg64,
@@ -1019,7 +1020,7 @@ impl Run {
             outcome: Outcome,
         }
         let view = View {
-            config: self.config.digest_view(),
+            config: digest::DigestConfig::of(&self.config),
             kinds: &self.kinds,
             seed: self.seed,
             rng: &self.rng,
