@@ -14,11 +14,14 @@ pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod level;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod ron_diag;
+#[cfg(feature = "save")]
 pub mod save;
 pub mod sim;
 pub mod stats;
+#[cfg(feature = "tui")]
 pub mod view;
 
 pub use config::{Config, ConfigError};

@@ -308,15 +308,6 @@ fn out_of_bounds<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Parses RON text into `T`, with errors located like config errors; the
-/// returned index finds where fields were written, for later checks.
-pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
-    text: &str,
-    origin: &str,
-) -> Result<(T, FieldIndex), ConfigError> {
-    parse(text, origin, |_, _, _| Ok(()))
-}
-
 fn syntax_error(
     e: ron::error::SpannedError,
     text: &str,
