@@ -93,6 +93,7 @@ pub struct Config {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum CorridorStyle {
     /// 002: cheapest paths over rock hardness with turn penalties.
     Tunnel,
@@ -108,6 +109,7 @@ pub enum CorridorStyle {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum DeadEndPolicy {
     Keep,
     Prune,
@@ -332,6 +334,7 @@ impl Default for TunnelConfig {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Goal {
     /// Every monster of every level dead (001).
     KillAll,
@@ -627,7 +630,8 @@ fn smallest_room(c: &Config) -> (u32, u32) {
 }
 
 /// A validation failure before it is given a place in the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
 pub struct Problem {
     pub field: String,
     pub message: String,

@@ -16,7 +16,7 @@ use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::render;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::{Action, Event, MAX_TURNS, MonsterKind, Outcome, Run, autopilot};
+use delve::sim::{MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 use delve::stats::{self, LevelStats};
 use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
@@ -685,22 +685,7 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
-    let mut failure = None;
-    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
-        let action = autopilot(&mut run);
-        let step = run.step(action).and_then(|events| {
-            if events == [Event::Blocked] {
-                // The autopilot only chooses possible actions; if it ever
-                // does not, waiting keeps the run going rather than spinning.
-                run.step(Action::Wait)?;
-            }
-            Ok(())
-        });
-        if let Err(e) = step {
-            failure = Some(e);
-            break;
-        }
-    }
+    let failure = play_headless(&mut run, stop_at).err();
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
     let deepest = run.visited().max().unwrap_or(1);
     let text = format!(
@@ -809,6 +794,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 ViewError::Generate(g) => g.into(),
                 ViewError::Terminal(io) => CliError::Terminal(io),
                 ViewError::Panic(message) => CliError::Internal(message),
+                other => CliError::Internal(other.to_string()),
             });
         }
     };

@@ -26,6 +26,7 @@ impl fmt::Display for Location {
 
 /// A configuration that could not be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     #[error("{path}: cannot read: {source}")]
     Read {

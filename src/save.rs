@@ -61,6 +61,7 @@ pub struct Summary {
 
 /// Why a save could not be read or written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SaveError {
     #[error("{path}: {source}")]
     Io { path: String, source: io::Error },

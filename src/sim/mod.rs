@@ -29,7 +29,7 @@ mod distance;
 mod fov;
 mod monster;
 
-pub use autopilot::{Plan, autopilot, decide, explore_step};
+pub use autopilot::{Plan, autopilot, decide, explore_step, play_headless};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
 pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};

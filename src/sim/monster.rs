@@ -75,7 +75,8 @@ impl MonsterKind {
 }
 
 /// What is wrong with one entry of a list of monster kinds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{field}: {message}", index.map(|i| format!("[{i}].")).unwrap_or_default())]
 pub struct KindProblem {
     /// The entry, or `None` when the list itself is wrong (empty).
     pub index: Option<usize>,
