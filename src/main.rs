@@ -497,6 +497,24 @@ fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliEr
     Ok(config)
 }
 
+/// The seed asked for, or a random one, printed to stderr so the output
+/// can be made again.
+fn seed_or_random(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    })
+}
+
+/// The monster kinds of `--monsters FILE`, or the built-in ones.
+fn load_kinds(path: Option<&Path>) -> Result<Vec<MonsterKind>, CliError> {
+    Ok(match path {
+        Some(path) => delve::data_file::load_monsters(path)?,
+        None => MonsterKind::defaults(),
+    })
+}
+
 fn random_seed() -> u64 {
     use rand::TryRng;
     rand::rngs::SysRng.try_next_u64().unwrap_or_else(|_| {
@@ -510,11 +528,7 @@ fn random_seed() -> u64 {
 
 fn generate(args: GenerateArgs) -> Result<(), CliError> {
     let config = load_config(args.config.as_deref(), args.levels)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let levels = config.levels;
     let shown: Vec<u16> = match args.depth {
         Some(d) if d == 0 || d > levels => {
@@ -548,11 +562,7 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
 
 fn stats(args: StatsArgs) -> Result<(), CliError> {
     let config = load_config(args.config.as_deref(), args.levels)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let samples = args.samples.unwrap_or(1);
     // Levels are generated one at a time on this thread, so each time is
     // one level's; the clock is read here, never in the library.
@@ -610,11 +620,7 @@ fn render(args: RenderArgs) -> Result<(), CliError> {
             args.scale
         )));
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let image = if args.all {
         let dungeon = Dungeon::generate_all(config, seed)?;
         let all: Vec<&delve::Level> = (1..=levels).filter_map(|d| dungeon.generated(d)).collect();
@@ -658,15 +664,8 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
         None => {
             let config = load_config(args.config.as_deref(), None)?;
-            let kinds = match &args.monsters {
-                Some(path) => delve::data_file::load_monsters(path)?,
-                None => MonsterKind::defaults(),
-            };
-            let seed = args.seed.unwrap_or_else(|| {
-                let seed = random_seed();
-                eprintln!("seed: {seed}");
-                seed
-            });
+            let kinds = load_kinds(args.monsters.as_deref())?;
+            let seed = seed_or_random(args.seed);
             Run::new(config, kinds, seed)?
         }
     };
@@ -732,10 +731,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
         None => {
             let config = load_config(args.config.as_deref(), None)?;
-            let kinds = match &args.monsters {
-                Some(path) => delve::data_file::load_monsters(path)?,
-                None => MonsterKind::defaults(),
-            };
+            let kinds = load_kinds(args.monsters.as_deref())?;
             let seed = args.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
             // The library's refusal, with the command that continues the
