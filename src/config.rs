@@ -6,15 +6,19 @@
 //! Both stages report `file:line:column: field: problem`, because a person
 //! editing a config file needs to know where to look, not just what is wrong.
 //!
-//! This module and the save module are the only ones that touch the file
-//! system; everything else receives a validated `Config`.
+//! A leaf: it imports nothing of delve's but the RON diagnostics
+//! ([`crate::ron_diag`]), so every other module may depend on it. Besides
+//! [`Config::load`] nothing here touches the file system; everything else
+//! receives a validated `Config`.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::{KindProblem, MonsterKind};
+pub use crate::ron_diag::{ConfigError, Location};
+use crate::ron_diag::{FieldIndex, parse, read_text};
 
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
@@ -89,6 +93,7 @@ pub struct Config {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum CorridorStyle {
     /// 002: cheapest paths over rock hardness with turn penalties.
     Tunnel,
@@ -104,6 +109,7 @@ pub enum CorridorStyle {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum DeadEndPolicy {
     Keep,
     Prune,
@@ -236,7 +242,7 @@ struct PartialRange {
 
 /// `grid_segment` may give only one bound, like the room ranges; the other
 /// keeps its default. Written out in full, as `RoomFields` is.
-mod grid_segment_field {
+pub(crate) mod grid_segment_field {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::{PartialRange, Range};
@@ -328,6 +334,7 @@ impl Default for TunnelConfig {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Goal {
     /// Every monster of every level dead (001).
     KillAll,
@@ -373,125 +380,6 @@ impl Default for StairsConfig {
         StairsConfig {
             per_level: 1,
             exit_on_first_level: true,
-        }
-    }
-}
-
-/// Where a configuration came from and where in it a problem sits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub origin: String,
-    pub line: usize,
-    pub column: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.origin, self.line, self.column)
-    }
-}
-
-/// A configuration that could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("{path}: cannot read: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    /// The text is not RON, or does not have the shape of a config.
-    #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
-    Syntax {
-        location: Location,
-        field: Option<String>,
-        message: String,
-    },
-    /// The text parsed but a value makes no sense.
-    #[error("{location}: {}: {}", cut_long_values(field), cut_long_values(message))]
-    Invalid {
-        location: Location,
-        field: String,
-        message: String,
-    },
-}
-
-fn field_prefix(field: &Option<String>) -> String {
-    field
-        .as_ref()
-        .map(|f| format!("{}: ", cut_long_values(f)))
-        .unwrap_or_default()
-}
-
-/// Characters of a long value an error keeps.
-const KEPT_CHARS: usize = 32;
-/// A quoted value longer than this is cut in errors.
-const LONG_QUOTED: usize = 48;
-/// A word (a run without spaces) longer than this is cut in errors.
-const LONG_WORD: usize = 64;
-
-/// An error message with each long value in it cut short: a value in quotes
-/// or backticks, or any long word (an unknown field's name, a number), keeps
-/// its first characters and says how long it was. A file can hold a value
-/// of any size, and echoing 200 KB of it buries the message.
-fn cut_long_values(message: &str) -> String {
-    let chars: Vec<char> = message.chars().collect();
-    let mut out = String::with_capacity(message.len().min(1024));
-    let mut i = 0;
-    let cut = |out: &mut String, value: &[char]| {
-        if value.len() > LONG_QUOTED {
-            out.extend(&value[..KEPT_CHARS]);
-            out.push('…');
-        } else {
-            out.extend(value);
-        }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' || c == '`' {
-            // Up to the closing quote (escapes skipped), or the end.
-            let mut j = i + 1;
-            while j < chars.len() && chars[j] != c {
-                j += if chars[j] == '\\' { 2 } else { 1 };
-            }
-            let value = &chars[i + 1..j.min(chars.len())];
-            out.push(c);
-            cut(&mut out, value);
-            if j < chars.len() {
-                out.push(c);
-            }
-            if value.len() > LONG_QUOTED {
-                out.push_str(&format!(" ({} characters)", value.len()));
-            }
-            i = j + 1;
-        } else if !c.is_whitespace() {
-            let mut j = i;
-            while j < chars.len() && !chars[j].is_whitespace() && chars[j] != '"' && chars[j] != '`'
-            {
-                j += 1;
-            }
-            let word = &chars[i..j];
-            if word.len() > LONG_WORD {
-                out.extend(&word[..KEPT_CHARS]);
-                out.push_str(&format!("… ({} characters)", word.len()));
-            } else {
-                out.extend(word);
-            }
-            i = j;
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-impl ConfigError {
-    /// The dotted field path the error is about, if any.
-    pub fn field(&self) -> Option<&str> {
-        match self {
-            ConfigError::Read { .. } => None,
-            ConfigError::Syntax { field, .. } => field.as_deref(),
-            ConfigError::Invalid { field, .. } => Some(field),
         }
     }
 }
@@ -543,17 +431,9 @@ impl Config {
     pub fn validate(&self) -> Result<(), Problem> {
         let c = self;
         let r = &c.rooms;
-        check((MIN_WIDTH..=MAX_SIDE).contains(&c.width), "width", || {
-            format!("must be from {MIN_WIDTH} to {MAX_SIDE}, got {}", c.width)
-        })?;
-        check(
-            (MIN_HEIGHT..=MAX_SIDE).contains(&c.height),
-            "height",
-            || format!("must be from {MIN_HEIGHT} to {MAX_SIDE}, got {}", c.height),
-        )?;
-        check((1..=MAX_LEVELS).contains(&c.levels), "levels", || {
-            format!("must be from 1 to {MAX_LEVELS}, got {}", c.levels)
-        })?;
+        within(c.width, MIN_WIDTH..=MAX_SIDE, "width")?;
+        within(c.height, MIN_HEIGHT..=MAX_SIDE, "height")?;
+        within(c.levels, 1..=MAX_LEVELS, "levels")?;
         let total = u64::from(c.width) * u64::from(c.height) * u64::from(c.levels);
         check(total <= MAX_TOTAL_CELLS, "levels", || {
             format!(
@@ -571,25 +451,15 @@ impl Config {
             let inner = (c.width.min(c.height) - 3) / 2;
             check_range(r.circle_radius, "rooms.circle_radius", 1, inner)?;
         }
-        check(
-            (1..=MAX_ATTEMPTS_PER_ROOM).contains(&r.attempts_per_room),
+        within(
+            r.attempts_per_room,
+            1..=MAX_ATTEMPTS_PER_ROOM,
             "rooms.attempts_per_room",
-            || {
-                format!(
-                    "must be from 1 to {MAX_ATTEMPTS_PER_ROOM}, got {}",
-                    r.attempts_per_room
-                )
-            },
         )?;
-        check(
-            (1..=MAX_GIVE_UP_STREAK).contains(&r.give_up_streak),
+        within(
+            r.give_up_streak,
+            1..=MAX_GIVE_UP_STREAK,
             "rooms.give_up_streak",
-            || {
-                format!(
-                    "must be from 1 to {MAX_GIVE_UP_STREAK}, got {}",
-                    r.give_up_streak
-                )
-            },
         )?;
         check(
             r.max_floor_share.is_finite() && r.max_floor_share > 0.0 && r.max_floor_share <= 1.0,
@@ -601,55 +471,27 @@ impl Config {
                 )
             },
         )?;
-        check(
-            (1..=MAX_DOORS).contains(&r.max_doors),
-            "rooms.max_doors",
-            || format!("must be from 1 to {MAX_DOORS}, got {}", r.max_doors),
-        )?;
+        within(r.max_doors, 1..=MAX_DOORS, "rooms.max_doors")?;
 
         let h = &c.hardness;
-        check(
-            (1..=1024).contains(&h.feature_size),
-            "hardness.feature_size",
-            || format!("must be from 1 to 1024 cells, got {}", h.feature_size),
-        )?;
-        check((1..=8).contains(&h.octaves), "hardness.octaves", || {
-            format!("must be from 1 to 8, got {}", h.octaves)
-        })?;
+        within_unit(h.feature_size, 1..=1024, " cells", "hardness.feature_size")?;
+        within(h.octaves, 1..=8, "hardness.octaves")?;
         check_fraction(h.persistence, "hardness.persistence")?;
 
         let t = &c.tunnel;
-        check(
-            (1..=MAX_COST).contains(&t.step_cost),
-            "tunnel.step_cost",
-            || {
-                format!(
-                    "must be from 1 to {MAX_COST}, got {} (every step has a cost)",
-                    t.step_cost
-                )
-            },
-        )?;
-        check(t.turn_penalty <= MAX_COST, "tunnel.turn_penalty", || {
-            format!("must be from 0 to {MAX_COST}, got {}", t.turn_penalty)
-        })?;
-        check(t.soft_below <= 254, "tunnel.soft_below", || {
-            format!("must be from 0 to 254, got {}", t.soft_below)
-        })?;
+        within(t.step_cost, 1..=MAX_COST, "tunnel.step_cost")
+            .map_err(|p| p.because("every step has a cost"))?;
+        within(t.turn_penalty, 0..=MAX_COST, "tunnel.turn_penalty")?;
+        within(t.soft_below, 0..=254, "tunnel.soft_below")?;
         check(
             t.hardness_weight.is_finite() && (0.0..=16.0).contains(&t.hardness_weight),
             "tunnel.hardness_weight",
             || format!("must be a number from 0 to 16, got {}", t.hardness_weight),
         )?;
-        check(
-            (1..=MAX_COST).contains(&t.open_cost),
-            "tunnel.open_cost",
-            || format!("must be from 1 to {MAX_COST}, got {}", t.open_cost),
-        )?;
+        within(t.open_cost, 1..=MAX_COST, "tunnel.open_cost")?;
 
         let s = &c.stairs;
-        check((1..=8).contains(&s.per_level), "stairs.per_level", || {
-            format!("must be from 1 to 8, got {}", s.per_level)
-        })?;
+        within(s.per_level, 1..=8, "stairs.per_level")?;
         // Every staircase of a level stands in a room of its own.
         let stair_rooms = c.stair_rooms_needed();
         if r.count.min < stair_rooms {
@@ -665,15 +507,11 @@ impl Config {
                 instead: Some("stairs.per_level".into()),
             });
         }
-        check(
-            (3..=MAX_GRID_SPACING).contains(&c.grid_spacing),
+        within_unit(
+            c.grid_spacing,
+            3..=MAX_GRID_SPACING,
+            " cells",
             "grid_spacing",
-            || {
-                format!(
-                    "must be from 3 to {MAX_GRID_SPACING} cells, got {}",
-                    c.grid_spacing
-                )
-            },
         )?;
         check_range(c.grid_segment, "grid_segment", 1, MAX_GRID_SEGMENT)?;
         // Grid and DeadEnd join rooms only through corridors that leave
@@ -692,9 +530,7 @@ impl Config {
             });
         }
         let l = &c.extra_loops;
-        check(l.count <= MAX_LOOPS, "extra_loops.count", || {
-            format!("must be from 0 to {MAX_LOOPS}, got {}", l.count)
-        })?;
+        within(l.count, 0..=MAX_LOOPS, "extra_loops.count")?;
         check(
             l.ratio.is_finite() && l.ratio > 1.0 && l.ratio <= 1000.0,
             "extra_loops.ratio",
@@ -706,30 +542,16 @@ impl Config {
                 )
             },
         )?;
-        check(
-            (1..=16).contains(&l.max_length),
-            "extra_loops.max_length",
-            || format!("must be from 1 to 16, got {}", l.max_length),
-        )?;
+        within(l.max_length, 1..=16, "extra_loops.max_length")?;
         let sim = &c.simulation;
-        check((1..=99).contains(&sim.lives), "simulation.lives", || {
-            format!("must be from 1 to 99, got {}", sim.lives)
-        })?;
-        check(
-            (1..=40).contains(&sim.sight_radius),
-            "simulation.sight_radius",
-            || format!("must be from 1 to 40, got {}", sim.sight_radius),
-        )?;
-        check(
-            (1..=40).contains(&sim.perception_radius),
+        within(sim.lives, 1..=99, "simulation.lives")?;
+        within(sim.sight_radius, 1..=40, "simulation.sight_radius")?;
+        within(
+            sim.perception_radius,
+            1..=40,
             "simulation.perception_radius",
-            || format!("must be from 1 to 40, got {}", sim.perception_radius),
         )?;
-        check(
-            (5..=20).contains(&sim.player_speed),
-            "simulation.player_speed",
-            || format!("must be from 5 to 20, got {}", sim.player_speed),
-        )?;
+        within(sim.player_speed, 5..=20, "simulation.player_speed")?;
         check(sim.monsters_max <= 1000, "simulation.monsters_max", || {
             format!("must be at most 1000, got {}", sim.monsters_max)
         })?;
@@ -763,80 +585,7 @@ impl Config {
     }
 }
 
-/// The config as a run's digest sees it: the fields of save format 1 in
-/// their order, then each field added since, left out while it holds the
-/// value that reproduces format 1's generator. So a run's digest does not
-/// change because delve learnt new options, a format-1 save loads to the
-/// digest it was made with, and two configs still digest alike only when
-/// they are equal.
-#[derive(Serialize)]
-pub(crate) struct DigestConfig<'a> {
-    width: u16,
-    height: u16,
-    levels: u16,
-    rooms: &'a RoomConfig,
-    hardness: &'a HardnessConfig,
-    tunnel: &'a TunnelConfig,
-    stairs: &'a StairsConfig,
-    simulation: &'a SimulationConfig,
-    generation_retries: u16,
-    #[serde(skip_serializing_if = "is_tunnel")]
-    corridors: CorridorStyle,
-    #[serde(skip_serializing_if = "is_six")]
-    grid_spacing: u16,
-    #[serde(
-        skip_serializing_if = "is_three_to_six",
-        serialize_with = "grid_segment_field::serialize"
-    )]
-    grid_segment: Range,
-    #[serde(skip_serializing_if = "is_false")]
-    rooms_may_overlap: bool,
-    #[serde(skip_serializing_if = "no_loops")]
-    extra_loops: &'a LoopConfig,
-    #[serde(skip_serializing_if = "is_keep")]
-    dead_ends: DeadEndPolicy,
-}
-
-fn is_tunnel(s: &CorridorStyle) -> bool {
-    *s == CorridorStyle::Tunnel
-}
-fn is_six(v: &u16) -> bool {
-    *v == 6
-}
-fn is_three_to_six(r: &Range) -> bool {
-    *r == Range::new(3, 6)
-}
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-fn no_loops(l: &&LoopConfig) -> bool {
-    **l == LoopConfig::default()
-}
-fn is_keep(p: &DeadEndPolicy) -> bool {
-    *p == DeadEndPolicy::Keep
-}
-
 impl Config {
-    pub(crate) fn digest_view(&self) -> DigestConfig<'_> {
-        DigestConfig {
-            width: self.width,
-            height: self.height,
-            levels: self.levels,
-            rooms: &self.rooms,
-            hardness: &self.hardness,
-            tunnel: &self.tunnel,
-            stairs: &self.stairs,
-            simulation: &self.simulation,
-            generation_retries: self.generation_retries,
-            corridors: self.corridors,
-            grid_spacing: self.grid_spacing,
-            grid_segment: self.grid_segment,
-            rooms_may_overlap: self.rooms_may_overlap,
-            extra_loops: &self.extra_loops,
-            dead_ends: self.dead_ends,
-        }
-    }
-
     /// How many staircases lead up and down from the level at `depth`: the
     /// k-th down staircase of a depth and the k-th up staircase of the next
     /// lead to each other, so neighbours have matching counts. Depth 1 has
@@ -867,255 +616,6 @@ impl Config {
     }
 }
 
-/// Reads a UTF-8 text file, naming it in errors.
-fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
-    let origin = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
-        path: origin.clone(),
-        source,
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
-        ConfigError::Syntax {
-            location: Location {
-                origin: origin.clone(),
-                line,
-                column,
-            },
-            field: None,
-            message: "the file is not valid UTF-8".into(),
-        }
-    })?;
-    Ok((text, origin))
-}
-
-/// How a file's values are checked once parsed: errors located with the
-/// file's index, named by its origin.
-type Check<T> = fn(&T, &FieldIndex, &str) -> Result<(), ConfigError>;
-
-/// Parses RON into `T` and checks it, keeping an index of where each field
-/// was written.
-fn parse<T: serde::de::DeserializeOwned>(
-    text: &str,
-    origin: &str,
-    check: Check<T>,
-) -> Result<(T, FieldIndex), ConfigError> {
-    // Editors on Windows often start files with a byte-order mark;
-    // it is not content, and columns are counted without it.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let fields = FieldIndex::scan(text);
-    let value = read_ron::<T>(text).map_err(|e| match e.code {
-        ron::error::Error::IntegerOutOfBounds => out_of_bounds(&e, text, origin, &fields, check)
-            .unwrap_or_else(|| syntax_error(e, text, origin, &fields)),
-        _ => syntax_error(e, text, origin, &fields),
-    })?;
-    check(&value, &fields, origin)?;
-    Ok((value, fields))
-}
-
-fn read_ron<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ron::error::SpannedError> {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(text)
-}
-
-/// A number too large (or too negative) for its field's type: ron says only
-/// "integer is out of bounds". This finds the type's range by trying its
-/// bounds in the number's place, then puts the nearer bound there and runs
-/// the file's own checks, so the error gives the range the field allows
-/// (`width: must be from 30 to 2000, got -80`) exactly as for a number that
-/// fits the type; when the checks allow the type's whole range, it gives
-/// that. `None` if the number cannot be found in the text.
-fn out_of_bounds<T: serde::de::DeserializeOwned>(
-    e: &ron::error::SpannedError,
-    text: &str,
-    origin: &str,
-    fields: &FieldIndex,
-    check: Check<T>,
-) -> Option<ConfigError> {
-    let digits = fields.offset(e.span.start.line, e.span.start.col);
-    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '+';
-    let start = text[..digits.min(text.len())]
-        .char_indices()
-        .rev()
-        .take_while(|&(_, c)| part(c))
-        .last()
-        .map_or(digits, |(i, _)| i);
-    let end = text[start..]
-        .char_indices()
-        .find(|&(i, c)| i > 0 && !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(text.len(), |(i, _)| start + i);
-    let literal = &text[start..end];
-    if literal.is_empty() {
-        return None;
-    }
-    let with = |value: &str| format!("{}{value}{}", &text[..start], &text[end..]);
-    // Whether a value in the number's place fits the type: parsing fails, if
-    // at all, somewhere else.
-    let fits = |value: &str| match read_ron::<T>(&with(value)) {
-        Err(e) if e.code == ron::error::Error::IntegerOutOfBounds => {
-            let at = fields.offset(e.span.start.line, e.span.start.col);
-            !(start..=start + value.len()).contains(&at)
-        }
-        _ => true,
-    };
-    let max = [
-        "127",
-        "255",
-        "32767",
-        "65535",
-        "2147483647",
-        "4294967295",
-        "9223372036854775807",
-        "18446744073709551615",
-    ]
-    .into_iter()
-    .take_while(|v| fits(v))
-    .last()?;
-    let min = if fits("-1") {
-        format!("-{}", max.parse::<u128>().ok()? + 1)
-    } else {
-        "0".to_string()
-    };
-    let nearer = if literal.starts_with('-') {
-        min.as_str()
-    } else {
-        max
-    };
-    let (line, column) = fields.line_col(start);
-    let key = fields
-        .enclosing(line, column)
-        .map(|k| (k.0.clone(), k.1, k.2));
-    // The file's checks, with the bound in the number's place, on the same
-    // key (a list repeats its keys, so the key's place tells them apart).
-    let substituted = with(nearer);
-    let sub_fields = FieldIndex::scan(&substituted);
-    let checked = read_ron::<T>(&substituted)
-        .ok()
-        .map(|value| check(&value, &sub_fields, origin));
-    let location = Location {
-        origin: origin.into(),
-        line,
-        column,
-    };
-    if let (
-        Some(Err(ConfigError::Invalid {
-            location: at,
-            field,
-            message,
-        })),
-        Some((_, key_line, key_column)),
-    ) = (checked, &key)
-        && (at.line, at.column) == (*key_line, *key_column)
-    {
-        let got = format!("got {nearer}");
-        let message = match message.find(&got) {
-            Some(i) if !message[i + got.len()..].starts_with(|c: char| c.is_ascii_digit()) => {
-                format!(
-                    "{}got {literal}{}",
-                    &message[..i],
-                    &message[i + got.len()..]
-                )
-            }
-            _ => format!("{message} (got {literal})"),
-        };
-        return Some(ConfigError::Invalid {
-            location,
-            field,
-            message,
-        });
-    }
-    // The type's bound on the side the number went past: the other may be
-    // narrower than the type's, and the checks did not say.
-    let message = if literal.starts_with('-') {
-        format!("must be at least {min}, got {literal}")
-    } else {
-        format!("must be at most {max}, got {literal}")
-    };
-    Some(match key {
-        Some((field, ..)) => ConfigError::Invalid {
-            location,
-            field,
-            message,
-        },
-        None => ConfigError::Syntax {
-            location,
-            field: None,
-            message,
-        },
-    })
-}
-
-/// Parses RON text into `T`, with errors located like config errors; the
-/// returned index finds where fields were written, for later checks.
-pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
-    text: &str,
-    origin: &str,
-) -> Result<(T, FieldIndex), ConfigError> {
-    parse(text, origin, |_, _, _| Ok(()))
-}
-
-/// Reads, parses and checks a keymap (`data/keymap.ron`).
-pub fn load_keymap(path: &Path) -> Result<crate::view::Keymap, ConfigError> {
-    let (text, origin) = read_text(path)?;
-    crate::view::Keymap::from_ron(&text, &origin)
-}
-
-/// Reads, parses and validates a monster list (`data/monsters.ron`).
-pub fn load_monsters(path: &Path) -> Result<Vec<MonsterKind>, ConfigError> {
-    let (text, origin) = read_text(path)?;
-    monsters_from_ron(&text, &origin)
-}
-
-/// Parses and validates a monster list; errors name the entry, e.g.
-/// `monsters.ron:7:39: [2].speed: must be from 5 to 20, got 30`.
-pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, ConfigError> {
-    let (kinds, _) = parse(text, origin, |kinds: &Vec<MonsterKind>, fields, origin| {
-        check_monsters(kinds, fields, origin)
-    })?;
-    Ok(kinds)
-}
-
-/// The checks of a monster list, located in the file.
-fn check_monsters(
-    kinds: &[MonsterKind],
-    fields: &FieldIndex,
-    origin: &str,
-) -> Result<(), ConfigError> {
-    let invalid = |i: usize, field: &str, message: String| {
-        let (line, column) = fields.locate_nth(field, i);
-        ConfigError::Invalid {
-            location: Location {
-                origin: origin.into(),
-                line,
-                column,
-            },
-            field: format!("[{i}].{field}"),
-            message,
-        }
-    };
-    match MonsterKind::check_list(kinds) {
-        Ok(()) => {}
-        Err(KindProblem {
-            index: Some(i),
-            field,
-            message,
-        }) => return Err(invalid(i, field, message)),
-        Err(KindProblem { field, message, .. }) => {
-            return Err(ConfigError::Invalid {
-                location: Location {
-                    origin: origin.into(),
-                    line: 1,
-                    column: 1,
-                },
-                field: field.into(),
-                message,
-            });
-        }
-    }
-    Ok(())
-}
-
 /// The narrowest and shortest room the config can produce.
 fn smallest_room(c: &Config) -> (u32, u32) {
     let r = &c.rooms;
@@ -1130,7 +630,8 @@ fn smallest_room(c: &Config) -> (u32, u32) {
 }
 
 /// A validation failure before it is given a place in the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
 pub struct Problem {
     pub field: String,
     pub message: String,
@@ -1151,6 +652,41 @@ fn check(ok: bool, field: &str, message: impl FnOnce() -> String) -> Result<(), 
     }
 }
 
+/// The one shape of a bounds check: `must be from LO to HI, got V`.
+fn within<T: PartialOrd + fmt::Display>(
+    v: T,
+    allowed: RangeInclusive<T>,
+    field: &str,
+) -> Result<(), Problem> {
+    within_unit(v, allowed, "", field)
+}
+
+/// [`within`], with the unit the bounds are in (`" cells"`).
+fn within_unit<T: PartialOrd + fmt::Display>(
+    v: T,
+    allowed: RangeInclusive<T>,
+    unit: &str,
+    field: &str,
+) -> Result<(), Problem> {
+    check(allowed.contains(&v), field, || {
+        format!(
+            "must be from {} to {}{unit}, got {v}",
+            allowed.start(),
+            allowed.end()
+        )
+    })
+}
+
+impl Problem {
+    /// The problem with a reason added to its message.
+    fn because(self, reason: &str) -> Problem {
+        Problem {
+            message: format!("{} ({reason})", self.message),
+            ..self
+        }
+    }
+}
+
 fn check_range(r: Range, field: &str, lo: u16, hi: u16) -> Result<(), Problem> {
     check(r.min <= r.max, field, || {
         format!("is empty: min {} is greater than max {}", r.min, r.max)
@@ -1167,426 +703,6 @@ fn check_fraction(v: f64, field: &str) -> Result<(), Problem> {
     check(v.is_finite() && (0.0..=1.0).contains(&v), field, || {
         format!("must be a number from 0 to 1, got {v}")
     })
-}
-
-fn syntax_error(
-    e: ron::error::SpannedError,
-    text: &str,
-    origin: &str,
-    fields: &FieldIndex,
-) -> ConfigError {
-    use ron::error::Error as E;
-    let _ = text;
-    // ron's span runs from the value it was reading to where it stopped; a
-    // missing comma or bracket is where it stopped, not the value before.
-    let stopped = (e.span.end.line.max(1), e.span.end.col.max(1));
-    let ended = match e.code {
-        E::Eof => true,
-        E::ExpectedComma
-        | E::ExpectedMapColon
-        | E::ExpectedArrayEnd
-        | E::ExpectedMapEnd
-        | E::ExpectedStructLikeEnd
-        | E::ExpectedOptionEnd
-        | E::ExpectedAttributeEnd => fields.blank_from(stopped.0, stopped.1),
-        _ => false,
-    };
-    if ended {
-        // The file stops before what it opened is closed: point at its end,
-        // and at the bracket left open.
-        let (line, column) = fields.end_of_content();
-        let (field, message) = match &fields.unclosed {
-            Some((bracket, at, path)) => {
-                let (l, c) = fields.line_col(*at);
-                let close = match bracket {
-                    '(' => ')',
-                    '[' => ']',
-                    _ => '}',
-                };
-                (
-                    (!path.is_empty()).then(|| path.clone()),
-                    format!(
-                        "the file ends before the `{bracket}` at {l}:{c} is closed with `{close}`"
-                    ),
-                )
-            }
-            None => (
-                None,
-                "the file ends before the value is complete".to_string(),
-            ),
-        };
-        return ConfigError::Syntax {
-            location: Location {
-                origin: origin.into(),
-                line,
-                column,
-            },
-            field,
-            message,
-        };
-    }
-    let start = e.span.start;
-    let (line, column) = match e.code {
-        E::ExpectedComma => stopped,
-        _ => (start.line.max(1), start.col.max(1)),
-    };
-    let location = Location {
-        origin: origin.into(),
-        line,
-        column,
-    };
-    let enclosing = fields.enclosing(line, column);
-    let (field, message) = match &e.code {
-        E::NoSuchStructField {
-            expected, found, ..
-        } => {
-            let parent = enclosing.map(|p| p.0.clone()).unwrap_or_default();
-            let parent = parent_of(&parent, fields, line, column, found);
-            let path = join(&parent, found);
-            let message = format!(
-                "unknown field \"{found}\", expected one of {}",
-                expected
-                    .iter()
-                    .map(|s| format!("\"{s}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            (Some(path), message)
-        }
-        E::DuplicateStructField { field, .. } => (
-            enclosing.map(|p| p.0.clone()),
-            format!("field \"{field}\" appears twice"),
-        ),
-        E::ExpectedComma => {
-            let found = fields.char_at(line, column);
-            let message = match found {
-                Some('.') => "this field takes a whole number, found a decimal point".to_string(),
-                Some(c) if !c.is_whitespace() => {
-                    format!("expected `,` or a closing bracket, found `{c}`")
-                }
-                _ => "expected `,` or a closing bracket".to_string(),
-            };
-            (enclosing.map(|p| p.0.clone()), message)
-        }
-        other => (
-            enclosing.map(|p| p.0.clone()),
-            lowercase_first(&without_type_names(&other.to_string())),
-        ),
-    };
-    ConfigError::Syntax {
-        location,
-        field,
-        message,
-    }
-}
-
-/// For an unknown field, the index holds the unknown key itself as the
-/// innermost field at the error; its parent is the struct it sits in.
-fn parent_of(
-    innermost: &str,
-    fields: &FieldIndex,
-    line: usize,
-    column: usize,
-    found: &str,
-) -> String {
-    match fields.key_at(line, column) {
-        Some(path) if path.rsplit('.').next() == Some(found) => path
-            .rsplit_once('.')
-            .map(|(p, _)| p.to_string())
-            .unwrap_or_default(),
-        _ => innermost.to_string(),
-    }
-}
-
-/// The index of the first byte at or after `i` that is neither whitespace
-/// nor inside a comment.
-fn skip_blank(bytes: &[u8], mut i: usize) -> usize {
-    loop {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if bytes[i..].starts_with(b"//") {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-        } else if bytes[i..].starts_with(b"/*") {
-            match bytes[i + 2..].windows(2).position(|w| w == b"*/") {
-                Some(end) => i += 2 + end + 2,
-                None => return bytes.len(),
-            }
-        } else {
-            return i;
-        }
-    }
-}
-
-fn join(parent: &str, name: &str) -> String {
-    if parent.is_empty() {
-        name.to_string()
-    } else {
-        format!("{parent}.{name}")
-    }
-}
-
-/// Drops the Rust type names serde and ron put in messages (" for struct
-/// `RoomConfig`", " in `Range`"): they mean nothing to someone editing RON.
-fn without_type_names(message: &str) -> String {
-    let mut out = message.to_string();
-    for marker in [" for struct `", " in enum `", " in `"] {
-        while let Some(start) = out.find(marker) {
-            let rest = &out[start + marker.len()..];
-            match rest.find('`') {
-                Some(end) => out.replace_range(start..start + marker.len() + end + 1, ""),
-                None => break,
-            }
-        }
-    }
-    out
-}
-
-fn lowercase_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset.min(bytes.len())];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let column = 1 + String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count();
-    (line, column)
-}
-
-/// Where each `key:` of a RON struct stands in the text, with its dotted
-/// path (`rooms.count.min`), so errors found after parsing can point at the
-/// line that set the value. A small scanner rather than a second parser: it
-/// only needs to follow brackets, strings and comments.
-#[derive(Debug, Default)]
-pub(crate) struct FieldIndex {
-    /// (path, line, column of the key, byte offset where its value ends)
-    keys: Vec<(String, usize, usize, usize)>,
-    /// Byte offset of the start of each line. Columns count characters, as
-    /// ron's do, so the text is kept to convert between the two.
-    line_starts: Vec<usize>,
-    text: String,
-    /// The innermost bracket never closed: the bracket, its byte offset, and
-    /// the path of the field whose value it opens ("" for none).
-    unclosed: Option<(char, usize, String)>,
-}
-
-impl FieldIndex {
-    fn scan(text: &str) -> FieldIndex {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
-        let mut index = FieldIndex {
-            keys: Vec::new(),
-            line_starts,
-            text: text.to_string(),
-            unclosed: None,
-        };
-        // Stack of open brackets; for each, the path of the key whose value
-        // it opened (or the parent path for brackets not opened by a key),
-        // and where it stands.
-        let mut stack: Vec<(String, Option<usize>, usize)> = Vec::new();
-        let mut pending: Option<usize> = None; // key index whose value is next
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            match b {
-                b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    let mut depth = 0usize;
-                    while i < bytes.len() {
-                        if bytes[i..].starts_with(b"/*") {
-                            depth += 1;
-                            i += 2;
-                        } else if bytes[i..].starts_with(b"*/") {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
-                    continue;
-                }
-                b'"' => {
-                    i += 1;
-                    while i < bytes.len() && bytes[i] != b'"' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
-                // A character ('(' is a glyph, not a bracket).
-                b'\'' => {
-                    i += 1;
-                    while i < bytes.len() && bytes[i] != b'\'' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
-                b'(' | b'[' | b'{' => {
-                    let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
-                    let (path, owner) = match pending.take() {
-                        Some(k) => (index.keys[k].0.clone(), Some(k)),
-                        None => (parent, None),
-                    };
-                    stack.push((path, owner, i));
-                }
-                b')' | b']' | b'}' => {
-                    // A struct's last value ends at its closing bracket.
-                    if let Some(k) = pending.take() {
-                        index.keys[k].3 = i;
-                    }
-                    if let Some((_, Some(k), _)) = stack.pop() {
-                        index.keys[k].3 = i + 1;
-                    }
-                }
-                b',' => {
-                    if let Some(k) = pending.take() {
-                        index.keys[k].3 = i;
-                    }
-                }
-                c if c.is_ascii_alphabetic() || c == b'_' => {
-                    let start = i;
-                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
-                    {
-                        i += 1;
-                    }
-                    let j = skip_blank(bytes, i);
-                    // `key:` but not `key::`, and only directly inside a struct.
-                    if bytes.get(j) == Some(&b':')
-                        && bytes.get(j + 1) != Some(&b':')
-                        && !stack.is_empty()
-                    {
-                        if let Some(k) = pending.take() {
-                            index.keys[k].3 = start;
-                        }
-                        let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
-                        let path = join(&parent, &text[start..i]);
-                        let (line, column) = index.line_col(start);
-                        index.keys.push((path, line, column, usize::MAX));
-                        pending = Some(index.keys.len() - 1);
-                        i = j + 1;
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        index.unclosed = stack.pop().map(|(path, owner, at)| {
-            (
-                char::from(bytes[at]),
-                at,
-                owner.map_or(String::new(), |_| path),
-            )
-        });
-        index
-    }
-
-    /// Where the text ends, not counting trailing whitespace: just past its
-    /// last character.
-    fn end_of_content(&self) -> (usize, usize) {
-        self.line_col(self.text.trim_end().len())
-    }
-
-    /// Whether nothing but whitespace and comments follows a (line,
-    /// character column) position.
-    fn blank_from(&self, line: usize, column: usize) -> bool {
-        let at = self.offset(line, column).min(self.text.len());
-        skip_blank(self.text.as_bytes(), at) >= self.text.len()
-    }
-
-    fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = self.line_starts.partition_point(|&s| s <= offset);
-        let start = self.line_starts[line - 1];
-        (line, self.text[start..offset].chars().count() + 1)
-    }
-
-    /// The byte offset of a (line, character column) position.
-    fn offset(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
-            return usize::MAX;
-        };
-        let rest = &self.text[start..];
-        match rest.char_indices().nth(column.saturating_sub(1)) {
-            Some((i, _)) => start + i,
-            None => start + rest.len(),
-        }
-    }
-
-    /// Where the `n`-th occurrence of a key is written (list entries share
-    /// their field paths).
-    fn locate_nth(&self, path: &str, n: usize) -> (usize, usize) {
-        self.keys
-            .iter()
-            .filter(|k| k.0 == path)
-            .nth(n)
-            .map_or((1, 1), |k| (k.1, k.2))
-    }
-
-    pub(crate) fn is_written(&self, path: &str) -> bool {
-        self.keys.iter().any(|k| k.0 == path)
-    }
-
-    /// The character at a (line, character column) position.
-    fn char_at(&self, line: usize, column: usize) -> Option<char> {
-        self.text.get(self.offset(line, column)..)?.chars().next()
-    }
-
-    /// Where the field is set; for a field left to its default, where its
-    /// nearest written ancestor is; failing that, the start of the file.
-    pub(crate) fn locate(&self, path: &str) -> (usize, usize) {
-        let mut p = path;
-        loop {
-            if let Some(k) = self.keys.iter().rev().find(|k| k.0 == p) {
-                return (k.1, k.2);
-            }
-            match p.rsplit_once('.') {
-                Some((parent, _)) => p = parent,
-                None => return (1, 1),
-            }
-        }
-    }
-
-    /// The innermost field whose key or value spans the position.
-    fn enclosing(&self, line: usize, column: usize) -> Option<&(String, usize, usize, usize)> {
-        let at = self.offset(line, column);
-        self.keys
-            .iter()
-            .filter(|k| {
-                let start = self.offset(k.1, k.2);
-                start <= at && at < k.3
-            })
-            .max_by_key(|k| self.offset(k.1, k.2))
-    }
-
-    /// The field whose key starts exactly at the position.
-    fn key_at(&self, line: usize, column: usize) -> Option<&str> {
-        self.keys
-            .iter()
-            .find(|k| k.1 == line && k.2 == column)
-            .map(|k| k.0.as_str())
-    }
 }
 
 #[cfg(test)]
@@ -1865,38 +981,6 @@ mod tests {
 #[cfg(test)]
 mod default_file {
     use super::*;
-
-    #[test]
-    fn data_monsters_ron_matches_the_built_in_kinds() {
-        let text = include_str!("../data/monsters.ron");
-        assert_eq!(
-            monsters_from_ron(text, "data/monsters.ron").unwrap(),
-            MonsterKind::defaults()
-        );
-    }
-
-    #[test]
-    fn monster_errors_name_the_entry() {
-        let text = "[\n (name: \"a\", glyph: 'a', colour: Red, speed: 10),\n (name: \"b\", glyph: 'b', colour: Red, speed: 30),\n]";
-        let e = monsters_from_ron(text, "m.ron").unwrap_err().to_string();
-        assert!(
-            e.starts_with("m.ron:3:39: [1].speed: must be from 5 to 20, got 30"),
-            "{e}"
-        );
-        let e = monsters_from_ron(
-            "[(name: \"a\", glyph: '#', colour: Red, speed: 10)]",
-            "m.ron",
-        )
-        .unwrap_err();
-        assert_eq!(e.field(), Some("[0].glyph"));
-        let e = monsters_from_ron(
-            "[(name: \"a\", glyph: 'a', colour: Pink, speed: 10)]",
-            "m.ron",
-        )
-        .unwrap_err();
-        assert!(e.to_string().contains("Pink"), "{e}");
-        assert!(monsters_from_ron("[]", "m.ron").is_err());
-    }
 
     #[test]
     fn data_default_ron_matches_the_built_in_defaults() {

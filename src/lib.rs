@@ -4,9 +4,35 @@
 //! [`Config`] and a seed into [`Level`]s, [`dungeon`] stacks them and links
 //! their stairs, [`graph`] reads the rooms-and-corridors graph off a grid,
 //! [`export`] draws levels as text. None of these touch files, the clock or
-//! the terminal; [`config`] is the one module here that reads files.
+//! the terminal.
+//!
+//! # Quick start
+//!
+//! ```
+//! use delve::{Config, export, generate_level};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let config = Config {
+//!         width: 80,
+//!         height: 30,
+//!         levels: 1,
+//!         ..Config::default()
+//!     };
+//!     // A config built in code is checked before use, as a loaded one is.
+//!     config.validate()?;
+//!     let level = generate_level(&config, 42, 1)?;
+//!     print!("{}", export::ascii(&level));
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The outer layers are Cargo features, all on by default: `save` (save
+//! files), `render` (PNG pictures), `tui` (the terminal viewer) and `cli`
+//! (the `delve` command). With `default-features = false` the library
+//! builds the core alone.
 
 pub mod config;
+pub mod data_file;
 pub mod dungeon;
 pub mod export;
 pub mod generate;
@@ -15,10 +41,14 @@ pub mod graph;
 pub mod grid_search;
 pub mod layout;
 pub mod level;
+#[cfg(feature = "render")]
 pub mod render;
+pub mod ron_diag;
+#[cfg(feature = "save")]
 pub mod save;
 pub mod sim;
 pub mod stats;
+#[cfg(feature = "tui")]
 pub mod view;
 
 pub use config::{Config, ConfigError};

@@ -16,7 +16,7 @@ use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::render;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::{Action, Event, MAX_TURNS, MonsterKind, Outcome, Run, autopilot};
+use delve::sim::{MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 use delve::stats::{self, LevelStats};
 use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
@@ -498,6 +498,24 @@ fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliEr
     Ok(config)
 }
 
+/// The seed asked for, or a random one, printed to stderr so the output
+/// can be made again.
+fn seed_or_random(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        eprintln!("seed: {seed}");
+        seed
+    })
+}
+
+/// The monster kinds of `--monsters FILE`, or the built-in ones.
+fn load_kinds(path: Option<&Path>) -> Result<Vec<MonsterKind>, CliError> {
+    Ok(match path {
+        Some(path) => delve::data_file::load_monsters(path)?,
+        None => MonsterKind::defaults(),
+    })
+}
+
 fn random_seed() -> u64 {
     use rand::TryRng;
     rand::rngs::SysRng.try_next_u64().unwrap_or_else(|_| {
@@ -511,11 +529,7 @@ fn random_seed() -> u64 {
 
 fn generate(args: GenerateArgs) -> Result<(), CliError> {
     let config = load_config(args.config.as_deref(), args.levels)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let levels = config.levels;
     let shown: Vec<u16> = match args.depth {
         Some(d) if d == 0 || d > levels => {
@@ -549,11 +563,7 @@ fn generate(args: GenerateArgs) -> Result<(), CliError> {
 
 fn stats(args: StatsArgs) -> Result<(), CliError> {
     let config = load_config(args.config.as_deref(), args.levels)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let samples = args.samples.unwrap_or(1);
     // Levels are generated one at a time on this thread, so each time is
     // one level's; the clock is read here, never in the library.
@@ -611,11 +621,7 @@ fn render(args: RenderArgs) -> Result<(), CliError> {
             args.scale
         )));
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = random_seed();
-        eprintln!("seed: {seed}");
-        seed
-    });
+    let seed = seed_or_random(args.seed);
     let image = if args.all {
         let dungeon = Dungeon::generate_all(config, seed)?;
         let all: Vec<&delve::Level> = (1..=levels).filter_map(|d| dungeon.generated(d)).collect();
@@ -659,15 +665,8 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
         None => {
             let config = load_config(args.config.as_deref(), None)?;
-            let kinds = match &args.monsters {
-                Some(path) => delve::config::load_monsters(path)?,
-                None => MonsterKind::defaults(),
-            };
-            let seed = args.seed.unwrap_or_else(|| {
-                let seed = random_seed();
-                eprintln!("seed: {seed}");
-                seed
-            });
+            let kinds = load_kinds(args.monsters.as_deref())?;
+            let seed = seed_or_random(args.seed);
             Run::new(config, kinds, seed)?
         }
     };
@@ -686,22 +685,7 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
-    let mut failure = None;
-    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
-        let action = autopilot(&mut run);
-        let step = run.step(action).and_then(|events| {
-            if events == [Event::Blocked] {
-                // The autopilot only chooses possible actions; if it ever
-                // does not, waiting keeps the run going rather than spinning.
-                run.step(Action::Wait)?;
-            }
-            Ok(())
-        });
-        if let Err(e) = step {
-            failure = Some(e);
-            break;
-        }
-    }
+    let failure = play_headless(&mut run, stop_at).err();
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
     let deepest = run.visited().max().unwrap_or(1);
     let text = format!(
@@ -735,7 +719,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     // Every file is read and checked before the terminal is: bad input is
     // reported as such (exit 2, with its location) wherever delve runs.
     let keymap = match &args.keymap {
-        Some(path) => delve::config::load_keymap(path)?,
+        Some(path) => delve::view::Keymap::load(path)?,
         None => Keymap::default(),
     };
     let saves = SaveDir::open(saves_dir)?;
@@ -748,10 +732,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
         None => {
             let config = load_config(args.config.as_deref(), None)?;
-            let kinds = match &args.monsters {
-                Some(path) => delve::config::load_monsters(path)?,
-                None => MonsterKind::defaults(),
-            };
+            let kinds = load_kinds(args.monsters.as_deref())?;
             let seed = args.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
             // The library's refusal, with the command that continues the
@@ -810,6 +791,7 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 ViewError::Generate(g) => g.into(),
                 ViewError::Terminal(io) => CliError::Terminal(io),
                 ViewError::Panic(message) => CliError::Internal(message),
+                other => CliError::Internal(other.to_string()),
             });
         }
     };

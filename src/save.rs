@@ -61,6 +61,7 @@ pub struct Summary {
 
 /// Why a save could not be read or written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SaveError {
     #[error("{path}: {source}")]
     Io { path: String, source: io::Error },
@@ -377,14 +378,13 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
 /// run gets the values that reproduce format 1's generator, so its levels
 /// not yet visited come out as they would have.
 mod v1 {
-    use rand_pcg::Pcg64;
     use serde::Deserialize;
 
     use crate::config::{
         self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
         SimulationConfig, StairsConfig, TunnelConfig,
     };
-    use crate::sim::{LevelState, MonsterKind, Outcome, Player};
+    use crate::sim::RunState;
 
     #[derive(Deserialize)]
     pub(super) struct Config {
@@ -399,18 +399,11 @@ mod v1 {
         generation_retries: u16,
     }
 
+    /// A format-1 run: its own config, then the state as today.
     #[derive(Deserialize)]
     pub(super) struct Run {
         config: Config,
-        kinds: Vec<MonsterKind>,
-        seed: u64,
-        rng: Pcg64,
-        levels: Vec<Option<LevelState>>,
-        player: Player,
-        turn: u64,
-        killed: u32,
-        log: Vec<String>,
-        outcome: Outcome,
+        state: RunState,
     }
 
     impl From<Config> for config::Config {
@@ -440,18 +433,7 @@ mod v1 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_parts(
-                r.config.into(),
-                r.kinds,
-                r.seed,
-                r.rng,
-                r.levels,
-                r.player,
-                r.turn,
-                r.killed,
-                r.log,
-                r.outcome,
-            )
+            crate::sim::Run::from_saved(r.config.into(), r.state)
         }
     }
 }

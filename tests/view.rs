@@ -752,7 +752,7 @@ fn monster_kinds_need_distinct_single_column_glyphs() {
         format!("(name: \"{name}\", glyph: '{glyph}', colour: Red, speed: 10)")
     };
     let list = format!("[\n{},\n{},\n]", entry("rat", 'r'), entry("rook", 'r'));
-    let e = delve::config::monsters_from_ron(&list, "m.ron")
+    let e = delve::sim::monsters_from_ron(&list, "m.ron")
         .unwrap_err()
         .to_string();
     assert!(
@@ -761,7 +761,7 @@ fn monster_kinds_need_distinct_single_column_glyphs() {
     );
     for glyph in ['龍', '▒'] {
         let list = format!("[{}]", entry("wide", glyph));
-        let e = delve::config::monsters_from_ron(&list, "m.ron")
+        let e = delve::sim::monsters_from_ron(&list, "m.ron")
             .unwrap_err()
             .to_string();
         assert!(e.contains("[0].glyph"), "{e}");

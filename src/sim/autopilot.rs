@@ -21,7 +21,8 @@ use crate::config::Goal;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 
-use super::{Action, DIRECTIONS, DistanceMap, LevelState, Run, can_step};
+use super::{Action, DIRECTIONS, DistanceMap, Event, LevelState, Outcome, Run, can_step};
+use crate::generate::GenerateError;
 
 /// Why the autopilot chose its action: the viewer's auto-explore keeps
 /// going only while the reason is one a player would delegate.
@@ -224,4 +225,21 @@ fn first_step(map: &DistanceMap, level: &crate::level::Level, from: Pos, target:
     } else {
         step_to(from, at)
     }
+}
+
+/// Plays the run headless with the autopilot until turn `stop_at` or the
+/// end of the run: what `delve simulate` does. A level that cannot be
+/// generated mid-run ends play with its error; the run keeps every turn
+/// played before it.
+pub fn play_headless(run: &mut Run, stop_at: u64) -> Result<(), GenerateError> {
+    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
+        let action = autopilot(run);
+        let events = run.step(action)?;
+        if events == [Event::Blocked] {
+            // The autopilot only chooses possible actions; if it ever does
+            // not, waiting keeps the run going rather than spinning.
+            run.step(Action::Wait)?;
+        }
+    }
+    Ok(())
 }

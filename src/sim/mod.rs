@@ -24,15 +24,16 @@
 //!   player returns.
 
 mod autopilot;
+mod digest;
 mod distance;
 mod fov;
 mod monster;
 mod travel;
 
-pub use autopilot::{Plan, autopilot, decide, explore_step};
+pub use autopilot::{Plan, autopilot, decide, explore_step, play_headless};
 pub use distance::{DIRECTIONS, DistanceMap, can_step};
 pub use fov::visible_cells;
-pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait};
+pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};
 pub use travel::travel_step;
 
 use rand::RngExt;
@@ -154,19 +155,12 @@ struct Sight {
     tunnelling: Option<DistanceMap>,
 }
 
-/// A run: the whole state of one game.
+/// A run: the whole state of one game. What a save holds is the config
+/// and [`RunState`]; the rest is derived and rebuilt on load.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {
     config: Config,
-    kinds: Vec<MonsterKind>,
-    seed: u64,
-    rng: Pcg64,
-    levels: Vec<Option<LevelState>>,
-    player: Player,
-    turn: u64,
-    killed: u32,
-    log: Vec<String>,
-    outcome: Outcome,
+    state: RunState,
     #[serde(skip)]
     sight: Sight,
     /// Lines logged since this value was made (not saved): lets a viewer
@@ -181,19 +175,49 @@ pub struct Run {
     made: Vec<Option<Level>>,
 }
 
+/// The saved state of a run besides its config: the one list of the fields
+/// a save holds after the config, in the order it holds them. Equality, the
+/// digest and every save format read this struct, so a new field is added
+/// here alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct RunState {
+    kinds: Vec<MonsterKind>,
+    seed: u64,
+    rng: Pcg64,
+    levels: Vec<Option<LevelState>>,
+    player: Player,
+    turn: u64,
+    killed: u32,
+    log: Vec<String>,
+    outcome: Outcome,
+}
+
+impl RunState {
+    /// The state of a run that has not started yet.
+    fn new(
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+    ) -> RunState {
+        RunState {
+            kinds,
+            seed,
+            rng: stage_rng(seed, 0, 0, Stage::Play),
+            levels,
+            player,
+            turn: 0,
+            killed: 0,
+            log: Vec::new(),
+            outcome: Outcome::Playing,
+        }
+    }
+}
+
 impl PartialEq for Run {
     fn eq(&self, other: &Self) -> bool {
-        // The derived sight is a function of the rest.
-        self.config == other.config
-            && self.kinds == other.kinds
-            && self.seed == other.seed
-            && self.rng == other.rng
-            && self.levels == other.levels
-            && self.player == other.player
-            && self.turn == other.turn
-            && self.killed == other.killed
-            && self.log == other.log
-            && self.outcome == other.outcome
+        // The derived data is a function of the saved state.
+        self.config == other.config && self.state == other.state
     }
 }
 
@@ -210,21 +234,7 @@ impl Run {
             lives: config.simulation.lives,
             next: 0,
         };
-        let mut run = Run {
-            rng: stage_rng(seed, 0, 0, Stage::Play),
-            config,
-            kinds,
-            seed,
-            levels,
-            player,
-            turn: 0,
-            killed: 0,
-            log: Vec::new(),
-            outcome: Outcome::Playing,
-            sight: Sight::default(),
-            said: 0,
-            made: Vec::new(),
-        };
+        let mut run = Run::from_saved(config, RunState::new(kinds, seed, levels, player));
         run.prove_stack()?;
         run.enter(1)?;
         let level = &run.current().level;
@@ -233,7 +243,7 @@ impl Run {
             .next()
             .map(|s| s.pos)
             .unwrap_or_else(|| level.rooms()[0].shape.center());
-        run.player.pos = start;
+        run.state.player.pos = start;
         run.say("You enter the dungeon.".to_string());
         run.refresh();
         // A one-level ReachBottom run, or a single level without monsters,
@@ -271,26 +281,13 @@ impl Run {
             seen: vec![0; cells.div_ceil(64)],
             level,
         });
-        let mut run = Run {
-            rng: stage_rng(0, 0, 0, Stage::Play),
-            player: Player {
-                depth,
-                pos: player,
-                lives: config.simulation.lives,
-                next: 0,
-            },
-            config,
-            kinds,
-            seed: 0,
-            levels,
-            turn: 0,
-            killed: 0,
-            log: Vec::new(),
-            outcome: Outcome::Playing,
-            sight: Sight::default(),
-            said: 0,
-            made: Vec::new(),
+        let player = Player {
+            depth,
+            pos: player,
+            lives: config.simulation.lives,
+            next: 0,
         };
+        let mut run = Run::from_saved(config, RunState::new(kinds, 0, levels, player));
         run.refresh();
         run
     }
@@ -309,13 +306,13 @@ impl Run {
         let missing: Vec<u16> = (1..=self.config.levels)
             .filter(|&d| {
                 let slot = usize::from(d) - 1;
-                self.levels[slot].is_none() && self.made[slot].is_none()
+                self.state.levels[slot].is_none() && self.made[slot].is_none()
             })
             .collect();
         if missing.is_empty() {
             return Ok(());
         }
-        let mut dungeon = Dungeon::new(self.config.clone(), self.seed);
+        let mut dungeon = Dungeon::new(self.config.clone(), self.state.seed);
         dungeon.generate_depths(&missing)?;
         for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
             if level.is_some() {
@@ -330,31 +327,31 @@ impl Run {
     }
 
     pub fn kinds(&self) -> &[MonsterKind] {
-        &self.kinds
+        &self.state.kinds
     }
 
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.state.seed
     }
 
     pub fn player(&self) -> &Player {
-        &self.player
+        &self.state.player
     }
 
     pub fn turn(&self) -> u64 {
-        self.turn
+        self.state.turn
     }
 
     pub fn killed(&self) -> u32 {
-        self.killed
+        self.state.killed
     }
 
     pub fn outcome(&self) -> Outcome {
-        self.outcome
+        self.state.outcome
     }
 
     pub fn log(&self) -> &[String] {
-        &self.log
+        &self.state.log
     }
 
     /// How many lines were logged since this run was made or loaded. The
@@ -381,14 +378,16 @@ impl Run {
 
     /// The state of a level, if the player has been there.
     pub fn level_state(&self, depth: u16) -> Option<&LevelState> {
-        self.levels
+        self.state
+            .levels
             .get(usize::from(depth).checked_sub(1)?)?
             .as_ref()
     }
 
     /// Depths the player has visited.
     pub fn visited(&self) -> impl Iterator<Item = u16> + '_ {
-        self.levels
+        self.state
+            .levels
             .iter()
             .enumerate()
             .filter(|(_, l)| l.is_some())
@@ -397,13 +396,13 @@ impl Run {
 
     /// The player's level.
     pub fn current(&self) -> &LevelState {
-        self.levels[usize::from(self.player.depth) - 1]
+        self.state.levels[usize::from(self.state.player.depth) - 1]
             .as_ref()
             .expect("the player's level is always generated")
     }
 
     fn current_mut(&mut self) -> &mut LevelState {
-        self.levels[usize::from(self.player.depth) - 1]
+        self.state.levels[usize::from(self.state.player.depth) - 1]
             .as_mut()
             .expect("the player's level is always generated")
     }
@@ -414,8 +413,8 @@ impl Run {
         let i = level.index(p);
         let r = i32::from(self.config.simulation.sight_radius);
         let (dx, dy) = (
-            i32::from(p.x) - i32::from(self.player.pos.x),
-            i32::from(p.y) - i32::from(self.player.pos.y),
+            i32::from(p.x) - i32::from(self.state.player.pos.x),
+            i32::from(p.y) - i32::from(self.state.player.pos.y),
         );
         dx * dx + dy * dy <= r * r + r
             && self
@@ -428,7 +427,7 @@ impl Run {
     /// Steps to the player for walkers on the current level.
     pub fn walking_map(&mut self) -> &DistanceMap {
         if self.sight.walking.is_none() {
-            let map = DistanceMap::walking(&self.current().level, self.player.pos);
+            let map = DistanceMap::walking(&self.current().level, self.state.player.pos);
             self.sight.walking = Some(map);
         }
         self.sight.walking.as_ref().expect("just computed")
@@ -437,7 +436,7 @@ impl Run {
     fn tunnelling_map(&mut self) -> &DistanceMap {
         if self.sight.tunnelling.is_none() {
             let dig = self.config.simulation.dig_per_turn;
-            let map = DistanceMap::tunnelling(&self.current().level, self.player.pos, dig);
+            let map = DistanceMap::tunnelling(&self.current().level, self.state.player.pos, dig);
             self.sight.tunnelling = Some(map);
         }
         self.sight.tunnelling.as_ref().expect("just computed")
@@ -449,9 +448,9 @@ impl Run {
         let sim = &self.config.simulation;
         let radius = u16::from(sim.sight_radius.max(sim.perception_radius));
         let sight_r = i32::from(sim.sight_radius);
-        let origin = self.player.pos;
-        let depth = usize::from(self.player.depth) - 1;
-        let state = self.levels[depth]
+        let origin = self.state.player.pos;
+        let depth = usize::from(self.state.player.depth) - 1;
+        let state = self.state.levels[depth]
             .as_mut()
             .expect("the player's level is always generated");
         let cells = usize::from(state.level.width()) * usize::from(state.level.height());
@@ -478,32 +477,12 @@ impl Run {
         self.sight.tunnelling = None;
     }
 
-    /// A run from its saved parts, for the save module's older formats.
-    /// Derived data is rebuilt by [`Run::after_load`].
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn from_parts(
-        config: Config,
-        kinds: Vec<MonsterKind>,
-        seed: u64,
-        rng: Pcg64,
-        levels: Vec<Option<LevelState>>,
-        player: Player,
-        turn: u64,
-        killed: u32,
-        log: Vec<String>,
-        outcome: Outcome,
-    ) -> Run {
+    /// A run from its saved parts, for the save module. Derived data is
+    /// rebuilt by [`Run::after_load`].
+    pub(crate) fn from_saved(config: Config, state: RunState) -> Run {
         Run {
             config,
-            kinds,
-            seed,
-            rng,
-            levels,
-            player,
-            turn,
-            killed,
-            log,
-            outcome,
+            state,
             sight: Sight::default(),
             said: 0,
             made: Vec::new(),
@@ -526,18 +505,18 @@ impl Run {
         self.config
             .validate()
             .map_err(|p| format!("config: {}: {}", p.field, p.message))?;
-        MonsterKind::check_list(&self.kinds).map_err(|p| match p.index {
+        MonsterKind::check_list(&self.state.kinds).map_err(|p| match p.index {
             Some(i) => format!("monster kind {i}: {}: {}", p.field, p.message),
             None => format!("monster kinds: {}", p.message),
         })?;
-        if self.levels.len() != usize::from(self.config.levels) {
+        if self.state.levels.len() != usize::from(self.config.levels) {
             return Err(format!(
                 "{} level slots for {} levels",
-                self.levels.len(),
+                self.state.levels.len(),
                 self.config.levels
             ));
         }
-        let p = &self.player;
+        let p = &self.state.player;
         if p.depth == 0 || p.depth > self.config.levels {
             return Err(format!(
                 "the player is on depth {}, outside the stack",
@@ -547,27 +526,33 @@ impl Run {
         // Ticks: the player moves every `interval` ticks from tick 0, so its
         // next tick is fixed by the turn; turns stop at MAX_TURNS, so no
         // counter can overflow.
-        if self.turn > MAX_TURNS {
+        if self.state.turn > MAX_TURNS {
             return Err(format!(
                 "turn {} is past the last turn {MAX_TURNS}",
-                self.turn
+                self.state.turn
             ));
         }
         let player_interval = interval(self.config.simulation.player_speed);
-        if p.next != self.turn * player_interval {
+        if p.next != self.state.turn * player_interval {
             return Err(format!(
                 "the player's next tick {} does not follow from turn {}",
-                p.next, self.turn
+                p.next, self.state.turn
             ));
         }
         let lives = self.config.simulation.lives;
-        if p.lives > lives || (p.lives == 0) != (self.outcome == Outcome::Lost) {
+        if p.lives > lives || (p.lives == 0) != (self.state.outcome == Outcome::Lost) {
             return Err(format!(
                 "{} lives of {lives} for a run that is {:?}",
-                p.lives, self.outcome
+                p.lives, self.state.outcome
             ));
         }
-        if self.log.len() > LOG_LINES || self.log.iter().any(|l| l.chars().any(char::is_control)) {
+        if self.state.log.len() > LOG_LINES
+            || self
+                .state
+                .log
+                .iter()
+                .any(|l| l.chars().any(char::is_control))
+        {
             return Err("the message log is too long or holds control characters".into());
         }
         // Monsters are only ever made when a level is first visited, so the
@@ -575,7 +560,7 @@ impl Run {
         let mut placed = 0u64;
         let mut alive = 0u64;
         let slowest = interval(5);
-        for (i, state) in self.levels.iter().enumerate() {
+        for (i, state) in self.state.levels.iter().enumerate() {
             let Some(state) = state else { continue };
             let depth = i as u16 + 1;
             let level = &state.level;
@@ -605,12 +590,12 @@ impl Run {
                     state.monsters.len()
                 )));
             }
-            let current = depth == p.depth && self.outcome == Outcome::Playing;
+            let current = depth == p.depth && self.state.outcome == Outcome::Playing;
             for (k, m) in state.monsters.iter().enumerate() {
                 let inside = m.pos.x < level.width() && m.pos.y < level.height();
                 if !inside
                     || !level.tile(m.pos).is_walkable()
-                    || usize::from(m.kind) >= self.kinds.len()
+                    || usize::from(m.kind) >= self.state.kinds.len()
                     || m.id as usize >= wanted
                 {
                     return Err(at(format!(
@@ -644,10 +629,10 @@ impl Run {
                 }
             }
         }
-        if u64::from(self.killed) + alive > placed {
+        if u64::from(self.state.killed) + alive > placed {
             return Err(format!(
                 "{} monsters killed and {alive} alive, but only {placed} were ever placed",
-                self.killed
+                self.state.killed
             ));
         }
         let Some(state) = self.level_state(p.depth) else {
@@ -703,23 +688,23 @@ impl Run {
 
     fn say(&mut self, line: String) {
         self.said += 1;
-        if self.log.len() == LOG_LINES {
-            self.log.remove(0);
+        if self.state.log.len() == LOG_LINES {
+            self.state.log.remove(0);
         }
-        self.log.push(line);
+        self.state.log.push(line);
     }
 
     /// Generates and populates `depth` on first visit; wakes its monsters.
     fn enter(&mut self, depth: u16) -> Result<(), GenerateError> {
         let slot = usize::from(depth) - 1;
-        if self.levels[slot].is_none() {
+        if self.state.levels[slot].is_none() {
             let level = match self.made.get_mut(slot).and_then(Option::take) {
                 Some(level) => level,
-                None => Generator::default().level(&self.config, self.seed, depth)?,
+                None => Generator::default().level(&self.config, self.state.seed, depth)?,
             };
-            let monsters = populate(&self.config, &self.kinds, self.seed, &level);
+            let monsters = populate(&self.config, &self.state.kinds, self.state.seed, &level);
             let cells = usize::from(level.width()) * usize::from(level.height());
-            self.levels[slot] = Some(LevelState {
+            self.state.levels[slot] = Some(LevelState {
                 level,
                 monsters,
                 seen: vec![0; cells.div_ceil(64)],
@@ -727,8 +712,12 @@ impl Run {
         }
         // A level that waited while the player was away does not get to
         // catch up on the moves it missed.
-        let now = self.player.next;
-        for m in &mut self.levels[slot].as_mut().expect("just generated").monsters {
+        let now = self.state.player.next;
+        for m in &mut self.state.levels[slot]
+            .as_mut()
+            .expect("just generated")
+            .monsters
+        {
             m.next = m.next.max(now);
         }
         Ok(())
@@ -737,7 +726,7 @@ impl Run {
     /// Plays one player action and the monster moves it lets happen.
     pub fn step(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
         let mut events = Vec::new();
-        if self.outcome != Outcome::Playing || self.turn >= MAX_TURNS {
+        if self.state.outcome != Outcome::Playing || self.state.turn >= MAX_TURNS {
             events.push(Event::Blocked);
             return Ok(events);
         }
@@ -745,25 +734,25 @@ impl Run {
             events.push(Event::Blocked);
             return Ok(events);
         }
-        self.turn += 1;
-        let now = self.player.next;
-        self.player.next = now + interval(self.config.simulation.player_speed);
+        self.state.turn += 1;
+        let now = self.state.player.next;
+        self.state.player.next = now + interval(self.config.simulation.player_speed);
         self.refresh();
         self.check_won(&mut events);
 
         // Monsters whose next move comes before the player's, earliest
         // first, ties by index.
-        while self.outcome == Outcome::Playing {
+        while self.state.outcome == Outcome::Playing {
             let next = self
                 .current()
                 .monsters
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| m.next < self.player.next)
+                .filter(|(_, m)| m.next < self.state.player.next)
                 .min_by_key(|(i, m)| (m.next, *i))
                 .map(|(i, _)| i);
             let Some(i) = next else { break };
-            let speed = self.kinds[usize::from(self.current().monsters[i].kind)].speed;
+            let speed = self.state.kinds[usize::from(self.current().monsters[i].kind)].speed;
             self.current_mut().monsters[i].next += interval(speed);
             self.monster_turn(i, &mut events);
         }
@@ -773,7 +762,7 @@ impl Run {
 
     /// The player's part of a step. False if the action is not possible.
     fn act(&mut self, action: Action, events: &mut Vec<Event>) -> Result<bool, GenerateError> {
-        let here = self.player.pos;
+        let here = self.state.player.pos;
         match action {
             Action::Wait => Ok(true),
             Action::Move { dx, dy } => {
@@ -809,7 +798,7 @@ impl Run {
                     .iter()
                     .filter(|s| s.direction == direction)
                     .count();
-                let depth = self.player.depth;
+                let depth = self.state.player.depth;
                 let to_depth = match action {
                     Action::Descend => depth + 1,
                     _ => depth - 1,
@@ -826,7 +815,7 @@ impl Run {
                 } else {
                     StairDirection::Down
                 };
-                let arrival = self.levels[usize::from(to_depth) - 1]
+                let arrival = self.state.levels[usize::from(to_depth) - 1]
                     .as_ref()
                     .expect("just entered")
                     .level
@@ -834,7 +823,7 @@ impl Run {
                     .nth(k)
                     .map(|s| s.pos)
                     .expect("linked stairs exist on both levels");
-                self.player.depth = to_depth;
+                self.state.player.depth = to_depth;
                 self.say(format!("You arrive on depth {to_depth}."));
                 events.push(Event::Arrived { depth: to_depth });
                 self.player_arrives(arrival, events);
@@ -847,29 +836,30 @@ impl Run {
     fn player_arrives(&mut self, to: Pos, events: &mut Vec<Event>) {
         if let Some(m) = self.current().monster_at(to) {
             let monster = self.current_mut().monsters.remove(m);
-            let name = self.kinds[usize::from(monster.kind)].name.clone();
-            self.killed += 1;
+            let name = self.state.kinds[usize::from(monster.kind)].name.clone();
+            self.state.killed += 1;
             self.say(format!("You crush the {name}."));
             events.push(Event::Killed { kind: name });
         }
-        self.player.pos = to;
+        self.state.player.pos = to;
         events.push(Event::Moved { to });
     }
 
     fn check_won(&mut self, events: &mut Vec<Event>) {
-        if self.outcome != Outcome::Playing {
+        if self.state.outcome != Outcome::Playing {
             return;
         }
         let won = match self.config.simulation.goal {
-            Goal::ReachBottom => self.player.depth == self.config.levels,
+            Goal::ReachBottom => self.state.player.depth == self.config.levels,
             // Every level must have been visited: monsters never leave theirs.
             Goal::KillAll => self
+                .state
                 .levels
                 .iter()
                 .all(|l| l.as_ref().is_some_and(|s| s.monsters.is_empty())),
         };
         if won {
-            self.outcome = Outcome::Won;
+            self.state.outcome = Outcome::Won;
             self.say("You have won.".into());
             events.push(Event::Won);
         }
@@ -877,8 +867,8 @@ impl Run {
 
     fn monster_turn(&mut self, i: usize, events: &mut Vec<Event>) {
         let m = self.current().monsters[i].clone();
-        let kind = self.kinds[usize::from(m.kind)].clone();
-        let player = self.player.pos;
+        let kind = self.state.kinds[usize::from(m.kind)].clone();
+        let player = self.state.player.pos;
         let perceive = u32::from(self.config.simulation.perception_radius);
         let knows = kind.has(Trait::Telepathic)
             || (m.pos.manhattan(player) <= perceive && self.visible(m.pos));
@@ -886,7 +876,7 @@ impl Run {
             self.current_mut().monsters[i].memory = Some(player);
         }
         let tunneller = kind.has(Trait::Tunneling);
-        let target = if kind.has(Trait::Erratic) && self.rng.random_bool(0.5) {
+        let target = if kind.has(Trait::Erratic) && self.state.rng.random_bool(0.5) {
             self.random_step(m.pos)
         } else if knows && kind.has(Trait::Smart) {
             let map = if tunneller {
@@ -912,8 +902,8 @@ impl Run {
 
         if to == player {
             self.current_mut().monsters.remove(i);
-            self.player.lives = self.player.lives.saturating_sub(1);
-            let lives = self.player.lives;
+            self.state.player.lives = self.state.player.lives.saturating_sub(1);
+            let lives = self.state.player.lives;
             self.say(format!(
                 "The {} hits you and dies; {lives} lives left.",
                 kind.name
@@ -923,7 +913,7 @@ impl Run {
                 lives,
             });
             if lives == 0 {
-                self.outcome = Outcome::Lost;
+                self.state.outcome = Outcome::Lost;
                 self.say("You die.".into());
                 events.push(Event::Lost);
             }
@@ -971,7 +961,7 @@ impl Run {
         if options.is_empty() {
             return None;
         }
-        let pick = self.rng.random_range(0..options.len() as u32) as usize;
+        let pick = self.state.rng.random_range(0..options.len() as u32) as usize;
         Some(options[pick])
     }
 
@@ -1009,28 +999,15 @@ impl Run {
         // the run's JSON.
         #[derive(Serialize)]
         struct View<'a> {
-            config: crate::config::DigestConfig<'a>,
-            kinds: &'a [MonsterKind],
-            seed: u64,
-            rng: &'a Pcg64,
-            levels: &'a [Option<LevelState>],
-            player: &'a Player,
-            turn: u64,
-            killed: u32,
-            log: &'a [String],
-            outcome: Outcome,
+            config: digest::DigestConfig<'a>,
+            // Flattened, a struct's fields are written into the outer
+            // object exactly as if they were listed here.
+            #[serde(flatten)]
+            state: &'a RunState,
         }
         let view = View {
-            config: self.config.digest_view(),
-            kinds: &self.kinds,
-            seed: self.seed,
-            rng: &self.rng,
-            levels: &self.levels,
-            player: &self.player,
-            turn: self.turn,
-            killed: self.killed,
-            log: &self.log,
-            outcome: self.outcome,
+            config: digest::DigestConfig::of(&self.config),
+            state: &self.state,
         };
         let bytes = serde_json::to_vec(&view).expect("a run always serialises");
         // FNV-1a, 64 bits: simple, stable across machines and Rust versions.

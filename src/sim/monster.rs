@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::geom::Pos;
+use crate::ron_diag::{ConfigError, FieldIndex, Location, parse};
 
 /// A behaviour a kind of monster may have.
 ///
@@ -74,7 +75,8 @@ impl MonsterKind {
 }
 
 /// What is wrong with one entry of a list of monster kinds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{field}: {message}", index.map(|i| format!("[{i}].")).unwrap_or_default())]
 pub struct KindProblem {
     /// The entry, or `None` when the list itself is wrong (empty).
     pub index: Option<usize>,
@@ -176,4 +178,90 @@ pub struct Monster {
     pub next: u64,
     /// Where a smart monster last saw the player.
     pub memory: Option<Pos>,
+}
+
+/// Parses and validates a monster list; errors name the entry, e.g.
+/// `monsters.ron:7:39: [2].speed: must be from 5 to 20, got 30`.
+pub fn monsters_from_ron(text: &str, origin: &str) -> Result<Vec<MonsterKind>, ConfigError> {
+    let (kinds, _) = parse(text, origin, |kinds: &Vec<MonsterKind>, fields, origin| {
+        check_monsters(kinds, fields, origin)
+    })?;
+    Ok(kinds)
+}
+
+/// The checks of a monster list, located in the file.
+fn check_monsters(
+    kinds: &[MonsterKind],
+    fields: &FieldIndex,
+    origin: &str,
+) -> Result<(), ConfigError> {
+    let invalid = |i: usize, field: &str, message: String| {
+        let (line, column) = fields.locate_nth(field, i);
+        ConfigError::Invalid {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field: format!("[{i}].{field}"),
+            message,
+        }
+    };
+    match MonsterKind::check_list(kinds) {
+        Ok(()) => {}
+        Err(KindProblem {
+            index: Some(i),
+            field,
+            message,
+        }) => return Err(invalid(i, field, message)),
+        Err(KindProblem { field, message, .. }) => {
+            return Err(ConfigError::Invalid {
+                location: Location {
+                    origin: origin.into(),
+                    line: 1,
+                    column: 1,
+                },
+                field: field.into(),
+                message,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod monster_file {
+    use super::*;
+
+    #[test]
+    fn data_monsters_ron_matches_the_built_in_kinds() {
+        let text = include_str!("../../data/monsters.ron");
+        assert_eq!(
+            monsters_from_ron(text, "data/monsters.ron").unwrap(),
+            MonsterKind::defaults()
+        );
+    }
+
+    #[test]
+    fn monster_errors_name_the_entry() {
+        let text = "[\n (name: \"a\", glyph: 'a', colour: Red, speed: 10),\n (name: \"b\", glyph: 'b', colour: Red, speed: 30),\n]";
+        let e = monsters_from_ron(text, "m.ron").unwrap_err().to_string();
+        assert!(
+            e.starts_with("m.ron:3:39: [1].speed: must be from 5 to 20, got 30"),
+            "{e}"
+        );
+        let e = monsters_from_ron(
+            "[(name: \"a\", glyph: '#', colour: Red, speed: 10)]",
+            "m.ron",
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("[0].glyph"));
+        let e = monsters_from_ron(
+            "[(name: \"a\", glyph: 'a', colour: Pink, speed: 10)]",
+            "m.ron",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("Pink"), "{e}");
+        assert!(monsters_from_ron("[]", "m.ron").is_err());
+    }
 }

@@ -7,10 +7,11 @@
 //! tests can drive the viewer from a plain string.
 
 use std::fmt;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{ConfigError, FieldIndex, Location, parse_ron};
+use crate::ron_diag::{ConfigError, FieldIndex, Location, parse, read_text};
 
 /// A key press, as far as the viewer cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -276,10 +277,16 @@ impl Default for Keymap {
 }
 
 impl Keymap {
+    /// Reads, parses and checks a keymap file (`data/keymap.ron`).
+    pub fn load(path: &Path) -> Result<Keymap, ConfigError> {
+        let (text, origin) = read_text(path)?;
+        Keymap::from_ron(&text, &origin)
+    }
+
     /// Parses and checks a keymap file. Errors are located like config
     /// errors: `keymap.ron:4:12: look: "Ctrl-" is not a key name ...`.
     pub fn from_ron(text: &str, origin: &str) -> Result<Keymap, ConfigError> {
-        let (file, fields): (KeymapFile, FieldIndex) = parse_ron(text, origin)?;
+        let (file, fields): (KeymapFile, FieldIndex) = parse(text, origin, |_, _, _| Ok(()))?;
         Keymap::build(&file, Some((&fields, origin)))
     }
 

@@ -61,6 +61,7 @@ enum Input {
 
 /// Why the viewer stopped early.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ViewError {
     #[error("terminal: {0}")]
     Terminal(#[from] io::Error),

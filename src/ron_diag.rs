@@ -1,0 +1,730 @@
+//! Where a problem in a RON data file sits, said the way a person editing
+//! the file needs it: `file:line:column: field: problem`.
+//!
+//! Every data file (the config, the monster list, the keymap) parses
+//! through [`parse`], which keeps a [`FieldIndex`] of where each key was
+//! written so checks that run after parsing can still point at a line, and
+//! turns ron's syntax errors into the same shape. A leaf module: it knows
+//! RON and text, not what any file means.
+
+use std::fmt;
+use std::path::Path;
+
+/// Where a configuration came from and where in it a problem sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub origin: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.origin, self.line, self.column)
+    }
+}
+
+/// A configuration that could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The text is not RON, or does not have the shape of a config.
+    #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
+    Syntax {
+        location: Location,
+        field: Option<String>,
+        message: String,
+    },
+    /// The text parsed but a value makes no sense.
+    #[error("{location}: {}: {}", cut_long_values(field), cut_long_values(message))]
+    Invalid {
+        location: Location,
+        field: String,
+        message: String,
+    },
+}
+
+fn field_prefix(field: &Option<String>) -> String {
+    field
+        .as_ref()
+        .map(|f| format!("{}: ", cut_long_values(f)))
+        .unwrap_or_default()
+}
+
+/// Characters of a long value an error keeps.
+const KEPT_CHARS: usize = 32;
+/// A quoted value longer than this is cut in errors.
+const LONG_QUOTED: usize = 48;
+/// A word (a run without spaces) longer than this is cut in errors.
+const LONG_WORD: usize = 64;
+
+/// An error message with each long value in it cut short: a value in quotes
+/// or backticks, or any long word (an unknown field's name, a number), keeps
+/// its first characters and says how long it was. A file can hold a value
+/// of any size, and echoing 200 KB of it buries the message.
+fn cut_long_values(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut i = 0;
+    let cut = |out: &mut String, value: &[char]| {
+        if value.len() > LONG_QUOTED {
+            out.extend(&value[..KEPT_CHARS]);
+            out.push('…');
+        } else {
+            out.extend(value);
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '`' {
+            // Up to the closing quote (escapes skipped), or the end.
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != c {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            let value = &chars[i + 1..j.min(chars.len())];
+            out.push(c);
+            cut(&mut out, value);
+            if j < chars.len() {
+                out.push(c);
+            }
+            if value.len() > LONG_QUOTED {
+                out.push_str(&format!(" ({} characters)", value.len()));
+            }
+            i = j + 1;
+        } else if !c.is_whitespace() {
+            let mut j = i;
+            while j < chars.len() && !chars[j].is_whitespace() && chars[j] != '"' && chars[j] != '`'
+            {
+                j += 1;
+            }
+            let word = &chars[i..j];
+            if word.len() > LONG_WORD {
+                out.extend(&word[..KEPT_CHARS]);
+                out.push_str(&format!("… ({} characters)", word.len()));
+            } else {
+                out.extend(word);
+            }
+            i = j;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+impl ConfigError {
+    /// The dotted field path the error is about, if any.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ConfigError::Read { .. } => None,
+            ConfigError::Syntax { field, .. } => field.as_deref(),
+            ConfigError::Invalid { field, .. } => Some(field),
+        }
+    }
+}
+
+/// Reads a UTF-8 text file, naming it in errors.
+pub(crate) fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
+    let origin = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+        path: origin.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
+        ConfigError::Syntax {
+            location: Location {
+                origin: origin.clone(),
+                line,
+                column,
+            },
+            field: None,
+            message: "the file is not valid UTF-8".into(),
+        }
+    })?;
+    Ok((text, origin))
+}
+
+/// How a file's values are checked once parsed: errors located with the
+/// file's index, named by its origin.
+pub(crate) type Check<T> = fn(&T, &FieldIndex, &str) -> Result<(), ConfigError>;
+
+/// Parses RON into `T` and checks it, keeping an index of where each field
+/// was written.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+    check: Check<T>,
+) -> Result<(T, FieldIndex), ConfigError> {
+    // Editors on Windows often start files with a byte-order mark;
+    // it is not content, and columns are counted without it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let fields = FieldIndex::scan(text);
+    let value = read_ron::<T>(text).map_err(|e| match e.code {
+        ron::error::Error::IntegerOutOfBounds => out_of_bounds(&e, text, origin, &fields, check)
+            .unwrap_or_else(|| syntax_error(e, text, origin, &fields)),
+        _ => syntax_error(e, text, origin, &fields),
+    })?;
+    check(&value, &fields, origin)?;
+    Ok((value, fields))
+}
+
+fn read_ron<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ron::error::SpannedError> {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+}
+
+/// A number too large (or too negative) for its field's type: ron says only
+/// "integer is out of bounds". This finds the type's range by trying its
+/// bounds in the number's place, then puts the nearer bound there and runs
+/// the file's own checks, so the error gives the range the field allows
+/// (`width: must be from 30 to 2000, got -80`) exactly as for a number that
+/// fits the type; when the checks allow the type's whole range, it gives
+/// that. `None` if the number cannot be found in the text.
+fn out_of_bounds<T: serde::de::DeserializeOwned>(
+    e: &ron::error::SpannedError,
+    text: &str,
+    origin: &str,
+    fields: &FieldIndex,
+    check: Check<T>,
+) -> Option<ConfigError> {
+    let digits = fields.offset(e.span.start.line, e.span.start.col);
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '+';
+    let start = text[..digits.min(text.len())]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| part(c))
+        .last()
+        .map_or(digits, |(i, _)| i);
+    let end = text[start..]
+        .char_indices()
+        .find(|&(i, c)| i > 0 && !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(text.len(), |(i, _)| start + i);
+    let literal = &text[start..end];
+    if literal.is_empty() {
+        return None;
+    }
+    let with = |value: &str| format!("{}{value}{}", &text[..start], &text[end..]);
+    // Whether a value in the number's place fits the type: parsing fails, if
+    // at all, somewhere else.
+    let fits = |value: &str| match read_ron::<T>(&with(value)) {
+        Err(e) if e.code == ron::error::Error::IntegerOutOfBounds => {
+            let at = fields.offset(e.span.start.line, e.span.start.col);
+            !(start..=start + value.len()).contains(&at)
+        }
+        _ => true,
+    };
+    let max = [
+        "127",
+        "255",
+        "32767",
+        "65535",
+        "2147483647",
+        "4294967295",
+        "9223372036854775807",
+        "18446744073709551615",
+    ]
+    .into_iter()
+    .take_while(|v| fits(v))
+    .last()?;
+    let min = if fits("-1") {
+        format!("-{}", max.parse::<u128>().ok()? + 1)
+    } else {
+        "0".to_string()
+    };
+    let nearer = if literal.starts_with('-') {
+        min.as_str()
+    } else {
+        max
+    };
+    let (line, column) = fields.line_col(start);
+    let key = fields
+        .enclosing(line, column)
+        .map(|k| (k.0.clone(), k.1, k.2));
+    // The file's checks, with the bound in the number's place, on the same
+    // key (a list repeats its keys, so the key's place tells them apart).
+    let substituted = with(nearer);
+    let sub_fields = FieldIndex::scan(&substituted);
+    let checked = read_ron::<T>(&substituted)
+        .ok()
+        .map(|value| check(&value, &sub_fields, origin));
+    let location = Location {
+        origin: origin.into(),
+        line,
+        column,
+    };
+    if let (
+        Some(Err(ConfigError::Invalid {
+            location: at,
+            field,
+            message,
+        })),
+        Some((_, key_line, key_column)),
+    ) = (checked, &key)
+        && (at.line, at.column) == (*key_line, *key_column)
+    {
+        let got = format!("got {nearer}");
+        let message = match message.find(&got) {
+            Some(i) if !message[i + got.len()..].starts_with(|c: char| c.is_ascii_digit()) => {
+                format!(
+                    "{}got {literal}{}",
+                    &message[..i],
+                    &message[i + got.len()..]
+                )
+            }
+            _ => format!("{message} (got {literal})"),
+        };
+        return Some(ConfigError::Invalid {
+            location,
+            field,
+            message,
+        });
+    }
+    // The type's bound on the side the number went past: the other may be
+    // narrower than the type's, and the checks did not say.
+    let message = if literal.starts_with('-') {
+        format!("must be at least {min}, got {literal}")
+    } else {
+        format!("must be at most {max}, got {literal}")
+    };
+    Some(match key {
+        Some((field, ..)) => ConfigError::Invalid {
+            location,
+            field,
+            message,
+        },
+        None => ConfigError::Syntax {
+            location,
+            field: None,
+            message,
+        },
+    })
+}
+
+fn syntax_error(
+    e: ron::error::SpannedError,
+    text: &str,
+    origin: &str,
+    fields: &FieldIndex,
+) -> ConfigError {
+    use ron::error::Error as E;
+    let _ = text;
+    // ron's span runs from the value it was reading to where it stopped; a
+    // missing comma or bracket is where it stopped, not the value before.
+    let stopped = (e.span.end.line.max(1), e.span.end.col.max(1));
+    let ended = match e.code {
+        E::Eof => true,
+        E::ExpectedComma
+        | E::ExpectedMapColon
+        | E::ExpectedArrayEnd
+        | E::ExpectedMapEnd
+        | E::ExpectedStructLikeEnd
+        | E::ExpectedOptionEnd
+        | E::ExpectedAttributeEnd => fields.blank_from(stopped.0, stopped.1),
+        _ => false,
+    };
+    if ended {
+        // The file stops before what it opened is closed: point at its end,
+        // and at the bracket left open.
+        let (line, column) = fields.end_of_content();
+        let (field, message) = match &fields.unclosed {
+            Some((bracket, at, path)) => {
+                let (l, c) = fields.line_col(*at);
+                let close = match bracket {
+                    '(' => ')',
+                    '[' => ']',
+                    _ => '}',
+                };
+                (
+                    (!path.is_empty()).then(|| path.clone()),
+                    format!(
+                        "the file ends before the `{bracket}` at {l}:{c} is closed with `{close}`"
+                    ),
+                )
+            }
+            None => (
+                None,
+                "the file ends before the value is complete".to_string(),
+            ),
+        };
+        return ConfigError::Syntax {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field,
+            message,
+        };
+    }
+    let start = e.span.start;
+    let (line, column) = match e.code {
+        E::ExpectedComma => stopped,
+        _ => (start.line.max(1), start.col.max(1)),
+    };
+    let location = Location {
+        origin: origin.into(),
+        line,
+        column,
+    };
+    let enclosing = fields.enclosing(line, column);
+    let (field, message) = match &e.code {
+        E::NoSuchStructField {
+            expected, found, ..
+        } => {
+            let parent = enclosing.map(|p| p.0.clone()).unwrap_or_default();
+            let parent = parent_of(&parent, fields, line, column, found);
+            let path = join(&parent, found);
+            let message = format!(
+                "unknown field \"{found}\", expected one of {}",
+                expected
+                    .iter()
+                    .map(|s| format!("\"{s}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            (Some(path), message)
+        }
+        E::DuplicateStructField { field, .. } => (
+            enclosing.map(|p| p.0.clone()),
+            format!("field \"{field}\" appears twice"),
+        ),
+        E::ExpectedComma => {
+            let found = fields.char_at(line, column);
+            let message = match found {
+                Some('.') => "this field takes a whole number, found a decimal point".to_string(),
+                Some(c) if !c.is_whitespace() => {
+                    format!("expected `,` or a closing bracket, found `{c}`")
+                }
+                _ => "expected `,` or a closing bracket".to_string(),
+            };
+            (enclosing.map(|p| p.0.clone()), message)
+        }
+        other => (
+            enclosing.map(|p| p.0.clone()),
+            lowercase_first(&without_type_names(&other.to_string())),
+        ),
+    };
+    ConfigError::Syntax {
+        location,
+        field,
+        message,
+    }
+}
+
+/// For an unknown field, the index holds the unknown key itself as the
+/// innermost field at the error; its parent is the struct it sits in.
+fn parent_of(
+    innermost: &str,
+    fields: &FieldIndex,
+    line: usize,
+    column: usize,
+    found: &str,
+) -> String {
+    match fields.key_at(line, column) {
+        Some(path) if path.rsplit('.').next() == Some(found) => path
+            .rsplit_once('.')
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_default(),
+        _ => innermost.to_string(),
+    }
+}
+
+/// The index of the first byte at or after `i` that is neither whitespace
+/// nor inside a comment.
+fn skip_blank(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if bytes[i..].starts_with(b"//") {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if bytes[i..].starts_with(b"/*") {
+            match bytes[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(end) => i += 2 + end + 2,
+                None => return bytes.len(),
+            }
+        } else {
+            return i;
+        }
+    }
+}
+
+fn join(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}.{name}")
+    }
+}
+
+/// Drops the Rust type names serde and ron put in messages (" for struct
+/// `RoomConfig`", " in `Range`"): they mean nothing to someone editing RON.
+fn without_type_names(message: &str) -> String {
+    let mut out = message.to_string();
+    for marker in [" for struct `", " in enum `", " in `"] {
+        while let Some(start) = out.find(marker) {
+            let rest = &out[start + marker.len()..];
+            match rest.find('`') {
+                Some(end) => out.replace_range(start..start + marker.len() + end + 1, ""),
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
+}
+
+/// Where each `key:` of a RON struct stands in the text, with its dotted
+/// path (`rooms.count.min`), so errors found after parsing can point at the
+/// line that set the value. A small scanner rather than a second parser: it
+/// only needs to follow brackets, strings and comments.
+#[derive(Debug, Default)]
+pub(crate) struct FieldIndex {
+    /// (path, line, column of the key, byte offset where its value ends)
+    pub(crate) keys: Vec<(String, usize, usize, usize)>,
+    /// Byte offset of the start of each line. Columns count characters, as
+    /// ron's do, so the text is kept to convert between the two.
+    line_starts: Vec<usize>,
+    text: String,
+    /// The innermost bracket never closed: the bracket, its byte offset, and
+    /// the path of the field whose value it opens ("" for none).
+    unclosed: Option<(char, usize, String)>,
+}
+
+impl FieldIndex {
+    pub(crate) fn scan(text: &str) -> FieldIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let mut index = FieldIndex {
+            keys: Vec::new(),
+            line_starts,
+            text: text.to_string(),
+            unclosed: None,
+        };
+        // Stack of open brackets; for each, the path of the key whose value
+        // it opened (or the parent path for brackets not opened by a key),
+        // and where it stands.
+        let mut stack: Vec<(String, Option<usize>, usize)> = Vec::new();
+        let mut pending: Option<usize> = None; // key index whose value is next
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    let mut depth = 0usize;
+                    while i < bytes.len() {
+                        if bytes[i..].starts_with(b"/*") {
+                            depth += 1;
+                            i += 2;
+                        } else if bytes[i..].starts_with(b"*/") {
+                            depth -= 1;
+                            i += 2;
+                            if depth == 0 {
+                                break;
+                            }
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                // A character ('(' is a glyph, not a bracket).
+                b'\'' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'\'' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'(' | b'[' | b'{' => {
+                    let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                    let (path, owner) = match pending.take() {
+                        Some(k) => (index.keys[k].0.clone(), Some(k)),
+                        None => (parent, None),
+                    };
+                    stack.push((path, owner, i));
+                }
+                b')' | b']' | b'}' => {
+                    // A struct's last value ends at its closing bracket.
+                    if let Some(k) = pending.take() {
+                        index.keys[k].3 = i;
+                    }
+                    if let Some((_, Some(k), _)) = stack.pop() {
+                        index.keys[k].3 = i + 1;
+                    }
+                }
+                b',' => {
+                    if let Some(k) = pending.take() {
+                        index.keys[k].3 = i;
+                    }
+                }
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    let start = i;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                    let j = skip_blank(bytes, i);
+                    // `key:` but not `key::`, and only directly inside a struct.
+                    if bytes.get(j) == Some(&b':')
+                        && bytes.get(j + 1) != Some(&b':')
+                        && !stack.is_empty()
+                    {
+                        if let Some(k) = pending.take() {
+                            index.keys[k].3 = start;
+                        }
+                        let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                        let path = join(&parent, &text[start..i]);
+                        let (line, column) = index.line_col(start);
+                        index.keys.push((path, line, column, usize::MAX));
+                        pending = Some(index.keys.len() - 1);
+                        i = j + 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        index.unclosed = stack.pop().map(|(path, owner, at)| {
+            (
+                char::from(bytes[at]),
+                at,
+                owner.map_or(String::new(), |_| path),
+            )
+        });
+        index
+    }
+
+    /// Where the text ends, not counting trailing whitespace: just past its
+    /// last character.
+    fn end_of_content(&self) -> (usize, usize) {
+        self.line_col(self.text.trim_end().len())
+    }
+
+    /// Whether nothing but whitespace and comments follows a (line,
+    /// character column) position.
+    fn blank_from(&self, line: usize, column: usize) -> bool {
+        let at = self.offset(line, column).min(self.text.len());
+        skip_blank(self.text.as_bytes(), at) >= self.text.len()
+    }
+
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
+    }
+
+    /// The byte offset of a (line, character column) position.
+    fn offset(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return usize::MAX;
+        };
+        let rest = &self.text[start..];
+        match rest.char_indices().nth(column.saturating_sub(1)) {
+            Some((i, _)) => start + i,
+            None => start + rest.len(),
+        }
+    }
+
+    /// Where the `n`-th occurrence of a key is written (list entries share
+    /// their field paths).
+    pub(crate) fn locate_nth(&self, path: &str, n: usize) -> (usize, usize) {
+        self.keys
+            .iter()
+            .filter(|k| k.0 == path)
+            .nth(n)
+            .map_or((1, 1), |k| (k.1, k.2))
+    }
+
+    pub(crate) fn is_written(&self, path: &str) -> bool {
+        self.keys.iter().any(|k| k.0 == path)
+    }
+
+    /// The character at a (line, character column) position.
+    fn char_at(&self, line: usize, column: usize) -> Option<char> {
+        self.text.get(self.offset(line, column)..)?.chars().next()
+    }
+
+    /// Where the field is set; for a field left to its default, where its
+    /// nearest written ancestor is; failing that, the start of the file.
+    pub(crate) fn locate(&self, path: &str) -> (usize, usize) {
+        let mut p = path;
+        loop {
+            if let Some(k) = self.keys.iter().rev().find(|k| k.0 == p) {
+                return (k.1, k.2);
+            }
+            match p.rsplit_once('.') {
+                Some((parent, _)) => p = parent,
+                None => return (1, 1),
+            }
+        }
+    }
+
+    /// The innermost field whose key or value spans the position.
+    fn enclosing(&self, line: usize, column: usize) -> Option<&(String, usize, usize, usize)> {
+        let at = self.offset(line, column);
+        self.keys
+            .iter()
+            .filter(|k| {
+                let start = self.offset(k.1, k.2);
+                start <= at && at < k.3
+            })
+            .max_by_key(|k| self.offset(k.1, k.2))
+    }
+
+    /// The field whose key starts exactly at the position.
+    fn key_at(&self, line: usize, column: usize) -> Option<&str> {
+        self.keys
+            .iter()
+            .find(|k| k.1 == line && k.2 == column)
+            .map(|k| k.0.as_str())
+    }
+}
