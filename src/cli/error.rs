@@ -46,20 +46,10 @@ impl CliError {
     /// 0 ok, 1 runtime failure, 2 bad usage or bad input.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Unplayable {
-                source: GenerateError::Unverified { .. },
-                ..
-            } => 1,
-            CliError::Usage(_) | CliError::Config(_) | CliError::Unplayable { .. } => 2,
-            CliError::Generate(
-                GenerateError::TooFewRooms { .. }
-                | GenerateError::Crowded { .. }
-                | GenerateError::Unjoinable { .. }
-                | GenerateError::OverBudget(_)
-                | GenerateError::NoSuchDepth { .. }
-                | GenerateError::InvalidConfig { .. },
-            ) => 2,
-            CliError::Generate(GenerateError::Unverified { .. }) => 1,
+            CliError::Unplayable { source, .. } | CliError::Generate(source) => {
+                if source.is_bad_input() { 2 } else { 1 }
+            }
+            CliError::Usage(_) | CliError::Config(_) => 2,
             CliError::Write { .. }
             | CliError::Terminal(_)
             | CliError::Declined(_)

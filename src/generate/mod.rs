@@ -33,6 +33,7 @@ use self::seed::{Stage, stage_rng};
 
 /// Why no level could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// Most attempts could not place the minimum number of rooms.
     #[error(
@@ -101,6 +102,15 @@ pub enum GenerateError {
     InvalidConfig { field: String, message: String },
 }
 
+impl GenerateError {
+    /// Whether the config or the request is at fault (what a command-line
+    /// tool reports as bad input), rather than the generator itself: only a
+    /// level that failed its own final proof is the generator's fault.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, GenerateError::Unverified { .. })
+    }
+}
+
 /// The generator's first step: no value of a config that fails validation
 /// reaches code that relies on it.
 fn validated(config: &Config) -> Result<(), GenerateError> {
@@ -137,6 +147,7 @@ pub struct Overrun {
 
 /// A stage of an attempt, as far as its work is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WorkStage {
     /// Starting an attempt: hardness, buffers, verification.
     Attempt,
