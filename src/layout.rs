@@ -19,7 +19,7 @@ pub enum Tile {
     Floor = 1,
     /// A carved passage outside rooms, or rock a tunneller has dug.
     Corridor = 2,
-    /// The one way into a room, in the rock ring around it.
+    /// A way into a room, in the rock ring around it.
     Door = 3,
     /// Leads to the level above, or out of the dungeon from depth 1.
     UpStairs = 4,

@@ -386,12 +386,12 @@ impl Level {
         Pos::new((index % w) as u16, (index / w) as u16)
     }
 
-    /// What stands on `p`; panics if `p` is off the level.
+    /// What stands on `p`, which must be on the level.
     pub fn tile(&self, p: Pos) -> Tile {
         self.tiles[self.index(p)]
     }
 
-    /// Hardness of `p` (0 for open cells); panics if `p` is off the level.
+    /// Hardness of `p` (0 for open cells), which must be on the level.
     pub fn hardness(&self, p: Pos) -> Hardness {
         Hardness(self.hardness[self.index(p)])
     }

@@ -172,8 +172,8 @@ pub struct Overrun {
     pub stage: WorkStage,
     /// How the attempts before it failed, and how much of the budget they took.
     pub too_few: u32,
-    /// Failed attempts before this one that could not join their rooms (the
-    /// rest of them placed too few).
+    /// Failed attempts before this one that placed their rooms but could not
+    /// join them.
     pub crowded: u32,
     /// Budget units the failed attempts used up.
     pub spent_failing: u64,

@@ -219,7 +219,7 @@ impl App {
         self.activity.is_some()
     }
 
-    /// Whether the shell should leave: set after a save-and-quit or a quit without saving.
+    /// Whether the shell should restore the terminal and leave.
     pub fn should_quit(&self) -> bool {
         self.quit
     }
