@@ -50,6 +50,7 @@ pub mod ron_diag;
 pub mod save;
 pub mod sim;
 pub mod stats;
+pub mod vault;
 #[cfg(feature = "tui")]
 pub mod view;
 

@@ -1,0 +1,632 @@
+//! Vaults: set pieces drawn by hand in a data file, placed by the
+//! generator as rooms of their own kind (DCSS `.des` maps and Angband's
+//! `vault.txt` in spirit).
+//!
+//! A vault is drawn as rows of text with a small legend:
+//!
+//! | glyph | cell |
+//! |---|---|
+//! | `.` | floor |
+//! | `+` | a door; on the drawing's edge, where corridors may join it |
+//! | `#` | a corridor cell that belongs to the vault |
+//! | space or `x` | solid rock the vault owns (no tunneller digs it) |
+//! | `<`, `>` | floor where the generator may put stairs |
+//! | a letter | floor with a monster of the kind drawn with that letter |
+//! | `?` | a cell the vault leaves to the generator (rock unless claimed) |
+//!
+//! Short rows are padded with rock, so editors that strip trailing spaces
+//! do not change a vault. This module is pure: it turns drafts (as read
+//! from a file) into checked [`Vault`]s and turns and flips them; the
+//! loader (`vault_file`) reads the file and locates problems in it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Range;
+
+/// The longest side a drawing may have: the largest level's side.
+pub const MAX_VAULT_SIDE: usize = crate::config::MAX_SIDE as usize;
+/// The largest weight, so sums of weights stay small.
+pub const MAX_WEIGHT: u16 = 10_000;
+
+/// One cell of a vault's drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VaultCell {
+    Floor,
+    Door,
+    Corridor,
+    /// Rock the vault owns: corridors go round it, tunnellers cannot dig it.
+    Rock,
+    /// Floor where the generator may put a staircase.
+    StairSpot,
+    /// Floor with a monster of the kind drawn with this glyph.
+    Monster(char),
+    /// Left to the generator: rock unless a corridor or room claims it.
+    Open,
+}
+
+impl VaultCell {
+    /// The cell a glyph stands for; `is_monster` says which letters are
+    /// monster kinds.
+    pub fn from_glyph(glyph: char, is_monster: &dyn Fn(char) -> bool) -> Option<VaultCell> {
+        Some(match glyph {
+            '.' => VaultCell::Floor,
+            '+' => VaultCell::Door,
+            '#' => VaultCell::Corridor,
+            ' ' | 'x' => VaultCell::Rock,
+            '<' | '>' => VaultCell::StairSpot,
+            '?' => VaultCell::Open,
+            c if c.is_alphabetic() && is_monster(c) => VaultCell::Monster(c),
+            _ => return None,
+        })
+    }
+
+    /// The glyph that draws the cell (`x` for rock, `<` for a stair spot).
+    pub fn glyph(self) -> char {
+        match self {
+            VaultCell::Floor => '.',
+            VaultCell::Door => '+',
+            VaultCell::Corridor => '#',
+            VaultCell::Rock => 'x',
+            VaultCell::StairSpot => '<',
+            VaultCell::Monster(c) => c,
+            VaultCell::Open => '?',
+        }
+    }
+
+    /// Whether a player may stand on the cell once the vault is placed.
+    pub fn is_walkable(self) -> bool {
+        matches!(
+            self,
+            VaultCell::Floor
+                | VaultCell::Door
+                | VaultCell::Corridor
+                | VaultCell::StairSpot
+                | VaultCell::Monster(_)
+        )
+    }
+}
+
+/// A vault as written in the file, before it is checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VaultDraft {
+    pub name: String,
+    /// The depths where the vault may appear.
+    pub depths: Range,
+    /// How often it is chosen among the vaults that fit a level.
+    #[serde(default = "one")]
+    pub weight: u16,
+    /// Whether it may be turned by quarter turns.
+    #[serde(default)]
+    pub rotate: bool,
+    /// Whether it may be flipped left to right.
+    #[serde(default)]
+    pub mirror: bool,
+    pub map: Vec<String>,
+}
+
+fn one() -> u16 {
+    1
+}
+
+/// A checked vault: its floor is one piece, corridors can reach it, every
+/// glyph is known.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Vault {
+    pub name: String,
+    pub depths: Range,
+    pub weight: u16,
+    pub rotate: bool,
+    pub mirror: bool,
+    drawing: Drawing,
+}
+
+/// A grid of vault cells, in one orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Drawing {
+    width: u16,
+    height: u16,
+    cells: Vec<VaultCell>,
+}
+
+/// A way to lay a vault down: quarter turns clockwise, then (if
+/// `mirrored`) a flip left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Orientation {
+    pub quarter_turns: u8,
+    pub mirrored: bool,
+}
+
+impl Orientation {
+    pub const AS_DRAWN: Orientation = Orientation {
+        quarter_turns: 0,
+        mirrored: false,
+    };
+}
+
+impl Drawing {
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// The cell at column `x`, row `y` (0-based).
+    pub fn cell(&self, x: u16, y: u16) -> VaultCell {
+        self.cells[usize::from(y) * usize::from(self.width) + usize::from(x)]
+    }
+
+    /// Every cell with its column and row.
+    pub fn cells(&self) -> impl Iterator<Item = (u16, u16, VaultCell)> + '_ {
+        let w = usize::from(self.width);
+        self.cells
+            .iter()
+            .enumerate()
+            .map(move |(i, &c)| ((i % w) as u16, (i / w) as u16, c))
+    }
+
+    /// Doors on the edge of the drawing: the vault's entrances.
+    pub fn entrances(&self) -> impl Iterator<Item = (u16, u16)> + '_ {
+        self.cells()
+            .filter(|&(x, y, c)| c == VaultCell::Door && self.on_edge(x, y))
+            .map(|(x, y, _)| (x, y))
+    }
+
+    fn on_edge(&self, x: u16, y: u16) -> bool {
+        x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height
+    }
+
+    /// The drawing laid down in orientation `o`.
+    pub fn oriented(&self, o: Orientation) -> Drawing {
+        let mut d = self.clone();
+        for _ in 0..o.quarter_turns % 4 {
+            d = d.turned();
+        }
+        if o.mirrored {
+            d = d.mirrored();
+        }
+        d
+    }
+
+    /// A quarter turn clockwise: the first row becomes the last column.
+    fn turned(&self) -> Drawing {
+        let (w, h) = (usize::from(self.width), usize::from(self.height));
+        let mut cells = Vec::with_capacity(w * h);
+        // New row y is old column y read bottom to top.
+        for y in 0..w {
+            for x in 0..h {
+                cells.push(self.cells[(h - 1 - x) * w + y]);
+            }
+        }
+        Drawing {
+            width: self.height,
+            height: self.width,
+            cells,
+        }
+    }
+
+    fn mirrored(&self) -> Drawing {
+        let w = usize::from(self.width);
+        let mut cells = self.cells.clone();
+        for row in cells.chunks_mut(w) {
+            row.reverse();
+        }
+        Drawing {
+            width: self.width,
+            height: self.height,
+            cells,
+        }
+    }
+
+    /// The drawing as rows of glyphs (rock as `x`).
+    pub fn rows(&self) -> Vec<String> {
+        self.cells
+            .chunks(usize::from(self.width))
+            .map(|row| row.iter().map(|c| c.glyph()).collect())
+            .collect()
+    }
+}
+
+impl Vault {
+    /// The vault as drawn.
+    pub fn drawing(&self) -> &Drawing {
+        &self.drawing
+    }
+
+    /// The orientations the vault allows, each giving a different drawing
+    /// listed once (a square room turned twice may look the same).
+    pub fn orientations(&self) -> Vec<Orientation> {
+        let turns: &[u8] = if self.rotate { &[0, 1, 2, 3] } else { &[0] };
+        let flips: &[bool] = if self.mirror { &[false, true] } else { &[false] };
+        let mut seen: Vec<Drawing> = Vec::new();
+        let mut out = Vec::new();
+        for &quarter_turns in turns {
+            for &mirrored in flips {
+                let o = Orientation {
+                    quarter_turns,
+                    mirrored,
+                };
+                let d = self.drawing.oriented(o);
+                if !seen.contains(&d) {
+                    seen.push(d);
+                    out.push(o);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the vault can stand in a `width` x `height` level: inside
+    /// the rock border, with the one-cell gap every room keeps.
+    pub fn fits(&self, width: u16, height: u16) -> bool {
+        let (w, h) = (u32::from(self.drawing.width), u32::from(self.drawing.height));
+        let (lw, lh) = (u32::from(width), u32::from(height));
+        let fits = |a: u32, b: u32, la: u32, lb: u32| a + 4 <= la && b + 4 <= lb;
+        fits(w, h, lw, lh) || (self.rotate && fits(h, w, lw, lh))
+    }
+
+    /// Whether the vault may appear at `depth`.
+    pub fn allows_depth(&self, depth: u16) -> bool {
+        (self.depths.min..=self.depths.max).contains(&depth)
+    }
+}
+
+/// What is wrong with one vault of a file: which vault, which of its
+/// fields, and for a drawing the cell (1-based row and column).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("vault \"{name}\"{}: {message}", cell.map_or(String::new(), |(r, c)| format!(", map row {r}, column {c}")))]
+pub struct VaultProblem {
+    /// Index of the vault in the file.
+    pub vault: usize,
+    pub name: String,
+    /// `name`, `depths`, `weight` or `map`.
+    pub field: &'static str,
+    /// Row and column (1-based) in the drawing.
+    pub cell: Option<(usize, usize)>,
+    pub message: String,
+}
+
+/// Checks drafts and makes vaults. `is_monster` says which letters are
+/// monster kinds. The first problem found is returned.
+pub fn build(
+    drafts: &[VaultDraft],
+    is_monster: &dyn Fn(char) -> bool,
+) -> Result<Vec<Vault>, VaultProblem> {
+    let mut vaults: Vec<Vault> = Vec::with_capacity(drafts.len());
+    for (i, draft) in drafts.iter().enumerate() {
+        let problem = |field: &'static str, cell: Option<(usize, usize)>, message: String| {
+            VaultProblem {
+                vault: i,
+                name: draft.name.clone(),
+                field,
+                cell,
+                message,
+            }
+        };
+        if draft.name.trim().is_empty() {
+            return Err(problem("name", None, "a vault needs a name".into()));
+        }
+        if let Some(first) = drafts[..i].iter().position(|d| d.name == draft.name) {
+            return Err(problem(
+                "name",
+                None,
+                format!("the name is taken by vault {} of the file", first + 1),
+            ));
+        }
+        let Range { min, max } = draft.depths;
+        if min == 0 || min > max {
+            return Err(problem(
+                "depths",
+                None,
+                format!("must be a range of depths from 1 up, min <= max; got {min} to {max}"),
+            ));
+        }
+        if !(1..=MAX_WEIGHT).contains(&draft.weight) {
+            return Err(problem(
+                "weight",
+                None,
+                format!("must be from 1 to {MAX_WEIGHT}, got {}", draft.weight),
+            ));
+        }
+        let drawing = draw(&draft.map, is_monster)
+            .map_err(|(cell, message)| problem("map", cell, message))?;
+        vaults.push(Vault {
+            name: draft.name.clone(),
+            depths: draft.depths,
+            weight: draft.weight,
+            rotate: draft.rotate,
+            mirror: draft.mirror,
+            drawing,
+        });
+    }
+    Ok(vaults)
+}
+
+/// A drawing from rows of glyphs, checked. Errors carry the 1-based (row,
+/// column) they are about, if any.
+fn draw(
+    rows: &[String],
+    is_monster: &dyn Fn(char) -> bool,
+) -> Result<Drawing, (Option<(usize, usize)>, String)> {
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    if rows.is_empty() || width == 0 {
+        return Err((None, "the map is empty".into()));
+    }
+    if rows.len() > MAX_VAULT_SIDE || width > MAX_VAULT_SIDE {
+        return Err((
+            None,
+            format!(
+                "the map is {width}x{} cells; a vault is at most {MAX_VAULT_SIDE} a side",
+                rows.len()
+            ),
+        ));
+    }
+    let mut cells = Vec::with_capacity(width * rows.len());
+    for (r, row) in rows.iter().enumerate() {
+        for (c, glyph) in row.chars().enumerate() {
+            let cell = VaultCell::from_glyph(glyph, is_monster).ok_or_else(|| {
+                let what = if glyph.is_alphabetic() {
+                    format!("'{glyph}' is not a known glyph or monster")
+                } else {
+                    format!("{glyph:?} is not a known glyph or monster")
+                };
+                (
+                    Some((r + 1, c + 1)),
+                    format!(
+                        "{what} (the legend: . floor, + door, # corridor, space or x rock, < > \
+                         stairs, ? left to the generator, or a monster's letter)"
+                    ),
+                )
+            })?;
+            cells.push(cell);
+        }
+        cells.resize((r + 1) * width, VaultCell::Rock);
+    }
+    let d = Drawing {
+        width: width as u16,
+        height: rows.len() as u16,
+        cells,
+    };
+    let at = |x: u16, y: u16| Some((usize::from(y) + 1, usize::from(x) + 1));
+    // The edge is the vault's wall: only doors open it.
+    if let Some((x, y, c)) = d
+        .cells()
+        .find(|&(x, y, c)| d.on_edge(x, y) && c.is_walkable() && c != VaultCell::Door)
+    {
+        return Err((
+            at(x, y),
+            format!(
+                "'{}' on the edge of the map: the edge is the vault's wall (rock, ? or a + door)",
+                c.glyph()
+            ),
+        ));
+    }
+    if d.entrances().next().is_none() {
+        return Err((
+            None,
+            "the vault has no door on its edge: corridors reach a vault only through a + on its \
+             outer rows or columns"
+                .into(),
+        ));
+    }
+    // Every door leads somewhere inside.
+    let inside = |x: u16, y: u16| -> bool {
+        let mut n = Vec::with_capacity(4);
+        if x > 0 {
+            n.push((x - 1, y));
+        }
+        if y > 0 {
+            n.push((x, y - 1));
+        }
+        if x + 1 < d.width {
+            n.push((x + 1, y));
+        }
+        if y + 1 < d.height {
+            n.push((x, y + 1));
+        }
+        n.into_iter().any(|(a, b)| d.cell(a, b).is_walkable())
+    };
+    if let Some((x, y, _)) = d
+        .cells()
+        .find(|&(x, y, c)| c == VaultCell::Door && !inside(x, y))
+    {
+        return Err((at(x, y), "this door leads to no floor of the vault".into()));
+    }
+    // The floor, doors counted as floor, is one piece.
+    let (w, h) = (usize::from(d.width), usize::from(d.height));
+    let walkable: Vec<bool> = d.cells.iter().map(|c| c.is_walkable()).collect();
+    let mut piece = vec![false; w * h];
+    if let Some(start) = walkable.iter().position(|&b| b) {
+        let mut stack = vec![start];
+        piece[start] = true;
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            let mut visit = |j: usize| {
+                if walkable[j] && !piece[j] {
+                    piece[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                visit(i - 1);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y > 0 {
+                visit(i - w);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+        }
+    }
+    if let Some(i) = (0..w * h).find(|&i| walkable[i] && !piece[i]) {
+        return Err((
+            at((i % w) as u16, (i / w) as u16),
+            "this floor is cut off from the rest of the vault (its floor must be one piece, \
+             doors counted as floor)"
+                .into(),
+        ));
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn monsters(c: char) -> bool {
+        "rkoWUb".contains(c)
+    }
+
+    fn draft(name: &str, map: &[&str]) -> VaultDraft {
+        VaultDraft {
+            name: name.into(),
+            depths: Range::new(1, 10),
+            weight: 1,
+            rotate: true,
+            mirror: true,
+            map: map.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn one(map: &[&str]) -> Result<Vault, VaultProblem> {
+        build(&[draft("v", map)], &monsters).map(|mut v| v.remove(0))
+    }
+
+    #[test]
+    fn legend_reads_every_glyph() {
+        let v = one(&["xxx+xxx", "x.<>k.x", "x#?...x", "xxxxxxx"]).unwrap();
+        let d = v.drawing();
+        assert_eq!((d.width(), d.height()), (7, 4));
+        assert_eq!(d.cell(3, 0), VaultCell::Door);
+        assert_eq!(d.cell(2, 1), VaultCell::StairSpot);
+        assert_eq!(d.cell(4, 1), VaultCell::Monster('k'));
+        assert_eq!(d.cell(1, 2), VaultCell::Corridor);
+        assert_eq!(d.cell(2, 2), VaultCell::Open);
+        assert_eq!(d.cell(0, 3), VaultCell::Rock);
+        assert_eq!(d.entrances().collect::<Vec<_>>(), vec![(3, 0)]);
+    }
+
+    #[test]
+    fn short_rows_are_padded_with_rock() {
+        let v = one(&["xx+xx", "x...x", "xxx"]).unwrap();
+        assert_eq!(v.drawing().rows(), vec!["xx+xx", "x...x", "xxxxx"]);
+    }
+
+    #[test]
+    fn turns_and_flips() {
+        let v = one(&["x+xx", "x..x", "x.kx", "xxxx"]).unwrap();
+        let d = v.drawing();
+        let turned = d.oriented(Orientation {
+            quarter_turns: 1,
+            mirrored: false,
+        });
+        assert_eq!(turned.rows(), vec!["xxxx", "x..+", "xk.x", "xxxx"]);
+        let flipped = d.oriented(Orientation {
+            quarter_turns: 0,
+            mirrored: true,
+        });
+        assert_eq!(flipped.rows(), vec!["xx+x", "x..x", "xk.x", "xxxx"]);
+        let full = Orientation {
+            quarter_turns: 4,
+            mirrored: false,
+        };
+        assert_eq!(&d.oriented(full), d);
+        // Not square: a turn swaps the sides.
+        let v = one(&["xx+xx", "x...x", "xxxxx"]).unwrap();
+        let t = v.drawing().oriented(Orientation {
+            quarter_turns: 3,
+            mirrored: true,
+        });
+        assert_eq!((t.width(), t.height()), (3, 5));
+        assert_eq!(t.entrances().count(), 1);
+    }
+
+    #[test]
+    fn orientations_are_distinct_and_allowed() {
+        let mut v = one(&["xx+xx", "x...x", "xk..x", "xxxxx"]).unwrap();
+        assert_eq!(v.orientations().len(), 8);
+        v.mirror = false;
+        assert_eq!(v.orientations().len(), 4);
+        v.rotate = false;
+        assert_eq!(v.orientations(), vec![Orientation::AS_DRAWN]);
+        // Symmetric under every turn and flip: one drawing.
+        let mut s = one(&["x+x", "+.+", "x+x"]).unwrap();
+        s.rotate = true;
+        s.mirror = true;
+        assert_eq!(s.orientations().len(), 1);
+    }
+
+    #[test]
+    fn unknown_glyph_names_row_and_column() {
+        let e = one(&["xx+xx", "x..Qx", "xxxxx"]).unwrap_err();
+        assert_eq!((e.field, e.cell), ("map", Some((2, 4))));
+        assert!(e.to_string().starts_with(
+            "vault \"v\", map row 2, column 4: 'Q' is not a known glyph or monster"
+        ));
+        // A letter that is no monster's.
+        let e = one(&["xx+xx", "x.z.x", "xxxxx"]).unwrap_err();
+        assert_eq!(e.cell, Some((2, 3)));
+        let e = one(&["xx+xx", "x.\t.x", "xxxxx"]).unwrap_err();
+        assert!(e.message.starts_with("'\\t' is not"), "{}", e.message);
+    }
+
+    #[test]
+    fn refused_vaults() {
+        let no_door = one(&["xxxxx", "x...x", "xxxxx"]).unwrap_err();
+        assert!(no_door.message.contains("no door"), "{no_door}");
+        let inner_only = one(&["xxxxx", "x.+.x", "xxxxx"]).unwrap_err();
+        assert!(inner_only.message.contains("no door"));
+        let split = one(&["x+xxx", "x.x.x", "xxxxx"]).unwrap_err();
+        assert_eq!(split.cell, Some((2, 4)));
+        assert!(split.message.contains("one piece"));
+        // Doors join the pieces.
+        assert!(one(&["x+xxxx", "x.x..x", "x.+..x", "xxxxxx"]).is_ok());
+        let floor_edge = one(&["xx+xx", "x....", "xxxxx"]).unwrap_err();
+        assert_eq!(floor_edge.cell, Some((2, 5)));
+        let nowhere = one(&["+xxxx", "xx..+", "xxxxx"]).unwrap_err();
+        assert_eq!(nowhere.cell, Some((1, 1)));
+        assert!(one(&[]).unwrap_err().message.contains("empty"));
+        assert!(one(&["", ""]).unwrap_err().message.contains("empty"));
+    }
+
+    #[test]
+    fn fields_are_checked() {
+        let map = ["x+x", "x.x", "xxx"];
+        let dup = build(&[draft("a", &map), draft("a", &map)], &monsters).unwrap_err();
+        assert_eq!((dup.vault, dup.field), (1, "name"));
+        assert!(dup.message.contains("vault 1"));
+        let mut d = draft("a", &map);
+        d.depths = Range::new(5, 3);
+        assert_eq!(build(&[d], &monsters).unwrap_err().field, "depths");
+        let mut d = draft("a", &map);
+        d.depths = Range::new(0, 3);
+        assert_eq!(build(&[d], &monsters).unwrap_err().field, "depths");
+        let mut d = draft("a", &map);
+        d.weight = 0;
+        assert_eq!(build(&[d], &monsters).unwrap_err().field, "weight");
+        assert_eq!(build(&[draft(" ", &map)], &monsters).unwrap_err().field, "name");
+    }
+
+    #[test]
+    fn fits_counts_border_and_gap() {
+        let row = format!("x+{}", "x".repeat(24));
+        let rows: Vec<&str> = std::iter::once(row.as_str())
+            .chain(std::iter::repeat_n("x.xxxxxxxxxxxxxxxxxxxxxxxx", 8))
+            .chain(std::iter::once("x"))
+            .collect();
+        let mut v = one(&rows).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((v.drawing().width(), v.drawing().height()), (26, 10));
+        assert!(v.fits(30, 14));
+        assert!(!v.fits(29, 14));
+        assert!(!v.fits(30, 13));
+        // Turned, it fits a tall level.
+        assert!(v.fits(14, 30));
+        v.rotate = false;
+        assert!(!v.fits(14, 30));
+    }
+}
