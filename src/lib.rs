@@ -51,6 +51,7 @@ pub mod save;
 pub mod sim;
 pub mod stats;
 pub mod vault;
+pub mod vault_file;
 #[cfg(feature = "tui")]
 pub mod view;
 

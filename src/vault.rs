@@ -239,7 +239,11 @@ impl Vault {
     /// listed once (a square room turned twice may look the same).
     pub fn orientations(&self) -> Vec<Orientation> {
         let turns: &[u8] = if self.rotate { &[0, 1, 2, 3] } else { &[0] };
-        let flips: &[bool] = if self.mirror { &[false, true] } else { &[false] };
+        let flips: &[bool] = if self.mirror {
+            &[false, true]
+        } else {
+            &[false]
+        };
         let mut seen: Vec<Drawing> = Vec::new();
         let mut out = Vec::new();
         for &quarter_turns in turns {
@@ -261,7 +265,10 @@ impl Vault {
     /// Whether the vault can stand in a `width` x `height` level: inside
     /// the rock border, with the one-cell gap every room keeps.
     pub fn fits(&self, width: u16, height: u16) -> bool {
-        let (w, h) = (u32::from(self.drawing.width), u32::from(self.drawing.height));
+        let (w, h) = (
+            u32::from(self.drawing.width),
+            u32::from(self.drawing.height),
+        );
         let (lw, lh) = (u32::from(width), u32::from(height));
         let fits = |a: u32, b: u32, la: u32, lb: u32| a + 4 <= la && b + 4 <= lb;
         fits(w, h, lw, lh) || (self.rotate && fits(h, w, lw, lh))
@@ -296,15 +303,14 @@ pub fn build(
 ) -> Result<Vec<Vault>, VaultProblem> {
     let mut vaults: Vec<Vault> = Vec::with_capacity(drafts.len());
     for (i, draft) in drafts.iter().enumerate() {
-        let problem = |field: &'static str, cell: Option<(usize, usize)>, message: String| {
-            VaultProblem {
+        let problem =
+            |field: &'static str, cell: Option<(usize, usize)>, message: String| VaultProblem {
                 vault: i,
                 name: draft.name.clone(),
                 field,
                 cell,
                 message,
-            }
-        };
+            };
         if draft.name.trim().is_empty() {
             return Err(problem("name", None, "a vault needs a name".into()));
         }
@@ -565,9 +571,11 @@ mod tests {
     fn unknown_glyph_names_row_and_column() {
         let e = one(&["xx+xx", "x..Qx", "xxxxx"]).unwrap_err();
         assert_eq!((e.field, e.cell), ("map", Some((2, 4))));
-        assert!(e.to_string().starts_with(
-            "vault \"v\", map row 2, column 4: 'Q' is not a known glyph or monster"
-        ));
+        assert!(
+            e.to_string().starts_with(
+                "vault \"v\", map row 2, column 4: 'Q' is not a known glyph or monster"
+            )
+        );
         // A letter that is no monster's.
         let e = one(&["xx+xx", "x.z.x", "xxxxx"]).unwrap_err();
         assert_eq!(e.cell, Some((2, 3)));
@@ -609,7 +617,10 @@ mod tests {
         let mut d = draft("a", &map);
         d.weight = 0;
         assert_eq!(build(&[d], &monsters).unwrap_err().field, "weight");
-        assert_eq!(build(&[draft(" ", &map)], &monsters).unwrap_err().field, "name");
+        assert_eq!(
+            build(&[draft(" ", &map)], &monsters).unwrap_err().field,
+            "name"
+        );
     }
 
     #[test]
