@@ -43,6 +43,7 @@ pub mod graph;
 pub mod grid_search;
 pub mod layout;
 pub mod level;
+pub mod profile;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod ron_diag;
