@@ -21,6 +21,7 @@ mod loops;
 mod rooms;
 pub(crate) mod seed;
 mod stairs;
+mod vault_place;
 pub(crate) mod verify;
 
 use crate::config::{Config, DeadEndPolicy};

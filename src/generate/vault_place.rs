@@ -1,0 +1,202 @@
+//! Placing vaults, before the ordinary rooms: how many, which, which way
+//! round and where.
+//!
+//! A level tries a number of vaults drawn from the config's range. Each is
+//! chosen by weight among the vaults whose depths hold the level and that
+//! fit it, laid down in one of its allowed orientations, and given up to
+//! `ATTEMPTS` random positions. A vault owns its whole box (its rock
+//! included): the box stays off the border and keeps the one-cell gap every
+//! room keeps, so its cells are marked as a room in `room_id` and ordinary
+//! rooms placed afterwards go round it.
+
+// Phase A of issue 12: generation calls this once issue 11 has landed;
+// until then only its tests do.
+#![cfg_attr(not(test), allow(dead_code))]
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Range;
+use crate::vault::{Drawing, Orientation, Vault};
+
+use super::budget::Budget;
+
+/// Positions tried for one vault before it is given up.
+pub(crate) const ATTEMPTS: u32 = 100;
+
+/// A vault laid down in a level.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PlacedVault {
+    /// Index into the vault list.
+    pub vault: usize,
+    pub orientation: Orientation,
+    pub drawing: Drawing,
+    /// Top-left cell of the drawing in the level.
+    pub x: u16,
+    pub y: u16,
+}
+
+/// Places vaults in a `width` x `height` level at `depth`; marks each
+/// one's box in `room_id` with `first_id`, `first_id + 1`, ... (the ids of
+/// the rooms they count as). Every try spends from `budget`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn place(
+    vaults: &[Vault],
+    wanted: Range,
+    depth: u16,
+    (width, height): (u16, u16),
+    rng: &mut Pcg64,
+    room_id: &mut [u16],
+    first_id: u16,
+    budget: &Budget,
+) -> Vec<PlacedVault> {
+    let w = usize::from(width);
+    let eligible: Vec<usize> = (0..vaults.len())
+        .filter(|&i| vaults[i].allows_depth(depth) && vaults[i].fits(width, height))
+        .collect();
+    let total: u32 = eligible.iter().map(|&i| u32::from(vaults[i].weight)).sum();
+    let mut placed: Vec<PlacedVault> = Vec::new();
+    if total == 0 || wanted.max == 0 {
+        return placed;
+    }
+    let count = rng.random_range(wanted.min..=wanted.max);
+    for _ in 0..count {
+        // By weight.
+        let mut pick = rng.random_range(0..total);
+        let &vault = eligible
+            .iter()
+            .find(|&&i| {
+                let wt = u32::from(vaults[i].weight);
+                if pick < wt {
+                    true
+                } else {
+                    pick -= wt;
+                    false
+                }
+            })
+            .expect("the weights sum to total");
+        let fitting: Vec<Orientation> = vaults[vault]
+            .orientations()
+            .into_iter()
+            .filter(|&o| {
+                let d = vaults[vault].drawing().oriented(o);
+                d.width() + 4 <= width && d.height() + 4 <= height
+            })
+            .collect();
+        let orientation = fitting[rng.random_range(0..fitting.len())];
+        let drawing = vaults[vault].drawing().oriented(orientation);
+        let (dw, dh) = (usize::from(drawing.width()), usize::from(drawing.height()));
+        for _ in 0..ATTEMPTS {
+            // The box stays a cell off the border cells, so its gap does
+            // too: x from 2 to width - 2 - dw.
+            let x = rng.random_range(2..=usize::from(width) - 2 - dw);
+            let y = rng.random_range(2..=usize::from(height) - 2 - dh);
+            if !budget.spend((dw + 2) * (dh + 2)) {
+                return placed;
+            }
+            let clear = (y - 1..=y + dh).all(|cy| {
+                room_id[cy * w + x - 1..=cy * w + x + dw]
+                    .iter()
+                    .all(|&id| id == 0)
+            });
+            if !clear {
+                continue;
+            }
+            let id = first_id + placed.len() as u16;
+            for cy in y..y + dh {
+                room_id[cy * w + x..cy * w + x + dw].fill(id);
+            }
+            placed.push(PlacedVault {
+                vault,
+                orientation,
+                drawing,
+                x: x as u16,
+                y: y as u16,
+            });
+            break;
+        }
+    }
+    placed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::seed::{Stage, stage_rng};
+    use crate::vault::{VaultDraft, build};
+    use proptest::prelude::*;
+
+    fn shipped() -> Vec<Vault> {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/vaults.ron"))
+            .unwrap();
+        let drafts: Vec<VaultDraft> = ron::from_str(&text).unwrap();
+        build(&drafts, &|c| "rkoWUb".contains(c)).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Vaults stay off the border, keep the gap from each other, and
+        /// are marked exactly over their boxes; the same seed places the same.
+        #[test]
+        fn vaults_keep_apart_and_inside(
+            seed in any::<u64>(),
+            depth in 1u16..=10,
+            side in 30u16..=120,
+            max in 0u16..=6,
+        ) {
+            let vaults = shipped();
+            let (w, h) = (side, side / 2 + 15);
+            let budget = Budget::new(u64::MAX);
+            let run = |room_id: &mut Vec<u16>| {
+                room_id.clear();
+                room_id.resize(usize::from(w) * usize::from(h), 0);
+                let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
+                place(&vaults, Range::new(0, max), depth, (w, h), &mut rng, room_id, 1, &budget)
+            };
+            let mut room_id = Vec::new();
+            let placed = run(&mut room_id);
+            let mut again = Vec::new();
+            prop_assert_eq!(&run(&mut again), &placed);
+            prop_assert!(placed.len() <= usize::from(max));
+            let wu = usize::from(w);
+            for (i, p) in placed.iter().enumerate() {
+                let v = &vaults[p.vault];
+                prop_assert!(v.allows_depth(depth));
+                prop_assert_eq!(&v.drawing().oriented(p.orientation), &p.drawing);
+                let (x, y) = (usize::from(p.x), usize::from(p.y));
+                let (dw, dh) = (usize::from(p.drawing.width()), usize::from(p.drawing.height()));
+                prop_assert!(x >= 2 && y >= 2 && x + dw + 2 <= wu && y + dh + 2 <= usize::from(h));
+                for cy in y - 1..=y + dh {
+                    for cx in x - 1..=x + dw {
+                        let inside = (y..y + dh).contains(&cy) && (x..x + dw).contains(&cx);
+                        let id = room_id[cy * wu + cx];
+                        prop_assert_eq!(id, if inside { i as u16 + 1 } else { 0 });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_level_too_small_for_every_vault_gets_none() {
+        let vaults: Vec<Vault> = shipped()
+            .into_iter()
+            .filter(|v| v.drawing().width() > 24)
+            .collect();
+        let mut room_id = vec![0; 30 * 15];
+        let mut rng = stage_rng(1, 1, 0, Stage::Rooms);
+        let budget = Budget::new(u64::MAX);
+        let placed = place(
+            &vaults,
+            Range::new(2, 2),
+            8,
+            (30, 15),
+            &mut rng,
+            &mut room_id,
+            1,
+            &budget,
+        );
+        assert!(placed.is_empty());
+    }
+}
