@@ -107,6 +107,9 @@ pub struct Config {
     pub simulation: SimulationConfig,
     /// Attempts at a level, each from a fresh sub-seed, before giving up (at least 1).
     pub generation_retries: u16,
+    /// The Tunnel's loops (002): corridors between rooms near in space but
+    /// far apart by walking. Last, as the newest field of the save format.
+    pub room_loops: RoomLoopConfig,
 }
 
 /// How the rooms of a level are joined.
@@ -149,6 +152,40 @@ pub struct LoopConfig {
     pub ratio: f64,
     /// Rock cells a shortcut may cut through, 1 to 16.
     pub max_length: u16,
+}
+
+/// The Tunnel's room loops: after the tree of corridors, up to `count`
+/// corridors between rooms whose centres are at most `reach` apart
+/// (Manhattan) and whose walk is at least `ratio` times that distance, the
+/// pair that saves the most walking first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RoomLoopConfig {
+    /// Corridors to add at most (0: none).
+    pub count: u16,
+    /// How many times longer than the distance a walk must be.
+    pub ratio: f64,
+    /// The farthest apart (Manhattan, centre to centre) two rooms may be.
+    pub reach: u16,
+}
+
+impl Default for RoomLoopConfig {
+    fn default() -> Self {
+        RoomLoopConfig {
+            count: 10,
+            ratio: 2.0,
+            reach: 40,
+        }
+    }
+}
+
+impl RoomLoopConfig {
+    /// None: what every run before save format 3 had.
+    pub const NONE: RoomLoopConfig = RoomLoopConfig {
+        count: 0,
+        ratio: 2.0,
+        reach: 40,
+    };
 }
 
 impl Default for LoopConfig {
@@ -246,6 +283,7 @@ impl Default for Config {
             dead_ends: DeadEndPolicy::Keep,
             simulation: SimulationConfig::default(),
             generation_retries: 32,
+            room_loops: RoomLoopConfig::default(),
         }
     }
 }
@@ -603,6 +641,20 @@ impl Config {
             },
         )?;
         within(l.max_length, 1..=16, "extra_loops.max_length")?;
+        let rl = &c.room_loops;
+        within(rl.count, 0..=MAX_LOOPS, "room_loops.count")?;
+        check(
+            rl.ratio.is_finite() && rl.ratio > 1.0 && rl.ratio <= 1000.0,
+            "room_loops.ratio",
+            || {
+                format!(
+                    "must be a number above 1 and at most 1000, got {} (a loop must save walking \
+                     to be worth making)",
+                    rl.ratio
+                )
+            },
+        )?;
+        within(rl.reach, 1..=MAX_SIDE, "room_loops.reach")?;
         let sim = &c.simulation;
         within(sim.lives, 1..=99, "simulation.lives")?;
         within(sim.sight_radius, 1..=40, "simulation.sight_radius")?;

@@ -30,7 +30,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 /// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
@@ -415,6 +415,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
+        2 => {
+            let (old, used): (v2::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
         FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -487,6 +492,76 @@ mod v1 {
                 dead_ends: DeadEndPolicy::Keep,
                 simulation: c.simulation,
                 generation_retries: c.generation_retries,
+                room_loops: config::RoomLoopConfig::NONE,
+            }
+        }
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state)
+        }
+    }
+}
+
+/// Format 2, read by this build and converted on load. Format 3 added the
+/// Tunnel's room loops to `Config` (last); a format-2 run gets none, so its
+/// levels not yet visited come out as format 2 made them.
+mod v2 {
+    use serde::Deserialize;
+
+    use crate::config::{
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
+        RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig,
+    };
+    use crate::sim::RunState;
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        corridors: CorridorStyle,
+        grid_spacing: u16,
+        #[serde(with = "crate::config::grid_segment_field")]
+        grid_segment: Range,
+        rooms_may_overlap: bool,
+        extra_loops: LoopConfig,
+        dead_ends: DeadEndPolicy,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    }
+
+    /// A format-2 run: its own config, then the state as today.
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: c.corridors,
+                grid_spacing: c.grid_spacing,
+                grid_segment: c.grid_segment,
+                rooms_may_overlap: c.rooms_may_overlap,
+                extra_loops: c.extra_loops,
+                dead_ends: c.dead_ends,
+                simulation: c.simulation,
+                generation_retries: c.generation_retries,
+                room_loops: RoomLoopConfig::NONE,
             }
         }
     }

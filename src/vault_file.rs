@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use crate::config::{ConfigError, Location, parse_ron};
+use crate::ron_diag::{ConfigError, Location, parse};
 use crate::vault::{Vault, VaultDraft, VaultProblem, build};
 
 /// Reads, parses and checks a vault file. `is_monster` says which letters
@@ -34,7 +34,7 @@ pub fn vaults_from_ron(
     origin: &str,
     is_monster: &dyn Fn(char) -> bool,
 ) -> Result<Vec<Vault>, ConfigError> {
-    let (drafts, _) = parse_ron::<Vec<VaultDraft>>(text, origin)?;
+    let (drafts, _) = parse::<Vec<VaultDraft>>(text, origin, |_, _, _| Ok(()))?;
     build(&drafts, is_monster).map_err(|p| locate(text, origin, p))
 }
 

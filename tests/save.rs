@@ -275,6 +275,19 @@ fn a_format_1_run_keeps_format_1_generation() {
 }
 
 #[test]
+fn a_format_2_run_keeps_format_2_generation() {
+    // Format 3 added the Tunnel's room loops, on by default; a format-2 run
+    // gets none, so levels it has not visited yet come out as before.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-2.sav");
+    let (run, _) = save::read_and_decode(&file).unwrap();
+    assert_eq!(run.config().room_loops.count, 0);
+    assert!(Config::default().room_loops.count > 0);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-3.sav");
+    let (run, _) = save::read_and_decode(&file).unwrap();
+    assert!(run.config().room_loops.count > 0);
+}
+
+#[test]
 fn layout_options_round_trip() {
     let config = Config::from_ron(
         "(width: 50, height: 24, levels: 2, corridors: DeadEnd, rooms_may_overlap: true, \

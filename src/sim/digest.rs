@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::config::{
     Config, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-    SimulationConfig, StairsConfig, TunnelConfig,
+    RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in
@@ -39,6 +39,9 @@ pub(crate) struct DigestConfig<'a> {
     extra_loops: &'a LoopConfig,
     #[serde(skip_serializing_if = "is_keep")]
     dead_ends: DeadEndPolicy,
+    /// Left out when off, so runs from before it digest as they did.
+    #[serde(skip_serializing_if = "no_room_loops")]
+    room_loops: &'a RoomLoopConfig,
 }
 
 fn is_tunnel(s: &CorridorStyle) -> bool {
@@ -55,6 +58,9 @@ fn is_false(b: &bool) -> bool {
 }
 fn no_loops(l: &&LoopConfig) -> bool {
     **l == LoopConfig::default()
+}
+fn no_room_loops(l: &&RoomLoopConfig) -> bool {
+    l.count == 0
 }
 fn is_keep(p: &DeadEndPolicy) -> bool {
     *p == DeadEndPolicy::Keep
@@ -79,6 +85,7 @@ impl<'a> DigestConfig<'a> {
             rooms_may_overlap: c.rooms_may_overlap,
             extra_loops: &c.extra_loops,
             dead_ends: c.dead_ends,
+            room_loops: &c.room_loops,
         }
     }
 }

@@ -18,6 +18,8 @@
 //! merging room sets do; a room no path can reach leaves the sets apart and
 //! the attempt is rejected.
 
+mod room_loops;
+
 use petgraph::unionfind::UnionFind;
 
 use crate::config::Config;
@@ -47,6 +49,8 @@ pub(super) struct Tunnel {
     starts: Vec<(u32, u32)>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
+    /// Room loops' own scratch.
+    loops: room_loops::Scratch,
 }
 
 /// Search bookkeeping of one (cell, axis) state, kept together so a visit
@@ -109,6 +113,9 @@ impl Tunnel {
             }
         }
         debug_assert!((1..rooms).all(|r| sets.equiv(0, r)));
+        // Then the loops 002 asks for: corridors between rooms near in
+        // space but far apart by walking (see `room_loops`).
+        self.room_loops(cfg, rules, site, &cfg.room_loops);
         Ok(())
     }
 

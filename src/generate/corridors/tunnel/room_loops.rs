@@ -26,28 +26,24 @@
 //! same rules as every corridor's (door candidates, no door beside a door,
 //! at most `max_doors`).
 
-// Phase A of issue 12: the Tunnel calls this once the corridor folder of
-// issue 11 has landed; until then only its tests do.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use crate::config::Config;
 use crate::geom::Pos;
 use crate::level::Tile;
 
-use super::super::budget::Budget;
-use super::{Carver, NO_PARENT, PARENT, Site};
+use super::super::super::budget::Budget;
+use super::super::NO_PARENT;
+use super::super::site::{Rules, Site};
+use super::{PARENT, Tunnel};
 
-/// The settings of the stage.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RoomLoops {
-    /// Corridors to add at most.
-    pub count: u16,
-    /// A pair qualifies when its walk is at least this many times the
-    /// Manhattan distance between the centres.
-    pub ratio: f64,
-    /// The largest Manhattan distance between two centres worth a corridor:
-    /// keeps new corridors local and their searches small.
-    pub reach: u16,
+use crate::config::RoomLoopConfig as RoomLoops;
+
+/// The stage's scratch buffers, reused from level to level.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Per cell: the search that last reached it.
+    seen: Vec<u32>,
+    epoch: u32,
+    queue: Vec<u32>,
 }
 
 /// The most search steps one loop's route may take, per cell of Manhattan
@@ -60,14 +56,15 @@ const STEPS_PER_CELL: usize = 20;
 /// to centre.
 type Walks = Vec<Vec<(u32, u32)>>;
 
-impl Carver {
+impl Tunnel {
     /// Adds up to `settings.count` corridors between rooms far apart by
     /// walking; returns how many it made. Every step of work is spent from
     /// the site's budget; the caller asks the budget whether the stage
     /// finished.
-    pub(crate) fn room_loops(
+    pub(super) fn room_loops(
         &mut self,
         cfg: &Config,
+        rules: &Rules,
         site: &mut Site<'_>,
         settings: &RoomLoops,
     ) -> usize {
@@ -75,8 +72,13 @@ impl Carver {
         if n < 3 || settings.count == 0 {
             return 0;
         }
+        let cells = site.width * site.height;
+        if self.loops.seen.len() != cells || self.loops.epoch > u32::MAX - 1_000_000 {
+            self.loops.seen = vec![0; cells];
+            self.loops.epoch = 0;
+        }
         let centres: Vec<Pos> = site.shapes.iter().map(|s| s.center()).collect();
-        let mut graph = self.room_graph(site, &centres);
+        let mut graph = self.room_graph(rules, site, &centres);
         // The ratio in sixteenths, rounded up: integer arithmetic decides
         // the world.
         let ratio16 = (settings.ratio * 16.0).ceil().min(f64::from(u32::MAX)) as u64;
@@ -139,7 +141,7 @@ impl Carver {
                 continue;
             }
             let limit = STEPS_PER_CELL * straight as usize + 64;
-            let Some((length, opened)) = self.route_loop(cfg, site, a, b, limit) else {
+            let Some((length, opened)) = self.route_loop(cfg, rules, site, a, b, limit) else {
                 if site.budget.overspent() {
                     break;
                 }
@@ -166,13 +168,14 @@ impl Carver {
     fn route_loop(
         &mut self,
         cfg: &Config,
+        rules: &Rules,
         site: &mut Site<'_>,
         a: usize,
         b: usize,
         limit: usize,
     ) -> Option<(u32, bool)> {
-        let sources = self.door_ends(cfg, site, a);
-        let goals = self.door_ends(cfg, site, b);
+        let sources = rules.door_ends(cfg, site, a);
+        let goals = rules.door_ends(cfg, site, b);
         if sources.is_empty() || goals.is_empty() {
             return None;
         }
@@ -190,7 +193,7 @@ impl Carver {
                 doors: &mut *site.doors,
                 budget: &budget,
             };
-            self.search(cfg, &capped, &sources, &goals, b, true)
+            self.search(cfg, rules, &capped, &sources, &goals, b, true)
         };
         site.budget.spend(budget.spent() as usize);
         let goal_state = found?;
@@ -209,11 +212,13 @@ impl Carver {
         if opens && self.makes_slab(site) {
             return None;
         }
-        let path = std::mem::take(&mut self.path);
-        for &c in &path {
-            self.open(cfg, site, c as usize);
+        for &c in &self.path {
+            let c = c as usize;
+            rules.open(site, c);
+            if !rules.in_ring(c) {
+                self.step[c] = cfg.tunnel.open_cost;
+            }
         }
-        self.path = path;
         Some((self.path.len() as u32 - 1, opens))
     }
 
@@ -221,14 +226,16 @@ impl Carver {
     /// and door cells.
     fn makes_slab(&mut self, site: &Site<'_>) -> bool {
         let w = site.width;
-        self.epoch += 1;
-        let mark = self.epoch;
+        let scratch = &mut self.loops;
+        scratch.epoch += 1;
+        let mark = scratch.epoch;
         for &c in &self.path {
-            self.seen[c as usize] = mark;
+            scratch.seen[c as usize] = mark;
         }
         site.budget.spend(9 * self.path.len());
+        let seen = &scratch.seen;
         let open =
-            |c: usize| self.seen[c] == mark || matches!(site.tiles[c], Tile::Corridor | Tile::Door);
+            |c: usize| seen[c] == mark || matches!(site.tiles[c], Tile::Corridor | Tile::Door);
         self.path.iter().any(|&c| {
             let c = c as usize;
             // The four blocks with `c` at a corner; path cells are off the
@@ -248,19 +255,20 @@ impl Carver {
     /// corridors to other rooms' doors (breadth-first over corridor cells),
     /// an edge weighing the walk from centre to door, along the corridor,
     /// and from the far door to its centre.
-    fn room_graph(&mut self, site: &Site<'_>, centres: &[Pos]) -> Walks {
+    fn room_graph(&mut self, rules: &Rules, site: &Site<'_>, centres: &[Pos]) -> Walks {
         let n = centres.len();
         let w = site.width;
         let at = |c: usize| Pos::new((c % w) as u16, (c / w) as u16);
         let mut graph: Walks = vec![Vec::new(); n];
-        let mut queue = std::mem::take(&mut self.stack_now);
+        let scratch = &mut self.loops;
+        let mut queue = std::mem::take(&mut scratch.queue);
         for (r, doors) in site.doors.iter().enumerate() {
             for door in doors {
                 let d = usize::from(door.pos.y) * w + usize::from(door.pos.x);
                 let into = centres[r].manhattan(door.pos);
-                self.epoch += 1;
-                let mark = self.epoch;
-                self.seen[d] = mark;
+                scratch.epoch += 1;
+                let mark = scratch.epoch;
+                scratch.seen[d] = mark;
                 queue.clear();
                 queue.extend([d as u32, 0]);
                 let mut head = 0;
@@ -268,18 +276,18 @@ impl Carver {
                     let (c, steps) = (queue[head] as usize, queue[head + 1]);
                     head += 2;
                     for m in [c - w, c + 1, c + w, c - 1] {
-                        if self.seen[m] == mark {
+                        if scratch.seen[m] == mark {
                             continue;
                         }
                         match site.tiles[m] {
                             Tile::Corridor => {
-                                self.seen[m] = mark;
+                                scratch.seen[m] = mark;
                                 queue.extend([m as u32, steps + 1]);
                             }
                             // Another door: a walk from this room to its.
                             Tile::Door if c != d => {
-                                self.seen[m] = mark;
-                                if let Some(s) = self.ring_room(m).filter(|&s| s != r) {
+                                scratch.seen[m] = mark;
+                                if let Some(s) = rules.ring_room(m).filter(|&s| s != r) {
                                     let total = into + steps + 1 + at(m).manhattan(centres[s]);
                                     graph[r].push((s as u32, total));
                                 }
@@ -291,7 +299,7 @@ impl Carver {
                 site.budget.spend(head / 2 + 1);
             }
         }
-        self.stack_now = queue;
+        scratch.queue = queue;
         graph
     }
 }
@@ -363,79 +371,33 @@ impl Walker {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::generate::Generator;
-    use crate::generate::seed::{Stage, stage_rng};
-    use crate::level::{Level, Room};
+    use crate::level::Level;
     use crate::stats::LevelStats;
 
-    /// What the Tunnel will use by default (phase B moves it into the
-    /// config): the numbers of the README's style table.
-    pub(crate) const DEFAULT: RoomLoops = RoomLoops {
-        count: 10,
-        ratio: 2.0,
-        reach: 40,
-    };
+    fn with(settings: RoomLoops) -> Config {
+        Config {
+            room_loops: settings,
+            ..Config::default()
+        }
+    }
 
-    /// Attempt 0 of a level, its tree of corridors and then room loops (no
-    /// stairs: they change neither loops nor walks). Also returns the loops
-    /// made and the work they took.
-    pub(crate) fn level_with_loops(
-        generator: &mut Generator,
-        carver: &mut Carver,
-        cfg: &Config,
-        seed: u64,
-        depth: u16,
-        settings: &RoomLoops,
-    ) -> Option<(Level, usize, u64)> {
-        let mut work = generator.groundwork(cfg, seed, depth)?;
-        let budget = Budget::for_level(cfg.width, cfg.height);
-        let ground = &mut work.ground;
-        let mut doors = vec![Vec::new(); ground.shapes.len()];
-        let mut site = Site {
-            width: usize::from(cfg.width),
-            height: usize::from(cfg.height),
-            tiles: &mut ground.tiles,
-            hardness: &mut ground.hardness,
-            room_id: &work.room_id,
-            shapes: &ground.shapes,
-            doors: &mut doors,
-            budget: &budget,
-        };
-        let mut rng = stage_rng(seed, depth, 0, Stage::Corridors);
-        carver.carve(cfg, &mut site, &mut rng).ok()?;
-        let before = budget.spent();
-        let made = carver.room_loops(cfg, &mut site, settings);
-        let spent = budget.spent() - before;
-        let rooms: Vec<Room> = ground
-            .shapes
-            .iter()
-            .cloned()
-            .zip(doors)
-            .map(|(shape, doors)| Room { shape, doors })
-            .collect();
-        let level = Level::assemble(
-            depth,
-            cfg.width,
-            cfg.height,
-            ground.tiles.clone(),
-            ground.hardness.clone(),
-            rooms,
-            Vec::new(),
-            0,
-        );
-        Some((level, made, spent))
+    fn level(generator: &mut Generator, cfg: &Config, seed: u64, depth: u16) -> Level {
+        generator
+            .level(cfg, seed, depth)
+            .unwrap_or_else(|e| panic!("seed {seed} depth {depth}: {e}"))
     }
 
     /// Top-left corners of 2x2 blocks of corridor and door cells.
-    fn slabs(level: &Level) -> Vec<usize> {
+    fn slabs(level: &Level) -> usize {
         let w = usize::from(level.width());
         let t = level.tiles();
         let open = |c: usize| matches!(t[c], Tile::Corridor | Tile::Door);
         (0..t.len() - w - 1)
             .filter(|&c| c % w + 1 < w && open(c) && open(c + 1) && open(c + w) && open(c + w + 1))
-            .collect()
+            .count()
     }
 
     fn doors_side_by_side(level: &Level) -> usize {
@@ -446,62 +408,53 @@ pub(crate) mod tests {
             .count()
     }
 
-    /// Loops add corridors only: every slab and every pair of doors side
-    /// by side was there before (the tree stage's own), every room keeps
-    /// within its doors, and the level stays one piece.
+    /// Loops add corridors only: no slab and no door beside a door that the
+    /// tree stage did not make itself (the same attempt, the same tree),
+    /// and every room keeps within its doors.
     #[test]
     fn loops_make_no_slab_and_no_door_beside_a_door() {
-        let cfg = Config::default();
-        let (mut generator, mut carver) = (Generator::default(), Carver::default());
-        let none = RoomLoops {
+        let on = Config::default();
+        assert!(on.room_loops.count > 0, "room loops are on by default");
+        let off = with(RoomLoops {
             count: 0,
-            ..DEFAULT
-        };
-        let mut made_any = 0;
+            ..on.room_loops
+        });
+        let mut generator = Generator::default();
+        let mut more = 0;
         for seed in 1..=6 {
             for depth in [1, 5, 10] {
-                let (plain, _, _) =
-                    level_with_loops(&mut generator, &mut carver, &cfg, seed, depth, &none)
-                        .unwrap();
-                let (looped, made, _) =
-                    level_with_loops(&mut generator, &mut carver, &cfg, seed, depth, &DEFAULT)
-                        .unwrap();
-                made_any += made;
-                assert_eq!(slabs(&looped), slabs(&plain), "seed {seed} depth {depth}");
-                assert_eq!(doors_side_by_side(&looped), doors_side_by_side(&plain));
-                for room in looped.rooms() {
-                    assert!(room.doors.len() <= usize::from(cfg.rooms.max_doors));
+                let plain = level(&mut generator, &off, seed, depth);
+                let looped = level(&mut generator, &on, seed, depth);
+                if plain.rejected_attempts() != looped.rejected_attempts() {
+                    continue;
                 }
-                let parts = looped.graph().room_components();
-                assert!(parts.iter().all(|&p| p == parts[0]));
-                assert!(looped.graph().loops() >= plain.graph().loops() + made);
+                more += looped.graph().loops() - plain.graph().loops();
+                assert!(slabs(&looped) <= slabs(&plain), "seed {seed} depth {depth}");
+                assert!(doors_side_by_side(&looped) <= doors_side_by_side(&plain));
+                for room in looped.rooms() {
+                    assert!(room.doors.len() <= usize::from(on.rooms.max_doors));
+                }
             }
         }
-        assert!(made_any > 0);
+        assert!(more > 0);
     }
 
     /// The issue's targets on seeds the settings were not tuned on (tuned
     /// on 1-20; these are 1001-1010): a mean of at least 8 loops a level of
-    /// 40 rooms, none below 4, and the longest room-to-room walk a quarter
-    /// shorter than without loops.
+    /// 40 rooms, none below a tenth of its rooms, and the longest
+    /// room-to-room walk a quarter shorter than without room loops.
     #[test]
     fn loops_target_on_untuned_seeds() {
-        let cfg = Config::default();
-        let (mut generator, mut carver) = (Generator::default(), Carver::default());
-        let none = RoomLoops {
+        let on = Config::default();
+        let off = with(RoomLoops {
             count: 0,
-            ..DEFAULT
-        };
+            ..on.room_loops
+        });
+        let mut generator = Generator::default();
         let (mut loops, mut longest, mut longest_before) = (Vec::new(), 0u64, 0u64);
         for seed in 1001..=1010 {
-            for depth in 1..=cfg.levels {
-                let (plain, _, _) =
-                    level_with_loops(&mut generator, &mut carver, &cfg, seed, depth, &none)
-                        .unwrap();
-                let (looped, _, _) =
-                    level_with_loops(&mut generator, &mut carver, &cfg, seed, depth, &DEFAULT)
-                        .unwrap();
-                let stats = LevelStats::of(&looped);
+            for depth in 1..=on.levels {
+                let stats = LevelStats::of(&level(&mut generator, &on, seed, depth));
                 assert!(
                     stats.loops * 10 >= stats.rooms,
                     "seed {seed} depth {depth}: {} loops for {} rooms",
@@ -510,7 +463,8 @@ pub(crate) mod tests {
                 );
                 loops.push(stats.loops);
                 longest += u64::from(stats.longest_room_path);
-                longest_before += u64::from(LevelStats::of(&plain).longest_room_path);
+                let before = LevelStats::of(&level(&mut generator, &off, seed, depth));
+                longest_before += u64::from(before.longest_room_path);
             }
         }
         let mean = loops.iter().sum::<usize>() as f64 / loops.len() as f64;
@@ -527,7 +481,6 @@ pub(crate) mod tests {
     #[test]
     #[ignore = "a measurement, not a test"]
     fn measure() {
-        let cfg = Config::default();
         let seeds: Vec<u64> = std::env::var("SEEDS")
             .ok()
             .and_then(|s| {
@@ -549,32 +502,19 @@ pub(crate) mod tests {
                     })
                     .collect()
             })
-            .unwrap_or_else(|| {
-                vec![
-                    RoomLoops {
-                        count: 0,
-                        ..DEFAULT
-                    },
-                    DEFAULT,
-                ]
-            });
-        let (mut generator, mut carver) = (Generator::default(), Carver::default());
+            .unwrap_or_else(|| vec![Config::default().room_loops]);
+        let mut generator = Generator::default();
         for s in settings {
-            let (mut loops, mut longest, mut made, mut work, mut slab) =
-                (Vec::new(), Vec::new(), 0, 0, 0);
+            let cfg = with(s.clone());
+            let (mut loops, mut longest, mut work, mut slab) = (Vec::new(), Vec::new(), 0, 0);
             for &seed in &seeds {
                 for depth in 1..=cfg.levels {
-                    let Some((level, m, w)) =
-                        level_with_loops(&mut generator, &mut carver, &cfg, seed, depth, &s)
-                    else {
-                        continue;
-                    };
+                    let level = level(&mut generator, &cfg, seed, depth);
+                    work += generator.work_spent();
                     let stats = LevelStats::of(&level);
                     loops.push(stats.loops as f64);
                     longest.push(f64::from(stats.longest_room_path));
-                    made += m;
-                    work += w;
-                    slab += slabs(&level).len();
+                    slab += slabs(&level);
                 }
             }
             let n = loops.len();
@@ -583,12 +523,11 @@ pub(crate) mod tests {
                 crate::stats::Spread::of(longest).unwrap(),
             );
             println!(
-                "{s:?}: {n} levels, loops mean {:.1} min {} max {}, made {:.1}, longest mean {:.1} \
-                 max {}, slab blocks {slab}, loop work {:.0} a level",
+                "{s:?}: {n} levels, loops mean {:.1} min {} max {}, longest mean {:.1} max {}, \
+                 slab blocks {slab}, work {:.0} a level",
                 loops.mean,
                 loops.min,
                 loops.max,
-                made as f64 / n as f64,
                 longest.mean,
                 longest.max,
                 work as f64 / n as f64,
