@@ -191,11 +191,21 @@ impl RoomLoopConfig {
 impl Default for LoopConfig {
     fn default() -> Self {
         LoopConfig {
-            count: 0,
-            ratio: 5.0,
-            max_length: 4,
+            count: 10,
+            ratio: 2.5,
+            max_length: 8,
         }
     }
+}
+
+impl LoopConfig {
+    /// None, as every run before save format 3 had by default (the ratio
+    /// and length are the old defaults, which the run digest leaves out).
+    pub const NONE: LoopConfig = LoopConfig {
+        count: 0,
+        ratio: 5.0,
+        max_length: 4,
+    };
 }
 
 /// Rooms of a level: how many, how large, and how hard placement tries.

@@ -185,9 +185,13 @@ proptest! {
     }
 }
 
+/// A small level of a style, without the loops the defaults add, so a
+/// test can turn each on by itself.
 fn variant(style: CorridorStyle, f: impl FnOnce(&mut Config)) -> Config {
     let mut c = Config::from_ron("(width: 90, height: 40, levels: 1)", "test").unwrap();
     c.corridors = style;
+    c.extra_loops.count = 0;
+    c.room_loops.count = 0;
     f(&mut c);
     c
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use delve::Config;
-use delve::config::{CorridorStyle, DeadEndPolicy};
+use delve::config::{CorridorStyle, DeadEndPolicy, LoopConfig};
 use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError, SaveLock};
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
@@ -253,24 +253,14 @@ fn a_format_1_run_keeps_format_1_generation() {
     let c = run.config();
     assert_eq!(c.corridors, CorridorStyle::Tunnel);
     assert!(!c.rooms_may_overlap);
-    assert_eq!(c.extra_loops.count, 0);
+    assert_eq!(c.extra_loops, LoopConfig::NONE);
+    assert_eq!(c.room_loops.count, 0);
     assert_eq!(c.dead_ends, DeadEndPolicy::Keep);
-    // These are also the defaults, whose output the stack fingerprint
-    // (tests/stack.rs) pins to format 1's generator.
+    // The layout defaults but for loops, which format 3 turned on.
     let d = Config::default();
     assert_eq!(
-        (
-            c.corridors,
-            c.rooms_may_overlap,
-            &c.extra_loops,
-            c.dead_ends
-        ),
-        (
-            d.corridors,
-            d.rooms_may_overlap,
-            &d.extra_loops,
-            d.dead_ends
-        )
+        (c.corridors, c.rooms_may_overlap, c.dead_ends),
+        (d.corridors, d.rooms_may_overlap, d.dead_ends)
     );
 }
 

@@ -57,7 +57,7 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 fn no_loops(l: &&LoopConfig) -> bool {
-    **l == LoopConfig::default()
+    **l == LoopConfig::NONE
 }
 fn no_room_loops(l: &&RoomLoopConfig) -> bool {
     l.count == 0
