@@ -7,7 +7,7 @@
 //! ```ron
 //! profiles: [
 //!     (depths: (min: 4, max: 6), corridors: Grid, rooms: (count: (max: 30))),
-//!     (depths: (min: 7, max: 10), corridors: DeadEnd, dead_ends: Keep),
+//!     (depths: (min: 7, max: 10), corridors: DeadEnd, room_loops: (count: 0)),
 //! ],
 //! ```
 //!
@@ -44,6 +44,8 @@ pub struct Profile {
     pub rooms_may_overlap: Option<bool>,
     #[serde(skip_serializing_if = "LoopPatch::is_empty")]
     pub extra_loops: LoopPatch,
+    #[serde(skip_serializing_if = "RoomLoopPatch::is_empty")]
+    pub room_loops: RoomLoopPatch,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dead_ends: Option<DeadEndPolicy>,
     #[serde(skip_serializing_if = "MonsterPatch::is_empty")]
@@ -192,6 +194,15 @@ patch! {
 }
 
 patch! {
+    /// `room_loops` in a profile.
+    RoomLoopPatch for crate::config::RoomLoopConfig {
+        count: u16,
+        ratio: f64,
+        reach: u16,
+    } ranges {}
+}
+
+patch! {
     /// `simulation` in a profile: only the per-level monster counts, since
     /// the other rules belong to the whole run.
     MonsterPatch for crate::config::SimulationConfig {
@@ -214,6 +225,7 @@ impl Profile {
         self.grid_segment.apply(&mut c.grid_segment);
         set(&mut c.rooms_may_overlap, self.rooms_may_overlap);
         self.extra_loops.apply(&mut c.extra_loops);
+        self.room_loops.apply(&mut c.room_loops);
         set(&mut c.dead_ends, self.dead_ends);
         self.simulation.apply(&mut c.simulation);
         c
@@ -288,7 +300,7 @@ mod tests {
     #[test]
     fn overlapping_profiles_apply_in_order() {
         let ps = profiles(
-            "[(depths: (min: 1, max: 10), tunnel: (turn_penalty: 20), rooms: (count: (min: 8))),
+            "[(depths: (min: 1, max: 10), tunnel: (turn_penalty: 20), rooms: (count: (min: 8)), room_loops: (count: 3)),
               (depths: (min: 5, max: 5), tunnel: (turn_penalty: 3)),
               (simulation: (monsters_max: 5))]",
         );
@@ -296,6 +308,11 @@ mod tests {
         assert_eq!(at_depth(&base, &ps, 4).tunnel.turn_penalty, 20);
         assert_eq!(at_depth(&base, &ps, 5).tunnel.turn_penalty, 3);
         assert_eq!(at_depth(&base, &ps, 5).rooms.count.min, 8);
+        assert_eq!(at_depth(&base, &ps, 5).room_loops.count, 3);
+        assert_eq!(
+            at_depth(&base, &ps, 5).room_loops.reach,
+            base.room_loops.reach
+        );
         // No `depths`: every depth.
         assert_eq!(at_depth(&base, &ps, 900).simulation.monsters_max, 5);
         assert_eq!(
