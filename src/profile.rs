@@ -25,30 +25,43 @@ use crate::config::{Config, CorridorStyle, DeadEndPolicy, Range};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Profile {
+    /// The depths the profile applies to (every depth if left out).
     pub depths: Band,
     #[serde(skip_serializing_if = "RoomPatch::is_empty")]
+    /// Changes to `rooms`.
     pub rooms: RoomPatch,
     #[serde(skip_serializing_if = "HardnessPatch::is_empty")]
+    /// Changes to `hardness`.
     pub hardness: HardnessPatch,
     #[serde(skip_serializing_if = "TunnelPatch::is_empty")]
+    /// Changes to `tunnel`.
     pub tunnel: TunnelPatch,
     #[serde(skip_serializing_if = "StairsPatch::is_empty")]
+    /// Changes to `stairs`.
     pub stairs: StairsPatch,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The corridor style of the band.
     pub corridors: Option<CorridorStyle>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `grid_spacing` of the band.
     pub grid_spacing: Option<u16>,
     #[serde(skip_serializing_if = "RangePatch::is_empty")]
+    /// Changes to `grid_segment`.
     pub grid_segment: RangePatch,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `rooms_may_overlap` of the band.
     pub rooms_may_overlap: Option<bool>,
     #[serde(skip_serializing_if = "LoopPatch::is_empty")]
+    /// Changes to `extra_loops`.
     pub extra_loops: LoopPatch,
     #[serde(skip_serializing_if = "RoomLoopPatch::is_empty")]
+    /// Changes to `room_loops`.
     pub room_loops: RoomLoopPatch,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `dead_ends` of the band.
     pub dead_ends: Option<DeadEndPolicy>,
     #[serde(skip_serializing_if = "MonsterPatch::is_empty")]
+    /// Changes to the per-level monster counts of `simulation`.
     pub simulation: MonsterPatch,
 }
 
@@ -56,7 +69,9 @@ pub struct Profile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Band {
+    /// The shallowest depth of the band.
     pub min: u16,
+    /// The deepest depth of the band.
     pub max: u16,
 }
 
@@ -71,6 +86,7 @@ impl Default for Band {
 }
 
 impl Band {
+    /// Whether the band holds `depth`.
     pub fn contains(self, depth: u16) -> bool {
         (self.min..=self.max).contains(&depth)
     }
@@ -91,8 +107,10 @@ impl std::fmt::Display for Band {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RangePatch {
+    /// The new lower bound, if set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min: Option<u16>,
+    /// The new upper bound, if set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<u16>,
 }
@@ -123,10 +141,12 @@ macro_rules! patch {
         #[serde(deny_unknown_fields, default)]
         pub struct $name {
             $(
+                #[doc = concat!("`", stringify!($field), "` of the band, if the profile sets it.")]
                 #[serde(skip_serializing_if = "Option::is_none")]
                 pub $field: Option<$t>,
             )*
             $(
+                #[doc = concat!("Changes to the range `", stringify!($range), "`.")]
                 #[serde(skip_serializing_if = "RangePatch::is_empty")]
                 pub $range: RangePatch,
             )*

@@ -31,8 +31,11 @@ pub const MAX_WEIGHT: u16 = 10_000;
 /// One cell of a vault's drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VaultCell {
+    /// Room floor (`.`).
     Floor,
+    /// A door (`+`); on the drawing's edge, an entrance for corridors.
     Door,
+    /// A corridor cell that belongs to the vault (`#`).
     Corridor,
     /// Rock the vault owns: corridors go round it, tunnellers cannot dig it.
     Rock,
@@ -90,6 +93,7 @@ impl VaultCell {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VaultDraft {
+    /// Unique in the file; errors and the JSON export name the vault by it.
     pub name: String,
     /// The depths where the vault may appear.
     pub depths: Range,
@@ -102,6 +106,7 @@ pub struct VaultDraft {
     /// Whether it may be flipped left to right.
     #[serde(default)]
     pub mirror: bool,
+    /// The drawing, one string a row (see the legend above).
     pub map: Vec<String>,
 }
 
@@ -113,10 +118,15 @@ fn one() -> u16 {
 /// glyph is known.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Vault {
+    /// Unique among the vaults of a file.
     pub name: String,
+    /// The depths where the vault may appear.
     pub depths: Range,
+    /// How often it is chosen among the vaults that fit a level.
     pub weight: u16,
+    /// Whether it may be turned by quarter turns.
     pub rotate: bool,
+    /// Whether it may be flipped left to right.
     pub mirror: bool,
     drawing: Drawing,
 }
@@ -133,11 +143,14 @@ pub struct Drawing {
 /// `mirrored`) a flip left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Orientation {
+    /// Quarter turns clockwise, 0 to 3.
     pub quarter_turns: u8,
+    /// Whether it is flipped left to right after turning.
     pub mirrored: bool,
 }
 
 impl Orientation {
+    /// The drawing as it stands in the file.
     pub const AS_DRAWN: Orientation = Orientation {
         quarter_turns: 0,
         mirrored: false,
@@ -145,10 +158,12 @@ impl Orientation {
 }
 
 impl Drawing {
+    /// Columns of the drawing.
     pub fn width(&self) -> u16 {
         self.width
     }
 
+    /// Rows of the drawing.
     pub fn height(&self) -> u16 {
         self.height
     }
@@ -287,11 +302,13 @@ impl Vault {
 pub struct VaultProblem {
     /// Index of the vault in the file.
     pub vault: usize,
+    /// The vault's name as written.
     pub name: String,
     /// `name`, `depths`, `weight` or `map`.
     pub field: &'static str,
     /// Row and column (1-based) in the drawing.
     pub cell: Option<(usize, usize)>,
+    /// What is wrong, and what would do.
     pub message: String,
 }
 
