@@ -33,6 +33,7 @@
 
 pub mod config;
 pub mod data_file;
+pub mod dice;
 pub mod dungeon;
 pub mod export;
 pub mod generate;

@@ -29,7 +29,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 4;
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
 const FLAG_ZSTD: u16 = 1;
@@ -355,6 +355,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
+        2 => {
+            let (old, used): (v2::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
         FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -382,9 +387,10 @@ mod v1 {
 
     use crate::config::{
         self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-        SimulationConfig, StairsConfig, TunnelConfig,
+        StairsConfig, TunnelConfig,
     };
-    use crate::sim::RunState;
+
+    use super::v2::{RunState, SimulationConfig};
 
     #[derive(Deserialize)]
     pub(super) struct Config {
@@ -399,7 +405,7 @@ mod v1 {
         generation_retries: u16,
     }
 
-    /// A format-1 run: its own config, then the state as today.
+    /// A format-1 run: its own config, then the state as format 2.
     #[derive(Deserialize)]
     pub(super) struct Run {
         config: Config,
@@ -425,7 +431,7 @@ mod v1 {
                     ..LoopConfig::default()
                 },
                 dead_ends: DeadEndPolicy::Keep,
-                simulation: c.simulation,
+                simulation: c.simulation.into(),
                 generation_retries: c.generation_retries,
             }
         }
@@ -433,7 +439,158 @@ mod v1 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into())
+        }
+    }
+}
+
+/// Format 2, read by this build and converted on load. Format 4 (issue
+/// 13; 3 is issue 12's) added the Combat game: the rules and their numbers in the config, hit points,
+/// damage, depths, rarity and a description in monster kinds, and the
+/// Combat state of the run. A format-2 run is a Stomp run and goes on as
+/// one, with its monsters as they were.
+mod v2 {
+    use rand_pcg::Pcg64;
+    use serde::Deserialize;
+
+    use crate::config::{
+        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
+        RoomConfig, Rules, StairsConfig, TunnelConfig,
+    };
+    use crate::sim::{Colour, LevelState, Outcome, Player, Trait};
+
+    #[derive(Deserialize)]
+    pub(super) struct SimulationConfig {
+        lives: u8,
+        sight_radius: u8,
+        perception_radius: u8,
+        player_speed: u8,
+        monsters_first_level: u16,
+        monsters_per_depth: u16,
+        monsters_max: u16,
+        dig_per_turn: u8,
+        cautious_at_lives: u8,
+        goal: Goal,
+    }
+
+    impl From<SimulationConfig> for config::SimulationConfig {
+        fn from(s: SimulationConfig) -> Self {
+            config::SimulationConfig {
+                rules: Rules::Stomp,
+                lives: s.lives,
+                sight_radius: s.sight_radius,
+                perception_radius: s.perception_radius,
+                player_speed: s.player_speed,
+                monsters_first_level: s.monsters_first_level,
+                monsters_per_depth: s.monsters_per_depth,
+                monsters_max: s.monsters_max,
+                dig_per_turn: s.dig_per_turn,
+                cautious_at_lives: s.cautious_at_lives,
+                goal: s.goal,
+                combat: CombatConfig::default(),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    struct MonsterKind {
+        name: String,
+        glyph: char,
+        colour: Colour,
+        speed: u8,
+        traits: Vec<Trait>,
+    }
+
+    impl From<MonsterKind> for crate::sim::MonsterKind {
+        fn from(k: MonsterKind) -> Self {
+            crate::sim::MonsterKind {
+                name: k.name,
+                glyph: k.glyph,
+                colour: k.colour,
+                speed: k.speed,
+                traits: k.traits,
+                ..crate::sim::MonsterKind::default()
+            }
+        }
+    }
+
+    /// The state a run saved before Combat: no Combat state, kinds without
+    /// its fields.
+    #[derive(Deserialize)]
+    pub(super) struct RunState {
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        turn: u64,
+        killed: u32,
+        log: Vec<String>,
+        outcome: Outcome,
+    }
+
+    impl From<RunState> for crate::sim::RunState {
+        fn from(s: RunState) -> Self {
+            crate::sim::RunState::stomp(
+                s.kinds.into_iter().map(Into::into).collect(),
+                s.seed,
+                s.rng,
+                s.levels,
+                s.player,
+                (s.turn, s.killed),
+                s.log,
+                s.outcome,
+            )
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        corridors: CorridorStyle,
+        grid_spacing: u16,
+        #[serde(with = "crate::config::grid_segment_field")]
+        grid_segment: Range,
+        rooms_may_overlap: bool,
+        extra_loops: LoopConfig,
+        dead_ends: DeadEndPolicy,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            let c = r.config;
+            let config = config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: c.corridors,
+                grid_spacing: c.grid_spacing,
+                grid_segment: c.grid_segment,
+                rooms_may_overlap: c.rooms_may_overlap,
+                extra_loops: c.extra_loops,
+                dead_ends: c.dead_ends,
+                simulation: c.simulation.into(),
+                generation_retries: c.generation_retries,
+            };
+            crate::sim::Run::from_saved(config, r.state.into())
         }
     }
 }
@@ -722,6 +879,38 @@ impl SaveDir {
 
     pub fn backup(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.sav.bak"))
+    }
+
+    /// Where NAME's morgue file goes: beside its save (DCSS's name).
+    pub fn morgue(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.morgue.txt"))
+    }
+
+    /// Writes NAME's morgue file (the caller holds NAME's lock): through a
+    /// temporary file and a rename, never through a link or onto anything
+    /// but a regular file.
+    pub fn write_morgue(
+        &self,
+        name: &str,
+        text: &str,
+        _lock: &SaveLock,
+    ) -> Result<PathBuf, SaveError> {
+        Self::check_name(name)?;
+        let path = self.morgue(name);
+        if let Ok(meta) = fs::symlink_metadata(&path) {
+            check_regular(&path, &meta)?;
+        }
+        let tmp = self
+            .dir
+            .join(format!(".{name}.morgue.tmp.{}", std::process::id()));
+        let mut file = guarded(OpenOptions::new().write(true).create_new(true))
+            .open(&tmp)
+            .map_err(open_error(&tmp))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(io_error(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_error(&path))?;
+        Ok(path)
     }
 
     /// Whether NAME has a save or a backup (of any kind, links included).

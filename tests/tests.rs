@@ -2,6 +2,7 @@
 
 mod check;
 mod cli;
+mod combat;
 mod common;
 mod limits;
 mod messages;

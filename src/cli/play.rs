@@ -33,7 +33,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "load")]
     replace: bool,
     /// Continue the saved run NAME.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items"])]
     load: Option<String>,
 }
 
@@ -67,7 +67,12 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 )),
                 e => e.into(),
             })?;
-            (Run::new(config, kinds, seed)?, (name, lock), None)
+            let items = args.new_run.load_items()?;
+            (
+                Run::with_items(config, kinds, items, seed)?,
+                (name, lock),
+                None,
+            )
         }
     };
     if !has_terminal() {
@@ -118,6 +123,12 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
     };
     let loaded = loaded_cleanly.then_some(loaded_turn);
+    if app.run().outcome() != Outcome::Playing {
+        match super::write_morgue(&saves, &name, app.run(), &lock) {
+            Ok(path) => say(&format!("delve: the morgue file is {}", path.display())),
+            Err(e) => say(&format!("delve: the morgue file could not be written: {e}")),
+        }
+    }
     let farewell = farewell(&app, &saves, saves_dir, last_save, loaded);
     // The terminal may be gone (SIGHUP): the save is what matters, so a
     // message that cannot be written is dropped rather than a failure.

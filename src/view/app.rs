@@ -31,10 +31,55 @@ pub enum Mode {
     Help {
         scroll: usize,
     },
+    /// The pack, listed.
+    Inventory,
+    /// Asking which pack item to use.
+    Choose {
+        verb: ItemVerb,
+    },
     /// Ctrl-C: save before quitting?
     ConfirmQuit,
     /// The run is won or lost: its summary.
     Ended,
+}
+
+/// What a pack letter is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemVerb {
+    Wield,
+    Quaff,
+    Read,
+    Drop,
+}
+
+impl ItemVerb {
+    /// The prompt's question.
+    pub fn question(self) -> &'static str {
+        match self {
+            ItemVerb::Wield => "Wield or wear which item?",
+            ItemVerb::Quaff => "Drink which potion?",
+            ItemVerb::Read => "Read which scroll?",
+            ItemVerb::Drop => "Drop which item?",
+        }
+    }
+
+    fn action(self, slot: u8) -> Action {
+        match self {
+            ItemVerb::Wield => Action::Wield { slot },
+            ItemVerb::Quaff => Action::Quaff { slot },
+            ItemVerb::Read => Action::Read { slot },
+            ItemVerb::Drop => Action::Drop { slot },
+        }
+    }
+
+    fn refusal(self) -> &'static str {
+        match self {
+            ItemVerb::Wield => "You cannot wield or wear that.",
+            ItemVerb::Quaff => "You cannot drink that.",
+            ItemVerb::Read => "You cannot read that.",
+            ItemVerb::Drop => "You have no such item.",
+        }
+    }
 }
 
 /// Something that takes several turns, one a tick, until it arrives or is
@@ -323,6 +368,26 @@ impl App {
                 }
                 return Ok(());
             }
+            Mode::Choose { verb } => {
+                self.messages.clear();
+                self.mode = Mode::Map;
+                if let Key::Char(c @ 'a'..='z') = key {
+                    let slot = c as u8 - b'a';
+                    let carried = self
+                        .run
+                        .combat()
+                        .is_some_and(|s| usize::from(slot) < s.hero.pack.len());
+                    if !carried {
+                        self.note("You have no such item.".into());
+                        return Ok(());
+                    }
+                    let events = self.act(verb.action(slot))?;
+                    if events == [Event::Blocked] {
+                        self.note(verb.refusal().into());
+                    }
+                }
+                return Ok(());
+            }
             Mode::Ended => {
                 // Only deliberate keys leave the summary, so keys typed
                 // ahead during the last moves cannot dismiss it unread.
@@ -379,6 +444,11 @@ impl App {
                     self.mode = Mode::Map;
                 }
             }
+            Mode::Inventory => {
+                if matches!(command, Command::Inventory | Command::Cancel) {
+                    self.mode = Mode::Map;
+                }
+            }
             Mode::Look { cursor } => match command {
                 Command::Move { dx, dy } => {
                     let level = &self.run.current().level;
@@ -414,7 +484,9 @@ impl App {
                     scroll: s,
                 });
             }
-            Mode::ConfirmQuit | Mode::Ended => unreachable!("handled above"),
+            Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } => {
+                unreachable!("handled above")
+            }
         }
         Ok(())
     }
@@ -465,6 +537,34 @@ impl App {
                 }
             }
             Command::Explore => self.start(Activity::Explore)?,
+            Command::PickUp => {
+                if self.run.combat().is_none() {
+                    self.note("There is nothing to pick up in this game.".into());
+                } else if self.run.items_here().is_empty() {
+                    self.note("There is nothing here to pick up.".into());
+                } else {
+                    self.act(Action::PickUp)?;
+                }
+            }
+            Command::Inventory => {
+                if self.run.combat().is_none() {
+                    self.note("You carry nothing in this game.".into());
+                } else {
+                    self.mode = Mode::Inventory;
+                }
+            }
+            Command::Wield | Command::Quaff | Command::Read | Command::Drop => {
+                let verb = match command {
+                    Command::Wield => ItemVerb::Wield,
+                    Command::Quaff => ItemVerb::Quaff,
+                    Command::Read => ItemVerb::Read,
+                    _ => ItemVerb::Drop,
+                };
+                match self.run.combat() {
+                    Some(s) if !s.hero.pack.is_empty() => self.mode = Mode::Choose { verb },
+                    _ => self.note("You are not carrying anything.".into()),
+                }
+            }
             Command::Overview => self.mode = Mode::Overview,
             Command::Look => {
                 self.look_return = self.camera;
@@ -767,10 +867,11 @@ impl App {
         let level = &state.level;
         if p == run.player().pos {
             let lives = run.player().lives;
-            return format!(
-                "You: {lives} {} left.",
-                if lives == 1 { "life" } else { "lives" }
-            );
+            let lives = format!("{lives} {} left", if lives == 1 { "life" } else { "lives" });
+            return match run.combat() {
+                Some(_) => format!("You: {}/{} HP, {lives}.", run.hp(), run.max_hp()),
+                None => format!("You: {lives}."),
+            };
         }
         let sees = run.sees(p);
         if sees && let Some(m) = state.monsters.iter().find(|m| m.pos == p) {
@@ -790,11 +891,38 @@ impl App {
                 8..=12 => "as fast as you",
                 _ => "fast",
             });
+            if let Some((hp, max)) = run.monster_hp(m) {
+                let about = if kind.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", kind.description)
+                };
+                return format!(
+                    "{} ({}), {}: hits for {}; {}.{about}",
+                    capitalised(&with_article(&kind.name)),
+                    kind.glyph,
+                    crate::sim::wound_word(hp, max),
+                    kind.damage,
+                    traits.join(", ")
+                );
+            }
             return format!(
                 "{} ({}): {}.",
                 capitalised(&with_article(&kind.name)),
                 kind.glyph,
                 traits.join(", ")
+            );
+        }
+        if (sees || state.has_seen(p))
+            && let (Some(combat), Some(floor)) = (run.combat(), run.floor())
+            && let Some(item) = floor.items.iter().rev().find(|i| i.pos == p)
+        {
+            let kind = combat.kind(item.kind);
+            return format!(
+                "{} ({}): {}",
+                capitalised(&combat.describe(item.kind)),
+                kind.glyph,
+                kind.description
             );
         }
         if !sees && !state.has_seen(p) {
