@@ -22,8 +22,11 @@ pub const MAX_BONUS: u16 = 9999;
 /// A dice expression: `count` dice of `sides` faces, plus `bonus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Dice {
+    /// Dice rolled; 0 makes the expression a constant.
     pub count: u16,
+    /// Faces of each die, so a roll is 1 to `sides`.
     pub sides: u16,
+    /// Added after the dice, so weak dice still hurt.
     pub bonus: u16,
 }
 
@@ -32,12 +35,16 @@ pub struct Dice {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} (at character {} of \"{text}\")", column + 1)]
 pub struct DiceError {
+    /// The expression as written, to quote it back.
     pub text: String,
+    /// 0-based character the error points at.
     pub column: usize,
+    /// What is wrong there, for the data file's author.
     pub message: String,
 }
 
 impl Dice {
+    /// For shipped defaults, which need no parsing.
     pub const fn new(count: u16, sides: u16, bonus: u16) -> Dice {
         Dice {
             count,

@@ -20,12 +20,16 @@ use super::{Outcome, Run};
 /// What one run of a batch came to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RunRecord {
+    /// The seed, so one run can be played again alone.
     pub seed: u64,
     #[serde(serialize_with = "outcome_word")]
+    /// Won, lost, or still playing at the turn limit.
     pub outcome: Outcome,
+    /// Turns played, for the length quantiles.
     pub turns: u64,
     /// The deepest depth the player stood on.
     pub deepest: u16,
+    /// Monsters the player killed, all kinds together.
     pub kills: u32,
     /// The kind of monster that took the last life, for a lost run.
     pub cause: Option<String>,
@@ -104,11 +108,17 @@ where
 /// Nearest-rank quantiles of a sample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Quantiles {
+    /// The best (or worst) case seen.
     pub min: u64,
+    /// A quarter of the runs are at or below this.
     pub p25: u64,
+    /// The typical run, unmoved by outliers.
     pub median: u64,
+    /// Three quarters of the runs are at or below this.
     pub p75: u64,
+    /// The long tail, short of the one extreme run.
     pub p90: u64,
+    /// The extreme, to spot a runaway run.
     pub max: u64,
 }
 
@@ -137,21 +147,29 @@ impl Quantiles {
 /// What a batch adds up to.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
+    /// Runs played, the denominator of every share.
     pub runs: u64,
+    /// Runs that reached their goal.
     pub won: u64,
+    /// Runs that lost their last life.
     pub lost: u64,
+    /// Runs stopped by `--turns`: neither balance signal.
     pub playing: u64,
     /// Runs by the deepest depth they reached, shallowest first.
     pub deepest: BTreeMap<u16, u64>,
     /// Runs that reached at least each depth, shallowest first.
     pub reached: BTreeMap<u16, u64>,
+    /// How long runs last; `None` for no runs.
     pub turns: Option<Quantiles>,
+    /// How much fighting runs see; `None` for no runs.
     pub kills: Option<Quantiles>,
     /// Causes of death, commonest first (ties by name).
     pub causes: Vec<(String, u64)>,
 }
 
 impl Summary {
+    /// Adds up records in their order, so the summary
+    /// depends on the seeds alone, not on the threads.
     pub fn of(records: &[RunRecord]) -> Summary {
         let count = |o| records.iter().filter(|r| r.outcome == o).count() as u64;
         let mut deepest = BTreeMap::new();
@@ -240,7 +258,9 @@ impl Summary {
 /// The JSON document of `--format json`.
 #[derive(Serialize)]
 pub struct Report<'a> {
+    /// Every run, in seed order, for scripts.
     pub runs: &'a [RunRecord],
+    /// The same totals the text summary prints.
     pub summary: &'a Summary,
 }
 

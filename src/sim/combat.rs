@@ -39,6 +39,7 @@ impl HitOdds {
 /// What one attack did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strike {
+    /// No damage: armour's whole effect is more of these.
     Miss,
     /// A hit for this much damage (at least 1).
     Hit(u16),

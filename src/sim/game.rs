@@ -17,6 +17,7 @@ pub const PACK_SLOTS: usize = 26;
 /// The player's side of the Combat game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hero {
+    /// Hit points now; at 0 a life is lost.
     pub hp: u16,
     /// Experience: the hit points of the monsters killed.
     pub xp: u32,
@@ -30,6 +31,7 @@ pub struct Hero {
     pub pack: Vec<u16>,
     /// Extra armour from a potion of stoneskin, and the turn it wears off.
     pub stoneskin: u16,
+    /// Turn the stoneskin armour wears off at.
     pub stoneskin_until: u64,
 }
 
@@ -52,6 +54,7 @@ pub struct CombatState {
     /// The run's item kinds (a run carries its data, as it does its
     /// monster kinds).
     pub items: Vec<ItemKind>,
+    /// The player's hit points, gear and pack.
     pub hero: Hero,
     /// One per level slot; a level not visited yet has an empty one.
     pub floors: Vec<Floor>,
@@ -62,6 +65,8 @@ pub struct CombatState {
 }
 
 impl CombatState {
+    /// A fresh run's state: full `hp`, an empty pack, and
+    /// one empty floor per level, filled when it is visited.
     pub fn new(items: Vec<ItemKind>, hp: u16, levels: u16, monster_kinds: usize) -> CombatState {
         CombatState {
             items,
@@ -81,6 +86,8 @@ impl CombatState {
         }
     }
 
+    /// Kinds are saved as indices; this is their meaning.
+    /// Validation on load keeps every index in range.
     pub fn kind(&self, kind: u16) -> &ItemKind {
         &self.items[usize::from(kind)]
     }

@@ -24,7 +24,12 @@ pub enum PotionEffect {
     /// much.
     Vigour(u16),
     /// Makes the player hard to hit: this much armour for `turns` turns.
-    Stoneskin { armour: u16, turns: u16 },
+    Stoneskin {
+        /// Armour points added while it lasts.
+        armour: u16,
+        /// How long it lasts, so it helps a fight, not a run.
+        turns: u16,
+    },
 }
 
 /// What a scroll does when read.
@@ -45,13 +50,17 @@ pub enum ScrollEffect {
 pub enum ItemClass {
     /// Wielded: the player's attacks roll `damage`.
     Weapon {
+        /// Rolled for each of the player's hits.
         damage: Dice,
     },
     /// Worn: lowers the chance to be hit.
     Armour {
+        /// Armour points, each lowering a monster's chance to hit.
         protection: u16,
     },
+    /// Quaffed once, then gone.
     Potion(PotionEffect),
+    /// Read once, then gone.
     Scroll(ScrollEffect),
 }
 
@@ -81,10 +90,15 @@ impl ItemClass {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ItemKind {
+    /// As messages, look mode and the morgue name it.
     pub name: String,
+    /// Checked against the class's classic glyph on load.
     pub glyph: char,
+    /// How the viewer draws it.
     pub colour: Colour,
+    /// What it is and what using it does.
     pub class: ItemClass,
+    /// Where it may be placed, so deep finds are better.
     pub depths: Depths,
     /// 1 (common) to 1000: drawn with weight 1000 / rarity among the kinds
     /// found at a depth.
@@ -192,6 +206,7 @@ pub fn items_from_ron(text: &str, origin: &str) -> Result<Vec<ItemKind>, ConfigE
 pub struct Item {
     /// Index into the run's item kinds.
     pub kind: u16,
+    /// Always an open floor cell (checked on load).
     pub pos: Pos,
 }
 

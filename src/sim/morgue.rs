@@ -10,20 +10,33 @@ use super::Outcome;
 /// Everything a morgue file tells, gathered from a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Morgue {
+    /// The save's name, which the file is named after.
     pub name: String,
+    /// So the run can be played again.
     pub seed: u64,
+    /// Won, lost or unfinished.
     pub outcome: Outcome,
+    /// How long the run lasted.
     pub turns: u64,
     /// Where the run ended.
     pub depth: u16,
+    /// The furthest the player got, the run's score.
     pub deepest: u16,
+    /// Levels in the dungeon, to put depth in scale.
     pub levels: u16,
+    /// Hit points at the end.
     pub hp: u16,
+    /// Maximum hit points, with level and vigour.
     pub max_hp: u16,
+    /// The character's level from experience.
     pub experience_level: u16,
+    /// Experience points: the hit points of the kills.
     pub experience: u32,
+    /// Lives left (0 for a lost run).
     pub lives: u8,
+    /// The wielded weapon's name, or bare hands.
     pub weapon: String,
+    /// The worn armour's name, or none.
     pub armour: String,
     /// Carried items, one line each.
     pub inventory: Vec<String>,
@@ -31,6 +44,7 @@ pub struct Morgue {
     pub kills: Vec<(String, u32)>,
     /// What took the last life, for a lost run.
     pub cause: Option<String>,
+    /// The last messages, to show how the end came.
     pub messages: Vec<String>,
     /// The final level as the player knew it, one string a row.
     pub map: Vec<String>,
@@ -39,6 +53,8 @@ pub struct Morgue {
 }
 
 impl Morgue {
+    /// The file's text, kept separate from writing it
+    /// so the core stays free of IO and tests read it.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "delve morgue file: {}", self.name);

@@ -13,11 +13,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Depths {
+    /// Shallowest depth, 1 at the top.
     pub min: u16,
+    /// Deepest depth, at least `min` (checked on load).
     pub max: u16,
 }
 
 impl Depths {
+    /// Whether a kind belongs on a level at `depth`.
     pub fn contains(&self, depth: u16) -> bool {
         (self.min..=self.max).contains(&depth)
     }
@@ -84,7 +87,9 @@ pub(crate) fn check_description(text: &str) -> Result<(), String> {
 
 /// Something drawn by depth and rarity.
 pub trait Placed {
+    /// Where the kind is found.
     fn depths(&self) -> Depths;
+    /// How rare it is: 1 common to 1000 very rare.
     fn rarity(&self) -> u16;
 }
 
@@ -115,6 +120,7 @@ impl Table {
         Table { entries, total }
     }
 
+    /// True only with no kinds at all: nothing to place.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
