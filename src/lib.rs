@@ -40,6 +40,8 @@ pub mod geom;
 pub mod graph;
 pub mod grid_search;
 pub mod layout;
+#[cfg(feature = "save")]
+pub mod journal;
 pub mod level;
 #[cfg(feature = "render")]
 pub mod render;

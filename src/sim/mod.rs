@@ -28,6 +28,7 @@ mod digest;
 mod distance;
 mod fov;
 mod monster;
+pub mod record;
 mod travel;
 
 pub use autopilot::{Plan, autopilot, decide, explore_step, play_headless};

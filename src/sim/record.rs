@@ -1,0 +1,315 @@
+//! A run's recording: every action that moved it, in order, and the
+//! replay that plays them again.
+//!
+//! The simulation is a pure function of (config, monster kinds, seed,
+//! actions), so these four are the whole run: replaying the actions on a
+//! new run of the same three gives the same state, digest for digest, on
+//! every machine. An action the simulation refused (`Event::Blocked`: no
+//! time passed, nothing changed) is not recorded, so replaying never meets
+//! a refusal; one that does means the recording does not belong to these
+//! rules.
+//!
+//! Consecutive equal actions are kept as one run (`(action, times)`), so
+//! recording a turn is a comparison and an increment or a push, and a long
+//! wait or a straight corridor costs one entry.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::generate::GenerateError;
+
+use super::{Action, Event, MonsterKind, Run};
+
+/// The actions of a run, run-length encoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recording {
+    /// Consecutive equal actions merged: `(action, times)`, times >= 1.
+    runs: Vec<(Action, u32)>,
+    /// Actions in all, the sum of the times.
+    len: u64,
+}
+
+impl Recording {
+    pub fn new() -> Recording {
+        Recording::default()
+    }
+
+    /// A recording from its runs; refuses a run of zero actions, which no
+    /// recording makes (so two encodings of one recording are equal).
+    pub fn from_runs(runs: Vec<(Action, u32)>) -> Result<Recording, String> {
+        let mut recording = Recording::new();
+        for (action, times) in runs {
+            if times == 0 {
+                return Err(format!("a run of zero {action:?} actions"));
+            }
+            recording.push_times(action, times);
+        }
+        Ok(recording)
+    }
+
+    /// Records one action.
+    #[inline]
+    pub fn push(&mut self, action: Action) {
+        self.push_times(action, 1);
+    }
+
+    /// Records `times` repetitions of an action.
+    pub fn push_times(&mut self, action: Action, mut times: u32) {
+        self.len += u64::from(times);
+        if let Some((last, n)) = self.runs.last_mut()
+            && *last == action
+        {
+            let room = u32::MAX - *n;
+            let added = room.min(times);
+            *n += added;
+            times -= added;
+        }
+        if times > 0 {
+            self.runs.push((action, times));
+        }
+    }
+
+    /// How many actions are recorded.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The runs of equal actions, in order.
+    pub fn runs(&self) -> &[(Action, u32)] {
+        &self.runs
+    }
+
+    /// Every action, in order.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|&(action, times)| std::iter::repeat_n(action, times as usize))
+    }
+
+    /// Whether `self` is `other` or its beginning.
+    pub fn is_prefix_of(&self, other: &Recording) -> bool {
+        if self.len > other.len {
+            return false;
+        }
+        let Some((last, head)) = self.runs.split_last() else {
+            return true;
+        };
+        other.runs.len() >= self.runs.len()
+            && other.runs[..head.len()] == *head
+            && other.runs[head.len()].0 == last.0
+            && other.runs[head.len()].1 >= last.1
+    }
+
+    /// The runs from action `from` on (the first one shortened if `from`
+    /// falls inside it): what a journal that holds the first `from`
+    /// actions still lacks.
+    pub fn runs_from(&self, from: u64) -> Vec<(Action, u32)> {
+        let mut skip = from;
+        let mut out = Vec::new();
+        for &(action, times) in &self.runs {
+            if skip >= u64::from(times) {
+                skip -= u64::from(times);
+                continue;
+            }
+            out.push((action, times - skip as u32));
+            skip = 0;
+        }
+        out
+    }
+}
+
+/// Why a replay stopped before the end of its recording.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// A level could not be generated (the recording's config cannot make
+    /// its stack).
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// The simulation refused a recorded action: the recording was not
+    /// made by these rules (or from this start).
+    #[error(
+        "recorded action {index} ({action:?}) at turn {turn} is not possible in the replayed run: the recording does not match these rules"
+    )]
+    Refused {
+        index: u64,
+        turn: u64,
+        action: Action,
+    },
+    /// The run ended (won, lost, or at the last turn) with actions left.
+    #[error("the run ended at turn {turn} with {left} recorded actions left")]
+    Ended { turn: u64, left: u64 },
+}
+
+/// A recording being played back on a run.
+#[derive(Debug)]
+pub struct Replay {
+    run: Run,
+    recording: Recording,
+    /// Position: the run `at.0`, `at.1` actions into it.
+    at: (usize, u32),
+    done: u64,
+}
+
+impl Replay {
+    /// A replay from the start: a new run of (config, kinds, seed), before
+    /// its first action.
+    pub fn new(
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        recording: Recording,
+    ) -> Result<Replay, GenerateError> {
+        Ok(Replay::from_run(Run::new(config, kinds, seed)?, recording))
+    }
+
+    /// A replay of `recording` on a run at its start.
+    pub fn from_run(run: Run, recording: Recording) -> Replay {
+        Replay {
+            run,
+            recording,
+            at: (0, 0),
+            done: 0,
+        }
+    }
+
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// The run, for what needs it mutably between steps (the viewer's
+    /// distance maps); stepping it directly would leave the replay.
+    pub fn run_mut(&mut self) -> &mut Run {
+        &mut self.run
+    }
+
+    pub fn into_run(self) -> Run {
+        self.run
+    }
+
+    pub fn recording(&self) -> &Recording {
+        &self.recording
+    }
+
+    /// Actions played so far.
+    pub fn position(&self) -> u64 {
+        self.done
+    }
+
+    /// Actions left to play.
+    pub fn remaining(&self) -> u64 {
+        self.recording.len() - self.done
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.done == self.recording.len()
+    }
+
+    /// The next action, without playing it.
+    pub fn peek(&self) -> Option<Action> {
+        self.recording.runs.get(self.at.0).map(|&(a, _)| a)
+    }
+
+    /// Plays the next recorded action: its events, or `None` at the end.
+    pub fn step(&mut self) -> Result<Option<Vec<Event>>, ReplayError> {
+        let Some(&(action, times)) = self.recording.runs.get(self.at.0) else {
+            return Ok(None);
+        };
+        let turn = self.run.turn();
+        let events = self.run.step(action)?;
+        if events == [Event::Blocked] {
+            return Err(if self.run.outcome() != super::Outcome::Playing {
+                ReplayError::Ended {
+                    turn,
+                    left: self.remaining(),
+                }
+            } else {
+                ReplayError::Refused {
+                    index: self.done,
+                    turn,
+                    action,
+                }
+            });
+        }
+        self.done += 1;
+        self.at.1 += 1;
+        if self.at.1 == times {
+            self.at = (self.at.0 + 1, 0);
+        }
+        Ok(Some(events))
+    }
+
+    /// Plays every action left.
+    pub fn finish(&mut self) -> Result<(), ReplayError> {
+        while self.step()?.is_some() {}
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(dx: i8, dy: i8) -> Action {
+        Action::Move { dx, dy }
+    }
+
+    #[test]
+    fn equal_actions_merge_into_runs() {
+        let mut r = Recording::new();
+        for a in [
+            Action::Wait,
+            Action::Wait,
+            mv(1, 0),
+            mv(1, 0),
+            mv(1, 0),
+            Action::Wait,
+        ] {
+            r.push(a);
+        }
+        assert_eq!(r.len(), 6);
+        assert_eq!(
+            r.runs(),
+            &[(Action::Wait, 2), (mv(1, 0), 3), (Action::Wait, 1)]
+        );
+        assert_eq!(r.actions().count(), 6);
+        assert_eq!(r.runs_from(3), vec![(mv(1, 0), 2), (Action::Wait, 1)]);
+        assert_eq!(r.runs_from(6), vec![]);
+    }
+
+    #[test]
+    fn a_run_longer_than_a_counter_splits() {
+        let mut r = Recording::new();
+        r.push_times(Action::Wait, u32::MAX);
+        r.push_times(Action::Wait, 5);
+        assert_eq!(r.runs(), &[(Action::Wait, u32::MAX), (Action::Wait, 5)]);
+        assert_eq!(r.len(), u64::from(u32::MAX) + 5);
+    }
+
+    #[test]
+    fn prefixes() {
+        let mut long = Recording::new();
+        for a in [Action::Wait, mv(0, 1), mv(0, 1), Action::Descend] {
+            long.push(a);
+        }
+        let mut short = Recording::new();
+        assert!(short.is_prefix_of(&long));
+        short.push(Action::Wait);
+        short.push(mv(0, 1));
+        assert!(short.is_prefix_of(&long));
+        assert!(!long.is_prefix_of(&short));
+        short.push(Action::Ascend);
+        assert!(!short.is_prefix_of(&long));
+        assert!(long.is_prefix_of(&long));
+    }
+
+    #[test]
+    fn zero_runs_are_refused() {
+        assert!(Recording::from_runs(vec![(Action::Wait, 0)]).is_err());
+        let r = Recording::from_runs(vec![(Action::Wait, 2), (Action::Wait, 3)]).unwrap();
+        assert_eq!(r.runs(), &[(Action::Wait, 5)]);
+    }
+}
