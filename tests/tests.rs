@@ -3,6 +3,7 @@
 mod check;
 mod cli;
 mod common;
+mod journal;
 mod limits;
 mod messages;
 mod play;

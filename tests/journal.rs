@@ -1,0 +1,148 @@
+//! Journals: a run's recording replays to the run, through the file
+//! format, for random seeds, configs and actions.
+
+use delve::Config;
+use delve::config::Goal;
+use delve::journal::{Checkpoint, Start, decode, encode};
+use delve::sim::record::{Recording, Replay};
+use delve::sim::{Action, Event, MonsterKind, Outcome, Run, autopilot};
+use proptest::prelude::*;
+
+fn small_config() -> impl Strategy<Value = Config> {
+    (
+        40u16..=90,
+        20u16..=40,
+        1u16..=4,
+        1u8..=5,
+        0u16..=8,
+        any::<bool>(),
+    )
+        .prop_map(|(width, height, levels, lives, monsters, bottom)| {
+            let mut c = Config {
+                width,
+                height,
+                levels,
+                ..Config::default()
+            };
+            c.rooms.count.max = 12;
+            c.simulation.lives = lives;
+            c.simulation.monsters_first_level = monsters;
+            c.simulation.monsters_per_depth = 2;
+            c.simulation.goal = if bottom {
+                Goal::ReachBottom
+            } else {
+                Goal::KillAll
+            };
+            c
+        })
+}
+
+/// What the player does: the autopilot's choice, or one of these.
+#[derive(Clone, Copy, Debug)]
+enum Choice {
+    Autopilot,
+    Act(Action),
+}
+
+fn choice() -> impl Strategy<Value = Choice> {
+    prop_oneof![
+        4 => Just(Choice::Autopilot),
+        2 => (-1i8..=1, -1i8..=1).prop_map(|(dx, dy)| Choice::Act(Action::Move { dx, dy })),
+        1 => Just(Choice::Act(Action::Wait)),
+        1 => Just(Choice::Act(Action::Descend)),
+        1 => Just(Choice::Act(Action::Ascend)),
+    ]
+}
+
+/// Plays `choices` on `run`, recording what the run carried out (a refused
+/// action, like a move into rock, is not recorded), with a checkpoint at
+/// every level change.
+fn play(
+    run: &mut Run,
+    choices: &[Choice],
+    recording: &mut Recording,
+    checkpoints: &mut Vec<Checkpoint>,
+) {
+    for &c in choices {
+        if run.outcome() != Outcome::Playing {
+            break;
+        }
+        let action = match c {
+            Choice::Autopilot => autopilot(run),
+            Choice::Act(a) => a,
+        };
+        let depth = run.player().depth;
+        let events = run
+            .step(action)
+            .expect("levels of a run that started generate");
+        if events != [Event::Blocked] {
+            recording.push(action);
+        }
+        if run.player().depth != depth {
+            checkpoints.push(Checkpoint {
+                actions: recording.len(),
+                turn: run.turn(),
+                digest: run.digest(),
+            });
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Replaying a run's journal gives the run: its digest at every level
+    /// change and at the end.
+    #[test]
+    fn a_journal_replays_to_its_run(
+        config in small_config(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(choice(), 0..400),
+    ) {
+        let kinds = MonsterKind::defaults();
+        let Ok(mut run) = Run::new(config.clone(), kinds.clone(), seed) else {
+            return Ok(()); // a crowded config may not generate
+        };
+        let start_digest = run.digest();
+        let mut recording = Recording::new();
+        let mut checkpoints = Vec::new();
+        play(&mut run, &choices, &mut recording, &mut checkpoints);
+        let end = Checkpoint { actions: recording.len(), turn: run.turn(), digest: run.digest() };
+        let start = Start { seed, config, kinds };
+        let bytes = encode(&start, start_digest, &recording, end);
+        let journal = decode(&bytes, "journal").unwrap();
+        prop_assert!(journal.cut.is_none());
+        prop_assert_eq!(&journal.recording, &recording);
+
+        let mut replay = Replay::new(journal.start.config, journal.start.kinds, journal.start.seed, journal.recording).unwrap();
+        prop_assert_eq!(replay.run().digest(), start_digest);
+        for c in &checkpoints {
+            while replay.position() < c.actions {
+                replay.step().unwrap();
+            }
+            prop_assert_eq!((replay.run().turn(), replay.run().digest()), (c.turn, c.digest));
+        }
+        replay.finish().unwrap();
+        prop_assert!(replay.at_end());
+        prop_assert_eq!(replay.run(), &run);
+        prop_assert_eq!(replay.run().digest(), run.digest());
+    }
+}
+
+/// A recording from other rules: the replay says which action it refused.
+#[test]
+fn a_recording_that_does_not_fit_is_refused() {
+    let config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    let mut recording = Recording::new();
+    // The player starts on depth 1's up staircase, which leads nowhere.
+    recording.push(Action::Ascend);
+    let mut replay = Replay::new(config, MonsterKind::defaults(), 5, recording).unwrap();
+    let err = replay.step().unwrap_err().to_string();
+    assert!(
+        err.contains("recorded action 0 (Ascend) at turn 0"),
+        "{err}"
+    );
+}
