@@ -144,14 +144,90 @@ pub enum ReplayError {
     Ended { turn: u64, left: u64 },
 }
 
-/// A recording being played back on a run.
+/// A place in a recording: how far a replay has got. It steps a run it is
+/// given, so a viewer can keep the run (and swap in an earlier copy of it
+/// to go back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    /// The run of equal actions next, and how many of it are played.
+    at: (usize, u32),
+    /// Actions played.
+    done: u64,
+}
+
+impl Cursor {
+    /// The place after `done` actions of `recording` (its end if it holds
+    /// fewer).
+    pub fn at(recording: &Recording, done: u64) -> Cursor {
+        let mut left = done.min(recording.len());
+        let done = left;
+        for (i, &(_, times)) in recording.runs.iter().enumerate() {
+            if left < u64::from(times) {
+                return Cursor {
+                    at: (i, left as u32),
+                    done,
+                };
+            }
+            left -= u64::from(times);
+        }
+        Cursor {
+            at: (recording.runs.len(), 0),
+            done,
+        }
+    }
+
+    /// Actions played so far.
+    pub fn position(&self) -> u64 {
+        self.done
+    }
+
+    /// The next action, without playing it.
+    pub fn peek(&self, recording: &Recording) -> Option<Action> {
+        recording.runs.get(self.at.0).map(|&(a, _)| a)
+    }
+
+    /// Plays the next action of `recording` on `run`, which must be the
+    /// recorded run after [`Cursor::position`] actions: its events, or
+    /// `None` at the end.
+    pub fn step(
+        &mut self,
+        recording: &Recording,
+        run: &mut Run,
+    ) -> Result<Option<Vec<Event>>, ReplayError> {
+        let Some(&(action, times)) = recording.runs.get(self.at.0) else {
+            return Ok(None);
+        };
+        let turn = run.turn();
+        let events = run.step(action)?;
+        if events == [Event::Blocked] {
+            return Err(if run.outcome() != super::Outcome::Playing {
+                ReplayError::Ended {
+                    turn,
+                    left: recording.len() - self.done,
+                }
+            } else {
+                ReplayError::Refused {
+                    index: self.done,
+                    turn,
+                    action,
+                }
+            });
+        }
+        self.done += 1;
+        self.at.1 += 1;
+        if self.at.1 == times {
+            self.at = (self.at.0 + 1, 0);
+        }
+        Ok(Some(events))
+    }
+}
+
+/// A recording being played back on a run it owns.
 #[derive(Debug)]
 pub struct Replay {
     run: Run,
     recording: Recording,
-    /// Position: the run `at.0`, `at.1` actions into it.
-    at: (usize, u32),
-    done: u64,
+    cursor: Cursor,
 }
 
 impl Replay {
@@ -171,19 +247,12 @@ impl Replay {
         Replay {
             run,
             recording,
-            at: (0, 0),
-            done: 0,
+            cursor: Cursor::default(),
         }
     }
 
     pub fn run(&self) -> &Run {
         &self.run
-    }
-
-    /// The run, for what needs it mutably between steps (the viewer's
-    /// distance maps); stepping it directly would leave the replay.
-    pub fn run_mut(&mut self) -> &mut Run {
-        &mut self.run
     }
 
     pub fn into_run(self) -> Run {
@@ -196,50 +265,21 @@ impl Replay {
 
     /// Actions played so far.
     pub fn position(&self) -> u64 {
-        self.done
+        self.cursor.done
     }
 
     /// Actions left to play.
     pub fn remaining(&self) -> u64 {
-        self.recording.len() - self.done
+        self.recording.len() - self.cursor.done
     }
 
     pub fn at_end(&self) -> bool {
-        self.done == self.recording.len()
-    }
-
-    /// The next action, without playing it.
-    pub fn peek(&self) -> Option<Action> {
-        self.recording.runs.get(self.at.0).map(|&(a, _)| a)
+        self.remaining() == 0
     }
 
     /// Plays the next recorded action: its events, or `None` at the end.
     pub fn step(&mut self) -> Result<Option<Vec<Event>>, ReplayError> {
-        let Some(&(action, times)) = self.recording.runs.get(self.at.0) else {
-            return Ok(None);
-        };
-        let turn = self.run.turn();
-        let events = self.run.step(action)?;
-        if events == [Event::Blocked] {
-            return Err(if self.run.outcome() != super::Outcome::Playing {
-                ReplayError::Ended {
-                    turn,
-                    left: self.remaining(),
-                }
-            } else {
-                ReplayError::Refused {
-                    index: self.done,
-                    turn,
-                    action,
-                }
-            });
-        }
-        self.done += 1;
-        self.at.1 += 1;
-        if self.at.1 == times {
-            self.at = (self.at.0 + 1, 0);
-        }
-        Ok(Some(events))
+        self.cursor.step(&self.recording, &mut self.run)
     }
 
     /// Plays every action left.
@@ -304,6 +344,16 @@ mod tests {
         short.push(Action::Ascend);
         assert!(!short.is_prefix_of(&long));
         assert!(long.is_prefix_of(&long));
+    }
+
+    #[test]
+    fn a_cursor_lands_inside_a_run() {
+        let r = Recording::from_runs(vec![(Action::Wait, 2), (mv(1, 0), 3)]).unwrap();
+        assert_eq!(Cursor::at(&r, 0).peek(&r), Some(Action::Wait));
+        assert_eq!(Cursor::at(&r, 2).peek(&r), Some(mv(1, 0)));
+        assert_eq!(Cursor::at(&r, 4).at, (1, 2));
+        assert_eq!(Cursor::at(&r, 9).peek(&r), None);
+        assert_eq!(Cursor::at(&r, 9).position(), 5);
     }
 
     #[test]
