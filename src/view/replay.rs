@@ -174,7 +174,9 @@ impl ReplayControl {
                 }
             }
             let at = self.cursor.position();
-            if at % SNAPSHOT_EVERY == 0 && self.snapshots.last().is_none_or(|(p, _)| *p < at) {
+            if at.is_multiple_of(SNAPSHOT_EVERY)
+                && self.snapshots.last().is_none_or(|(p, _)| *p < at)
+            {
                 self.snapshots.push((at, run.clone()));
             }
         }
