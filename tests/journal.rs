@@ -146,3 +146,63 @@ fn a_recording_that_does_not_fit_is_refused() {
         "{err}"
     );
 }
+
+/// A checked replay finds the first checkpoint that does not agree, and an
+/// action the rules refuse.
+#[test]
+fn a_check_names_where_a_replay_parts() {
+    use delve::journal::check::{Expected, Parting, check};
+    let config = Config {
+        levels: 3,
+        ..Config::default()
+    };
+    let start = Run::new(config, MonsterKind::defaults(), 21).unwrap();
+    let mut run = start.clone();
+    let mut recording = Recording::new();
+    let mut points = Vec::new();
+    while run.turn() < 600 {
+        let mut action = autopilot(&mut run);
+        if run.step(action).unwrap() == [Event::Blocked] {
+            action = Action::Wait;
+            run.step(action).unwrap();
+        }
+        recording.push(action);
+        if run.turn() % 100 == 0 {
+            points.push(Expected {
+                actions: recording.len(),
+                turn: run.turn(),
+                digest: run.digest(),
+            });
+        }
+    }
+    let all = check(start.clone(), &recording, &points, &mut |_| {});
+    assert_eq!((all.parting, all.agreed, all.actions), (None, 6, 600));
+    assert_eq!(all.run.digest(), run.digest());
+
+    // A forged digest at turn 300: the runs agreed at 200.
+    points[2].digest ^= 1;
+    let forged = check(start.clone(), &recording, &points, &mut |_| {});
+    match forged.parting {
+        Some(Parting::Differs {
+            agreed_turn: 200,
+            turn: 300,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(forged.agreed, 2);
+
+    // An action that is not possible where it was recorded.
+    let mut odd = Recording::new();
+    for a in recording.actions().take(50) {
+        odd.push(a);
+    }
+    odd.push(Action::Ascend);
+    let refused = check(start, &odd, &[], &mut |_| {});
+    match refused.parting {
+        Some(Parting::Refused {
+            turn: 50, ref what, ..
+        }) => assert!(what.contains("Ascend"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+}

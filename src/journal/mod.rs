@@ -22,6 +22,7 @@
 //! the stated length (itself capped), then bincode with a byte limit, and
 //! last the config and the monster kinds validated as their files are.
 
+pub mod check;
 mod file;
 
 pub use file::{JournalWriter, journal_path, read_file};

@@ -1,0 +1,186 @@
+//! Replaying a recording headless and comparing it with what it should
+//! give: the checkpoints of a journal file on the way, and a save's state
+//! at the end. What `delve replay --check`, `delve verify` and the
+//! journal fallback of `--load` share.
+
+use crate::sim::Run;
+use crate::sim::record::{Cursor, Recording, ReplayError};
+
+use super::{Checkpoint, Start};
+
+/// What a replay is expected to reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// After this many actions...
+    pub actions: u64,
+    /// ...the run is at this turn, with this digest.
+    pub turn: u64,
+    pub digest: u64,
+}
+
+impl From<Checkpoint> for Expected {
+    fn from(c: Checkpoint) -> Self {
+        Expected {
+            actions: c.actions,
+            turn: c.turn,
+            digest: c.digest,
+        }
+    }
+}
+
+/// Where a replay first parted from what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Parting {
+    /// At an expected point, the turn or the digest differs. The state
+    /// first differs after `agreed_turn` (the last point that agreed, 0 if
+    /// none) and at or before `turn`.
+    Differs {
+        agreed_turn: u64,
+        turn: u64,
+        expected: Expected,
+        got_turn: u64,
+        got_digest: u64,
+    },
+    /// The simulation refused a recorded action (or the run ended with
+    /// actions left): the state differed by then, at the latest.
+    Refused {
+        agreed_turn: u64,
+        turn: u64,
+        what: String,
+    },
+}
+
+impl Parting {
+    /// The first turn at which the replay is known to differ.
+    pub fn turn(&self) -> u64 {
+        match self {
+            Parting::Differs { turn, .. } | Parting::Refused { turn, .. } => *turn,
+        }
+    }
+}
+
+impl std::fmt::Display for Parting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Parting::Differs {
+                agreed_turn,
+                turn,
+                expected,
+                got_turn,
+                got_digest,
+            } => {
+                write!(
+                    f,
+                    "after {} actions the replay is at turn {got_turn} with digest {got_digest:016x}, where the record says turn {} with digest {:016x}: the runs first differ at turn {turn} at the latest",
+                    expected.actions, expected.turn, expected.digest
+                )?;
+                if *agreed_turn > 0 {
+                    write!(f, " (they agreed at turn {agreed_turn})")?;
+                }
+                Ok(())
+            }
+            Parting::Refused {
+                agreed_turn, what, ..
+            } => {
+                write!(f, "{what}")?;
+                if *agreed_turn > 0 {
+                    write!(f, " (the runs agreed at turn {agreed_turn})")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The end of a checked replay.
+#[derive(Debug)]
+pub struct Checked {
+    /// The run after every action that could be replayed.
+    pub run: Run,
+    /// Actions replayed.
+    pub actions: u64,
+    /// Expected points met on the way.
+    pub agreed: usize,
+    /// Where the replay parted from what was expected, if it did.
+    pub parting: Option<Parting>,
+}
+
+/// Replays `recording` on `run` (the recorded run at its start), comparing
+/// the turn and the digest at every point of `expected` (sorted by actions;
+/// points past the recording are ignored). Stops at the first parting,
+/// since what follows is a different run. `progress` hears the actions
+/// replayed from time to time.
+pub fn check(
+    mut run: Run,
+    recording: &Recording,
+    expected: &[Expected],
+    progress: &mut dyn FnMut(u64),
+) -> Checked {
+    let mut cursor = Cursor::default();
+    let mut agreed = 0;
+    let mut agreed_turn = 0;
+    let mut points = expected
+        .iter()
+        .filter(|e| e.actions <= recording.len())
+        .peekable();
+    loop {
+        while let Some(point) = points.next_if(|e| e.actions == cursor.position()) {
+            let (turn, digest) = (run.turn(), run.digest());
+            if (turn, digest) != (point.turn, point.digest) {
+                let parting = Parting::Differs {
+                    agreed_turn,
+                    turn: turn.min(point.turn),
+                    expected: *point,
+                    got_turn: turn,
+                    got_digest: digest,
+                };
+                return Checked {
+                    run,
+                    actions: cursor.position(),
+                    agreed,
+                    parting: Some(parting),
+                };
+            }
+            agreed += 1;
+            agreed_turn = turn;
+        }
+        if cursor.position().is_multiple_of(4096) {
+            progress(cursor.position());
+        }
+        match cursor.step(recording, &mut run) {
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(e) => {
+                let what = match e {
+                    ReplayError::Generate(e) => {
+                        format!("a level of the run cannot be generated: {e}")
+                    }
+                    other => other.to_string(),
+                };
+                let turn = run.turn();
+                return Checked {
+                    run,
+                    actions: cursor.position(),
+                    agreed,
+                    parting: Some(Parting::Refused {
+                        agreed_turn,
+                        turn,
+                        what,
+                    }),
+                };
+            }
+        }
+    }
+    progress(cursor.position());
+    Checked {
+        run,
+        actions: cursor.position(),
+        agreed,
+        parting: None,
+    }
+}
+
+/// The run a start begins: the new run of its config, kinds and seed.
+pub fn start_run(start: &Start) -> Result<Run, crate::generate::GenerateError> {
+    Run::new(start.config.clone(), start.kinds.clone(), start.seed)
+}
