@@ -167,7 +167,7 @@ fn a_check_names_where_a_replay_parts() {
             run.step(action).unwrap();
         }
         recording.push(action);
-        if run.turn() % 100 == 0 {
+        if run.turn().is_multiple_of(100) {
             points.push(Expected {
                 actions: recording.len(),
                 turn: run.turn(),
