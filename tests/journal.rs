@@ -206,3 +206,84 @@ fn a_check_names_where_a_replay_parts() {
         other => panic!("{other:?}"),
     }
 }
+
+/// With the save and its backup damaged, the run comes back from the
+/// journal, at the last turn it holds.
+#[test]
+fn a_run_comes_back_from_its_journal() {
+    use delve::journal::recover::{Source, read_run};
+    use delve::journal::{JournalWriter, journal_path};
+    use delve::save::SaveDir;
+
+    let dir = std::env::temp_dir().join(format!("delve-journal-recover-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let saves = SaveDir::open(&dir).unwrap();
+    let config = Config {
+        levels: 3,
+        ..Config::default()
+    };
+    let kinds = MonsterKind::defaults();
+    let mut run = Run::new(config.clone(), kinds.clone(), 33).unwrap();
+    let start = Start {
+        seed: 33,
+        config,
+        kinds,
+    };
+    let mut writer = JournalWriter::create(&journal_path(&dir, "r"), &start, run.digest()).unwrap();
+    let mut recording = Recording::new();
+    let lock = saves.lock("r").unwrap();
+    for stop in [200, 400] {
+        while run.turn() < stop {
+            let mut action = autopilot(&mut run);
+            if run.step(action).unwrap() == [Event::Blocked] {
+                action = Action::Wait;
+                run.step(action).unwrap();
+            }
+            recording.push(action);
+        }
+        saves.save("r", &run, 0, &lock).unwrap();
+        let now = Checkpoint {
+            actions: recording.len(),
+            turn: run.turn(),
+            digest: run.digest(),
+        };
+        writer.append(&recording, now).unwrap();
+    }
+    // Turns after the last save, in the journal only (as at a level change).
+    while run.turn() < 450 {
+        let action = autopilot(&mut run);
+        run.step(action).unwrap();
+        recording.push(action);
+    }
+    let now = Checkpoint {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    writer.append(&recording, now).unwrap();
+
+    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    assert_eq!((got.source, got.run.turn()), (Source::Save, 400));
+
+    std::fs::write(saves.file("r"), b"DELVESAV and then nonsense").unwrap();
+    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    assert_eq!((got.source, got.run.turn()), (Source::Backup, 200));
+    assert!(got.notes[0].contains("r.sav"), "{:?}", got.notes);
+
+    let mut backup = std::fs::read(saves.backup("r")).unwrap();
+    let last = backup.len() - 1;
+    backup[last] ^= 0x55;
+    std::fs::write(saves.backup("r"), &backup).unwrap();
+    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    assert_eq!(got.source, Source::Journal);
+    assert_eq!(got.run.digest(), run.digest());
+    assert_eq!(got.run.turn(), 450);
+    assert_eq!(got.notes.len(), 3, "{:?}", got.notes);
+    assert!(got.notes[1].contains("checksum"), "{:?}", got.notes);
+    assert!(
+        got.notes[2].contains("rebuilt the run from"),
+        "{:?}",
+        got.notes
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,6 +24,7 @@
 
 pub mod check;
 mod file;
+pub mod recover;
 
 pub use file::{JournalWriter, journal_path, read_file};
 
