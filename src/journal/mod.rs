@@ -25,6 +25,7 @@
 pub mod check;
 mod file;
 pub mod recover;
+pub mod session;
 
 pub use file::{JournalWriter, journal_path, read_file};
 
@@ -477,20 +478,20 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
 pub fn encode(start: &Start, start_digest: u64, recording: &Recording, end: Checkpoint) -> Vec<u8> {
     let mut out = file_header().to_vec();
     out.extend_from_slice(&start_block(start, start_digest));
-    out.extend_from_slice(&blocks_of(recording.runs(), 0, end));
+    out.extend_from_slice(&blocks_of(recording.runs(), 0, Some(end)));
     out
 }
 
 /// The actions blocks of `runs` after `before` actions: as many as keep
 /// each within [`FLUSH_ACTIONS`] runs (so within [`MAX_BLOCK`]), the last
-/// carrying checkpoint `end`. None for no runs.
-pub fn blocks_of(runs: &[(Action, u32)], before: u64, end: Checkpoint) -> Vec<u8> {
+/// carrying checkpoint `end` if there is one. None for no runs.
+pub fn blocks_of(runs: &[(Action, u32)], before: u64, end: Option<Checkpoint>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut before = before;
     let pieces: Vec<&[(Action, u32)]> = runs.chunks(FLUSH_ACTIONS as usize).collect();
     for (i, piece) in pieces.iter().enumerate() {
         let last = i + 1 == pieces.len();
-        out.extend_from_slice(&actions_block(piece, before, last.then_some(end)));
+        out.extend_from_slice(&actions_block(piece, before, end.filter(|_| last)));
         before += piece.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();
     }
     out

@@ -27,7 +27,7 @@ fn journal_of(pieces: &[Vec<Action>]) -> (Vec<u8>, Vec<usize>) {
             turn: before + r.len(),
             digest: i as u64,
         };
-        bytes.extend_from_slice(&blocks_of(r.runs(), before, at));
+        bytes.extend_from_slice(&blocks_of(r.runs(), before, Some(at)));
         before += r.len();
         ends.push(bytes.len());
     }
