@@ -184,3 +184,58 @@ pub fn check(
 pub fn start_run(start: &Start) -> Result<Run, crate::generate::GenerateError> {
     Run::new(start.config.clone(), start.kinds.clone(), start.seed)
 }
+
+/// How a journal file stands against the recording it should hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalFit {
+    /// It holds the same actions.
+    Same,
+    /// It holds the first `n` of them (the turns since its last append were
+    /// not written yet, or the save is newer).
+    Shorter(u64),
+    /// It holds them and `n` more (turns after the save, kept at a level
+    /// change).
+    Longer(u64),
+    /// Its actions part from the recording, or its start is another run's.
+    Other,
+}
+
+/// How `journal` (start and actions) fits `recording` of the run begun by
+/// `start`.
+pub fn fit(journal: &super::Journal, start: &Start, recording: &Recording) -> JournalFit {
+    if journal.start != *start {
+        return JournalFit::Other;
+    }
+    let theirs = &journal.recording;
+    if theirs == recording {
+        JournalFit::Same
+    } else if theirs.is_prefix_of(recording) {
+        JournalFit::Shorter(recording.len() - theirs.len())
+    } else if recording.is_prefix_of(theirs) {
+        JournalFit::Longer(theirs.len() - recording.len())
+    } else {
+        JournalFit::Other
+    }
+}
+
+/// The points a replay of `recording` should meet: the journal's
+/// checkpoints on the part it shares with the recording (none if it does
+/// not fit), then `end` (the save's state, after the whole recording).
+pub fn expected_points(
+    journal: Option<&super::Journal>,
+    start: &Start,
+    recording: &Recording,
+    end: Expected,
+) -> Vec<Expected> {
+    let mut points: Vec<Expected> = match journal {
+        Some(j) if fit(j, start, recording) != JournalFit::Other => j
+            .checkpoints
+            .iter()
+            .filter(|c| c.actions < recording.len())
+            .map(|&c| c.into())
+            .collect(),
+        _ => Vec::new(),
+    };
+    points.push(end);
+    points
+}
