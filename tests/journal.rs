@@ -287,3 +287,69 @@ fn a_run_comes_back_from_its_journal() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Checking a save's recording: agreement, and a save whose state is not
+/// what its recording gives.
+#[test]
+fn a_save_check_compares_with_journal_and_save() {
+    use delve::journal::check::{Expected, check_save};
+    let config = Config {
+        levels: 3,
+        ..Config::default()
+    };
+    let kinds = MonsterKind::defaults();
+    let mut run = Run::new(config.clone(), kinds.clone(), 44).unwrap();
+    let start = Start {
+        seed: 44,
+        config,
+        kinds,
+    };
+    let start_digest = run.digest();
+    let mut recording = Recording::new();
+    while run.turn() < 300 {
+        let action = autopilot(&mut run);
+        assert_ne!(run.step(action).unwrap(), [Event::Blocked]);
+        recording.push(action);
+    }
+    let mid = Checkpoint {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    let half = decode(&encode(&start, start_digest, &recording, mid), "j").unwrap();
+    while run.turn() < 500 {
+        let action = autopilot(&mut run);
+        run.step(action).unwrap();
+        recording.push(action);
+    }
+    let end = Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    let v = check_save(&start, &recording, end, Ok(&half), "r.journal", &mut |_| {}).unwrap();
+    assert_eq!(v.parting, None, "{:?}", v.lines);
+    assert!(v.lines[0].contains("first 300 actions"), "{:?}", v.lines);
+    assert!(v.lines[1].contains("2 checkpoints"), "{:?}", v.lines);
+
+    let forged = Expected {
+        digest: end.digest ^ 1,
+        ..end
+    };
+    let v = check_save(
+        &start,
+        &recording,
+        forged,
+        Ok(&half),
+        "r.journal",
+        &mut |_| {},
+    )
+    .unwrap();
+    let parting = v.parting.unwrap();
+    assert_eq!(parting.turn(), 500);
+    assert!(
+        v.lines.last().unwrap().contains("they agreed at turn 300"),
+        "{:?}",
+        v.lines
+    );
+}

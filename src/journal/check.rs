@@ -239,3 +239,85 @@ pub fn expected_points(
     points.push(end);
     points
 }
+
+/// The verdict of checking a save's recording: replayed from the start,
+/// against the journal file's checkpoints (where it fits) and the save.
+#[derive(Debug)]
+pub struct Verdict {
+    /// What was found, a line each, for the terminal.
+    pub lines: Vec<String>,
+    /// Where the replay parted from the journal or the save, if it did.
+    pub parting: Option<Parting>,
+    /// Actions replayed and the turn reached.
+    pub actions: u64,
+    pub turn: u64,
+}
+
+/// Replays `recording` (the save's, its run at the start begun by
+/// `start`) and compares it with the journal file's checkpoints, where the
+/// file fits the recording, and at the end with the save's state (`end`).
+/// `journal` is the file as read (or why it could not be), and `journal_name`
+/// how to call it.
+pub fn check_save(
+    start: &Start,
+    recording: &Recording,
+    end: Expected,
+    journal: Result<&super::Journal, &super::JournalError>,
+    journal_name: &str,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Verdict, crate::generate::GenerateError> {
+    let mut lines = Vec::new();
+    let file = journal.ok();
+    match journal {
+        Err(e) => lines.push(format!("{e}: checking the save's own recording")),
+        Ok(j) => {
+            if let Some(cut) = &j.cut {
+                lines.push(format!("{journal_name}: {cut}"));
+            }
+            lines.push(match fit(j, start, recording) {
+                JournalFit::Same => format!(
+                    "{journal_name}: holds the save's {} actions",
+                    recording.len()
+                ),
+                JournalFit::Shorter(n) => format!(
+                    "{journal_name}: holds the save's first {} actions ({n} more are in the save only)",
+                    j.recording.len()
+                ),
+                JournalFit::Longer(n) => format!(
+                    "{journal_name}: holds the save's {} actions and {n} more, played after the save",
+                    recording.len()
+                ),
+                JournalFit::Other => format!(
+                    "{journal_name}: holds another run, or actions the save does not have: its checkpoints are not used"
+                ),
+            });
+        }
+    }
+    let points = expected_points(file, start, recording, end);
+    let checked = check(start_run(start)?, recording, &points, progress);
+    let used = points.len() - 1;
+    match &checked.parting {
+        None => {
+            if used > 0 {
+                lines.push(format!(
+                    "the replay agrees with the journal's {used} checkpoints on the way"
+                ));
+            }
+            lines.push(format!(
+                "the replay reaches turn {} with digest {:016x}, as the save holds",
+                checked.run.turn(),
+                checked.run.digest()
+            ));
+        }
+        Some(parting) => lines.push(format!(
+            "the replay differs, first at turn {}: {parting}",
+            parting.turn()
+        )),
+    }
+    Ok(Verdict {
+        lines,
+        actions: checked.actions,
+        turn: checked.run.turn(),
+        parting: checked.parting,
+    })
+}
