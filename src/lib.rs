@@ -39,9 +39,9 @@ pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod grid_search;
-pub mod layout;
 #[cfg(feature = "save")]
 pub mod journal;
+pub mod layout;
 pub mod level;
 #[cfg(feature = "render")]
 pub mod render;

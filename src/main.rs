@@ -10,13 +10,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod cli_journal;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 use delve::config::Config;
 use delve::dungeon::Dungeon;
 use delve::render;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::{MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
+use delve::sim::{MAX_TURNS, MonsterKind, Outcome, Run};
 use delve::stats::{self, LevelStats};
 use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
@@ -62,6 +64,16 @@ enum Command {
     Verify {
         #[arg(value_name = "NAME|FILE")]
         save: String,
+    },
+    /// Replay a saved run's recording headless (--check) and compare it
+    /// with its journal's checkpoints and its save: exit 0 when they
+    /// agree, 1 with the first turn where they differ. Never writes.
+    Replay {
+        /// The saved run.
+        name: String,
+        /// Replay headless and compare digests.
+        #[arg(long, required = true)]
+        check: bool,
     },
 }
 
@@ -231,6 +243,13 @@ enum CliError {
     Internal(String),
     #[error("stopped by {0}")]
     Stopped(&'static str),
+    #[error(transparent)]
+    Journal(#[from] delve::journal::JournalError),
+    #[error(transparent)]
+    Recover(#[from] delve::journal::recover::RecoverError),
+    /// A replay that does not agree with its run (already reported).
+    #[error("the replay of {0} does not agree with its run")]
+    Disagrees(String),
 }
 
 impl CliError {
@@ -262,6 +281,10 @@ impl CliError {
             CliError::Save(e) if e.is_bad_input() => 2,
             CliError::Save(_) => 1,
             CliError::DamagedWithBackup { .. } => 1,
+            CliError::Journal(delve::journal::JournalError::NotRegular { .. }) => 2,
+            CliError::Journal(_) | CliError::Disagrees(_) => 1,
+            CliError::Recover(e) if e.is_bad_input() => 2,
+            CliError::Recover(_) => 1,
         }
     }
 }
@@ -292,6 +315,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Render(args) => render(args),
         Command::Saves => list_saves(&cli.saves_dir),
         Command::Verify { save } => verify(&cli.saves_dir, &save),
+        Command::Replay { name, check: _ } => {
+            if cli_journal::check(&cli.saves_dir, &name)? {
+                Ok(())
+            } else {
+                Err(CliError::Disagrees(name))
+            }
+        }
     }
 }
 
@@ -468,7 +498,7 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         Err(error) => return Err(error.into()),
     };
     prove_loaded(&mut run, &path)?;
-    let text = format!(
+    let mut text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
         summary.format,
@@ -481,6 +511,18 @@ fn verify(dir: &Path, save: &str) -> Result<(), CliError> {
         run.visited().count(),
         run.digest()
     );
+    // A save named in the saves directory: whether its journal agrees.
+    if let Some(name) = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .and_then(|f| f.strip_suffix(".sav"))
+        && let Some(dir) = path.parent()
+    {
+        for line in cli_journal::verify_lines(dir, name, &run) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
     write_output(None, text.as_bytes())
 }
 
@@ -656,10 +698,7 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     let mut run = match &args.load {
         Some(name) => {
             let saves = saves.as_ref().expect("opened above");
-            let (mut run, _, warning) = saves.load(name)?;
-            if let Some(warning) = warning {
-                eprintln!("delve: warning: {warning}");
-            }
+            let mut run = cli_journal::load_or_rebuild(saves, name)?;
             prove_loaded(&mut run, &saves.file(name))?;
             run
         }
@@ -685,7 +724,12 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
-    let failure = play_headless(&mut run, stop_at).err();
+    // The journal of the name the run is saved under, kept as it plays.
+    let mut session = match (&args.save, &saves) {
+        (Some(name), Some(saves)) => cli_journal::open_session(saves, name, &run)?,
+        _ => None,
+    };
+    let failure = cli_journal::play_recorded(&mut run, stop_at, &mut session).err();
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
     let deepest = run.visited().max().unwrap_or(1);
     let text = format!(
@@ -706,11 +750,14 @@ fn simulate(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             .expect("locked above")
             .1;
         let path = saves.save(name, &run, now_unix(), lock)?;
+        if let Some(session) = &mut session {
+            session.saved(&run)?;
+        }
         eprintln!("saved: {}", path.display());
     }
     write_output(None, text.as_bytes())?;
     match failure {
-        Some(e) => Err(e.into()),
+        Some(e) => Err(e),
         None => Ok(()),
     }
 }

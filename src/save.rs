@@ -29,7 +29,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
 const FLAG_ZSTD: u16 = 1;
@@ -355,6 +355,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
+        2 => {
+            let (old, used): (v2::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
         FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -370,6 +375,28 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     })?;
     run.after_load();
     Ok((run, header.summary))
+}
+
+/// Format 2, read by this build: format 3 added the run's recording after
+/// its state. A format-2 run has none (its actions were not kept), so it
+/// keeps no journal; it plays on as the run it was.
+mod v2 {
+    use serde::Deserialize;
+
+    use crate::config::Config;
+    use crate::sim::RunState;
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config, r.state, None)
+        }
+    }
 }
 
 /// Format 1, read by this build and converted on load. Format 2 added
@@ -433,7 +460,7 @@ mod v1 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state)
+            crate::sim::Run::from_saved(r.config.into(), r.state, None)
         }
     }
 }

@@ -222,18 +222,6 @@ pub fn actions_block(runs: &[(Action, u32)], before: u64, at: Option<Checkpoint>
     block(KIND_ACTIONS, 0, &encode_runs(runs), before, count, at)
 }
 
-/// Whether an action is one the simulation could have been given: a move
-/// is one step in one of eight directions. Decoded actions are checked so
-/// a forged journal cannot ask the simulation for more.
-fn valid_action(action: &Action) -> bool {
-    match *action {
-        Action::Move { dx, dy } => {
-            (-1..=1).contains(&dx) && (-1..=1).contains(&dy) && (dx, dy) != (0, 0)
-        }
-        _ => true,
-    }
-}
-
 fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
     let mut runs = Vec::new();
     let mut at = 0;
@@ -245,7 +233,7 @@ fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
         if times == 0 {
             return Err(format!("a run of zero actions at byte {at} of its block"));
         }
-        if !valid_action(&action) {
+        if !crate::sim::record::well_formed(&action) {
             return Err(format!(
                 "impossible action {action:?} at byte {at} of its block"
             ));
@@ -404,7 +392,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
         digest: h.digest,
     }];
     at += len;
-    let mut recording = Recording::new();
+    let mut recording = Recording::starting(h.digest);
     let mut cut = None;
     let mut last_turn = 0;
     while at < bytes.len() {

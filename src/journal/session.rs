@@ -28,8 +28,9 @@ pub fn start_of(run: &Run) -> Start {
     }
 }
 
-/// The checkpoint a run is at now. Costs a digest (a walk over the whole
-/// run), so it is taken at saves and level changes only.
+/// The checkpoint a run is at now, after the actions of `recording`. Costs
+/// a digest (a walk over the whole run), so it is taken at saves and level
+/// changes only.
 pub fn checkpoint(run: &Run, recording: &Recording) -> Checkpoint {
     Checkpoint {
         actions: recording.len(),
@@ -39,48 +40,49 @@ pub fn checkpoint(run: &Run, recording: &Recording) -> Checkpoint {
 }
 
 impl Session {
-    /// A journal for a new run (at its start), at `dir/NAME.journal`,
-    /// replacing any journal of that name (the caller has taken the name
-    /// for this run).
-    pub fn begin(dir: &Path, name: &str, run: &Run) -> Result<Session, JournalError> {
-        let writer = JournalWriter::create(&journal_path(dir, name), &start_of(run), run.digest())?;
-        Ok(Session {
-            writer,
-            depth: run.player().depth,
-        })
-    }
-
-    /// The journal of a loaded run whose recording is `recording` and whose
-    /// start was `start` (with digest `start_digest`): kept and appended to
-    /// if it holds the start of this recording, rebuilt from it otherwise.
-    /// The note says what was done to the file, when it was not simply
-    /// continued.
-    pub fn resume(
+    /// NAME's journal for `run`: a new one for a run at its start (any
+    /// journal of that name replaced: the caller has taken the name for
+    /// this run), or for a loaded run the journal beside it, kept and
+    /// appended to if it holds the start of the run's recording and
+    /// rebuilt from the recording otherwise. `None` for a run without a
+    /// recording (loaded from a save made before runs were recorded). The
+    /// note says what was done to the file when it was not simply kept.
+    pub fn open(
         dir: &Path,
         name: &str,
         run: &Run,
-        start_digest: u64,
-        recording: &Recording,
-    ) -> Result<(Session, Option<String>), JournalError> {
-        let (writer, note) = JournalWriter::resume(
-            &journal_path(dir, name),
-            &start_of(run),
-            start_digest,
-            recording,
-            checkpoint(run, recording),
-        )?;
-        Ok((
+    ) -> Result<Option<(Session, Option<String>)>, JournalError> {
+        let Some(recording) = run.recording() else {
+            return Ok(None);
+        };
+        let path = journal_path(dir, name);
+        let (writer, note) = if recording.is_empty() {
+            let writer = JournalWriter::create(&path, &start_of(run), recording.start_digest())?;
+            (writer, None)
+        } else {
+            JournalWriter::resume(
+                &path,
+                &start_of(run),
+                recording.start_digest(),
+                recording,
+                checkpoint(run, recording),
+            )?
+        };
+        Ok(Some((
             Session {
                 writer,
                 depth: run.player().depth,
             },
             note,
-        ))
+        )))
     }
 
     /// After a step: appends at a level change, or when enough actions
     /// have piled up.
-    pub fn stepped(&mut self, run: &Run, recording: &Recording) -> Result<(), JournalError> {
+    pub fn stepped(&mut self, run: &Run) -> Result<(), JournalError> {
+        let Some(recording) = run.recording() else {
+            return Ok(());
+        };
         if run.player().depth != self.depth {
             self.depth = run.player().depth;
             if recording.len() > self.writer.written() {
@@ -94,7 +96,10 @@ impl Session {
     }
 
     /// At a save: appends everything not written yet, with a checkpoint.
-    pub fn saved(&mut self, run: &Run, recording: &Recording) -> Result<(), JournalError> {
+    pub fn saved(&mut self, run: &Run) -> Result<(), JournalError> {
+        let Some(recording) = run.recording() else {
+            return Ok(());
+        };
         self.depth = run.player().depth;
         if recording.len() == self.writer.written() {
             return Ok(());

@@ -20,13 +20,56 @@ use crate::generate::GenerateError;
 
 use super::{Action, Event, MonsterKind, Run};
 
-/// The actions of a run, run-length encoded.
+/// The actions of a run, run-length encoded, and the digest of the run
+/// they start from. Saved as its runs (checked on load: see
+/// [`Recording::from_runs`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Saved", into = "Saved")]
 pub struct Recording {
     /// Consecutive equal actions merged: `(action, times)`, times >= 1.
     runs: Vec<(Action, u32)>,
     /// Actions in all, the sum of the times.
     len: u64,
+    /// The digest of the run before its first action (0 if unknown): a
+    /// journal rebuilt from a save needs it for its start block.
+    start_digest: u64,
+}
+
+/// How a recording is saved: the runs (the length follows from them).
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    start_digest: u64,
+    runs: Vec<(Action, u32)>,
+}
+
+impl TryFrom<Saved> for Recording {
+    type Error = String;
+    fn try_from(saved: Saved) -> Result<Recording, String> {
+        let mut recording = Recording::from_runs(saved.runs)?;
+        recording.start_digest = saved.start_digest;
+        Ok(recording)
+    }
+}
+
+impl From<Recording> for Saved {
+    fn from(r: Recording) -> Saved {
+        Saved {
+            start_digest: r.start_digest,
+            runs: r.runs,
+        }
+    }
+}
+
+/// Whether an action is one the simulation could have been given: a move
+/// is one step in one of eight directions. Recordings read from files are
+/// checked, so a forged one cannot ask the simulation for more.
+pub fn well_formed(action: &Action) -> bool {
+    match *action {
+        Action::Move { dx, dy } => {
+            (-1..=1).contains(&dx) && (-1..=1).contains(&dy) && (dx, dy) != (0, 0)
+        }
+        _ => true,
+    }
 }
 
 impl Recording {
@@ -34,13 +77,38 @@ impl Recording {
         Recording::default()
     }
 
+    /// An empty recording of a run whose digest at its start is
+    /// `start_digest`.
+    pub fn starting(start_digest: u64) -> Recording {
+        Recording {
+            start_digest,
+            ..Recording::default()
+        }
+    }
+
+    /// The digest of the run before its first action (0 if unknown).
+    pub fn start_digest(&self) -> u64 {
+        self.start_digest
+    }
+
     /// A recording from its runs; refuses a run of zero actions, which no
-    /// recording makes (so two encodings of one recording are equal).
+    /// recording makes (so two encodings of one recording are equal), an
+    /// action that is not [`well_formed`], and more actions than a run can
+    /// take.
     pub fn from_runs(runs: Vec<(Action, u32)>) -> Result<Recording, String> {
         let mut recording = Recording::new();
         for (action, times) in runs {
             if times == 0 {
                 return Err(format!("a run of zero {action:?} actions"));
+            }
+            if !well_formed(&action) {
+                return Err(format!("an impossible action {action:?}"));
+            }
+            if recording.len + u64::from(times) > super::MAX_TURNS {
+                return Err(format!(
+                    "more than the {} actions a run can take",
+                    super::MAX_TURNS
+                ));
             }
             recording.push_times(action, times);
         }
