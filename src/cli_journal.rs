@@ -202,3 +202,46 @@ pub fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
         Err(e) => vec![format!("journal: the run's start cannot be generated: {e}")],
     }
 }
+
+/// `play --load NAME` with the save and its backup unusable: the run
+/// rebuilt from the journal, once the player agrees (as for the backup);
+/// without a terminal, only said.
+pub fn rebuild_for_play(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+    ask: bool,
+) -> Result<(Run, Option<String>), CliError> {
+    let path = journal_path(saves.path(), name);
+    if !ask {
+        return Err(CliError::NotLoaded(format!(
+            "{save_error}\nits backup is unusable too; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
+            path.display()
+        )));
+    }
+    eprintln!("delve: {save_error}");
+    eprint!(
+        "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept. [y/N] ",
+        path.display()
+    );
+    let _ = std::io::Write::flush(&mut std::io::stderr());
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|source| CliError::Write {
+            path: "standard input".into(),
+            source,
+        })?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        return Err(CliError::Declined(format!(
+            "{} left as it was; nothing was loaded",
+            saves.file(name).display()
+        )));
+    }
+    let recovered = rebuild(saves, name, save_error)?;
+    let note = format!(
+        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        recovered.run.turn()
+    );
+    Ok((recovered.run, Some(note)))
+}

@@ -799,6 +799,9 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         return Err(no_terminal());
     }
     let (name, lock) = name;
+    // The journal of the run, kept as it plays: a block at every save
+    // (the viewer saves at every level change).
+    let mut session = cli_journal::open_session(&saves, &name, &run)?;
     let loaded_cleanly = args.load.is_some() && warning.is_none();
     let loaded_turn = run.turn();
     let mut app = App::new(run, keymap, name.clone());
@@ -817,7 +820,11 @@ fn play(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         if let Ok(path) = &result {
             last_save = Some((path.clone(), app.run().turn()));
         }
-        result
+        let journaled = match &mut session {
+            Some(session) if result.is_ok() => session.saved(app.run()).map_err(|e| e.to_string()),
+            _ => Ok(()),
+        };
+        result.and_then(|path| journaled.map(|()| path))
     };
     let ending = match delve::view::terminal::play(&mut app, &mut save) {
         Ok(ending) => ending,
@@ -995,6 +1002,9 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             Err(e) if e.is_damage() => {
                 let backup = saves.backup(name);
                 let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                    if cli_journal::has_journal(saves, name) {
+                        return cli_journal::rebuild_for_play(saves, name, &e, has_terminal());
+                    }
                     return Err(e.into());
                 };
                 if !has_terminal() {
