@@ -245,3 +245,27 @@ pub fn rebuild_for_play(
     );
     Ok((recovered.run, Some(note)))
 }
+
+/// What `delve replay NAME` plays: the recorded run at its start and its
+/// recording, from the save (else the backup, else the journal). Reads
+/// only.
+pub fn replay_start(
+    saves_dir: &Path,
+    name: &str,
+) -> Result<(Run, delve::sim::record::Recording), CliError> {
+    let saves = SaveDir::existing(saves_dir)?;
+    SaveDir::check_name(name)?;
+    let recovered = read_run(&saves, name, &mut |_| {})?;
+    for note in &recovered.notes {
+        eprintln!("delve: {note}");
+    }
+    let run = recovered.run;
+    let Some(recording) = run.recording() else {
+        return Err(CliError::NotLoaded(format!(
+            "{}: this run was saved before delve recorded runs: it has no recording to replay",
+            saves.file(name).display()
+        )));
+    };
+    let start = delve::journal::check::start_run(&start_of(&run))?;
+    Ok((start, recording.clone()))
+}

@@ -65,14 +65,17 @@ enum Command {
         #[arg(value_name = "NAME|FILE")]
         save: String,
     },
-    /// Replay a saved run's recording headless (--check) and compare it
-    /// with its journal's checkpoints and its save: exit 0 when they
-    /// agree, 1 with the first turn where they differ. Never writes.
+    /// Watch a saved run again from turn 0, or with --check replay it
+    /// headless and compare it with its journal's checkpoints and its
+    /// save: exit 0 when they agree, 1 with the first turn where they
+    /// differ. Never writes a file.
     Replay {
         /// The saved run.
         name: String,
-        /// Replay headless and compare digests.
-        #[arg(long, required = true)]
+        /// Replay headless and compare digests (without it, the viewer:
+        /// Space pause, + and - speed, . step, g go to a turn, > next
+        /// level, Q quit).
+        #[arg(long)]
         check: bool,
     },
 }
@@ -315,7 +318,25 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Render(args) => render(args),
         Command::Saves => list_saves(&cli.saves_dir),
         Command::Verify { save } => verify(&cli.saves_dir, &save),
-        Command::Replay { name, check: _ } => {
+        Command::Replay { name, check: false } => {
+            let (run, recording) = cli_journal::replay_start(&cli.saves_dir, &name)?;
+            if !has_terminal() {
+                return Err(CliError::Usage(
+                    "delve replay needs a terminal; `delve replay NAME --check` replays without one"
+                        .into(),
+                ));
+            }
+            let mut app = App::replaying(run, recording, Keymap::default(), name);
+            delve::view::terminal::play(&mut app, |_| Err("a replay is never saved".into()))
+                .map_err(|e| match e {
+                    ViewError::Generate(g) => g.into(),
+                    ViewError::Terminal(io) => CliError::Terminal(io),
+                    ViewError::Panic(message) => CliError::Internal(message),
+                    other => CliError::Internal(other.to_string()),
+                })?;
+            Ok(())
+        }
+        Command::Replay { name, check: true } => {
             if cli_journal::check(&cli.saves_dir, &name)? {
                 Ok(())
             } else {

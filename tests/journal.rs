@@ -104,9 +104,11 @@ proptest! {
             return Ok(()); // a crowded config may not generate
         };
         let start_digest = run.digest();
-        let mut recording = Recording::new();
+        let mut recording = Recording::starting(start_digest);
         let mut checkpoints = Vec::new();
         play(&mut run, &choices, &mut recording, &mut checkpoints);
+        // The run recorded itself: every action it carried out, and only those.
+        prop_assert_eq!(run.recording(), Some(&recording));
         let end = Checkpoint { actions: recording.len(), turn: run.turn(), digest: run.digest() };
         let start = Start { seed, config, kinds };
         let bytes = encode(&start, start_digest, &recording, end);
@@ -352,4 +354,29 @@ fn a_save_check_compares_with_journal_and_save() {
         "{:?}",
         v.lines
     );
+}
+
+/// A committed journal (tests/fixtures/recorded.journal: seed 3, a 60x30
+/// three-level config, the autopilot's first 400 turns) replays to the
+/// digest it was recorded with, meeting its checkpoints, on every machine.
+#[test]
+fn a_recorded_journal_replays_to_its_digest() {
+    use delve::journal::check::{Expected, check, start_run};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let journal = delve::journal::read_file(&dir.join("recorded.journal")).unwrap();
+    assert!(journal.cut.is_none());
+    assert_eq!(journal.recording.len(), 400);
+    let want = std::fs::read_to_string(dir.join("recorded.digest")).unwrap();
+    let points: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
+    let checked = check(
+        start_run(&journal.start).unwrap(),
+        &journal.recording,
+        &points,
+        &mut |_| {},
+    );
+    assert_eq!(checked.parting, None);
+    assert_eq!(checked.agreed, journal.checkpoints.len());
+    assert_eq!(format!("{:016x}", checked.run.digest()), want.trim());
+    // The run's own recording is the journal's.
+    assert_eq!(checked.run.recording(), Some(&journal.recording));
 }

@@ -207,7 +207,7 @@ pub fn fit(journal: &super::Journal, start: &Start, recording: &Recording) -> Jo
         return JournalFit::Other;
     }
     let theirs = &journal.recording;
-    if theirs == recording {
+    if theirs.len() == recording.len() && theirs.is_prefix_of(recording) {
         JournalFit::Same
     } else if theirs.is_prefix_of(recording) {
         JournalFit::Shorter(recording.len() - theirs.len())

@@ -35,7 +35,7 @@ fn journal_of(pieces: &[Vec<Action>]) -> (Vec<u8>, Vec<usize>) {
 }
 
 fn all(pieces: &[Vec<Action>]) -> Recording {
-    let mut r = Recording::new();
+    let mut r = Recording::starting(99);
     for &a in pieces.iter().flatten() {
         r.push(a);
     }
@@ -206,7 +206,7 @@ fn a_writer_appends_resumes_and_cuts_a_torn_tail() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = journal_path(&dir, "run");
     let mut w = JournalWriter::create(&path, &start(), 5).unwrap();
-    let mut r = Recording::new();
+    let mut r = Recording::starting(5);
     for a in [
         Action::Wait,
         Action::Move { dx: 1, dy: 0 },
