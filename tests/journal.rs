@@ -380,3 +380,115 @@ fn a_recorded_journal_replays_to_its_digest() {
     // The run's own recording is the journal's.
     assert_eq!(checked.run.recording(), Some(&journal.recording));
 }
+
+mod viewer {
+    //! The replay viewer as a player drives it: keys typed into an `App`
+    //! made by `App::replaying`, ticks standing for the clock, and frames
+    //! drawn by the pure screen functions.
+
+    use delve::Config;
+    use delve::sim::record::Recording;
+    use delve::sim::{MonsterKind, Run, autopilot};
+    use delve::view::screen::{frame, text};
+    use delve::view::{App, Key, Keymap};
+
+    /// A replay of the autopilot's first 1,500 turns of seed 3 on a small
+    /// three-level config, and the run it recorded.
+    fn replay() -> (App, Run) {
+        let config = Config {
+            width: 60,
+            height: 30,
+            levels: 3,
+            ..Config::default()
+        };
+        let start = Run::new(config, MonsterKind::defaults(), 3).unwrap();
+        let mut run = start.clone();
+        while run.turn() < 1500 && run.outcome() == delve::sim::Outcome::Playing {
+            let action = autopilot(&mut run);
+            run.step(action).unwrap();
+        }
+        let recording: Recording = run.recording().unwrap().clone();
+        (
+            App::replaying(start, recording, Keymap::default(), "r".into()),
+            run,
+        )
+    }
+
+    fn keys(app: &mut App, keys: &[Key]) {
+        for &key in keys {
+            app.press(key).unwrap();
+        }
+    }
+
+    fn status(app: &App) -> String {
+        let screen = text(&frame(app, 80, 24));
+        screen.lines().last().unwrap().to_string()
+    }
+
+    #[test]
+    fn pause_speed_step_goto_next_level_quit() {
+        let (mut app, recorded) = replay();
+        assert!(
+            status(&app).starts_with("REPLAY r  20 turns/s  playing"),
+            "{}",
+            status(&app)
+        );
+        assert!(app.busy());
+        // A second of ticks at 20 turns a second.
+        for _ in 0..84 {
+            app.tick().unwrap();
+        }
+        let turn = app.run().turn();
+        assert!((19..=21).contains(&turn), "{turn}");
+
+        keys(&mut app, &[Key::Char(' ')]);
+        assert!(status(&app).contains("paused"), "{}", status(&app));
+        assert!(!app.busy());
+        app.tick().unwrap();
+        assert_eq!(app.run().turn(), turn);
+
+        // Steps one turn at a time; movement keys never move the player.
+        keys(&mut app, &[Key::Char('.'), Key::Char('.')]);
+        assert_eq!(app.run().turn(), turn + 2);
+        let pos = app.run().player().pos;
+        keys(&mut app, &[Key::Left, Key::Char('l'), Key::Char('s')]);
+        assert_eq!((app.run().turn(), app.run().player().pos), (turn + 2, pos));
+
+        keys(&mut app, &[Key::Char('+'), Key::Char('+')]);
+        assert!(status(&app).contains("100 turns/s"), "{}", status(&app));
+        keys(&mut app, &[Key::Char('-')]);
+        assert!(status(&app).contains("50 turns/s"), "{}", status(&app));
+
+        // Goto: forward, then back, to the states the run had.
+        let far = recorded.turn() * 3 / 4;
+        assert!(
+            far > 100,
+            "the recording is long enough to go back and forth"
+        );
+        keys(&mut app, &Key::typed(&format!("g{far}")));
+        let prompt = format!("go to turn: {far}_");
+        assert!(status(&app).contains(&prompt), "{}", status(&app));
+        keys(&mut app, &[Key::Enter]);
+        assert_eq!(app.run().turn(), far);
+        keys(&mut app, &Key::typed("g40"));
+        keys(&mut app, &[Key::Enter]);
+        assert_eq!(app.run().turn(), 40);
+
+        // The next level change: the depth changes, the replay pauses.
+        let depth = app.run().player().depth;
+        keys(&mut app, &[Key::Char('>')]);
+        assert_ne!(app.run().player().depth, depth);
+        assert!(status(&app).contains("paused"));
+
+        // To the end: the recorded run, digest for digest.
+        keys(&mut app, &Key::typed("g999999"));
+        keys(&mut app, &[Key::Enter]);
+        assert_eq!(app.run().digest(), recorded.digest());
+        assert!(status(&app).contains("ended"), "{}", status(&app));
+
+        // A replay never asks for a save, and Q leaves.
+        assert_eq!(app.take_request(), None);
+        keys(&mut app, &[Key::Char('Q')]);
+        assert!(app.should_quit());
+    }
+}
