@@ -492,3 +492,83 @@ mod viewer {
         assert!(app.should_quit());
     }
 }
+
+mod cli {
+    //! Journals through the `delve` command: recorded as `simulate` plays,
+    //! checked by `replay --check` and `verify`, and a run rebuilt from its
+    //! journal when both save files are damaged.
+
+    use crate::common::{TempDir, delve_in, ok, stderr, stdout};
+
+    fn digest(out: &str) -> String {
+        out.lines()
+            .find_map(|l| l.strip_prefix("digest: "))
+            .expect("a digest line")
+            .to_string()
+    }
+
+    #[test]
+    fn record_check_damage_and_rebuild() {
+        let dir = TempDir::new("journal-cli");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 3)").unwrap();
+        let small = small.to_str().unwrap();
+        let first = delve_in(
+            saves,
+            &[
+                "simulate", "--config", small, "--seed", "3", "--turns", "200", "--save", "r",
+            ],
+        );
+        ok(&first);
+        let more = delve_in(
+            saves,
+            &["simulate", "--load", "r", "--turns", "200", "--save", "r"],
+        );
+        ok(&more);
+        let want = digest(&stdout(&more));
+        assert!(saves.join("r.journal").exists());
+        assert!(saves.join("r.sav.bak").exists());
+
+        // The recording agrees with the journal and the save.
+        let check = delve_in(saves, &["replay", "r", "--check"]);
+        ok(&check);
+        assert!(
+            stdout(&check).contains(&format!("with digest {want}, as the save holds")),
+            "{}",
+            stdout(&check)
+        );
+        let verify = delve_in(saves, &["verify", "r"]);
+        ok(&verify);
+        assert!(
+            stdout(&verify).contains("journal: agrees"),
+            "{}",
+            stdout(&verify)
+        );
+
+        // --turns 0 loads and plays nothing.
+        let again = delve_in(saves, &["simulate", "--load", "r", "--turns", "0"]);
+        ok(&again);
+        assert_eq!(digest(&stdout(&again)), want);
+
+        // Both save files damaged: the run comes back from the journal.
+        std::fs::write(saves.join("r.sav"), b"DELVESAV, then nothing of a save").unwrap();
+        let mut backup = std::fs::read(saves.join("r.sav.bak")).unwrap();
+        let last = backup.len() - 1;
+        backup[last] ^= 0xff;
+        std::fs::write(saves.join("r.sav.bak"), &backup).unwrap();
+        let rebuilt = delve_in(saves, &["simulate", "--load", "r", "--turns", "0"]);
+        ok(&rebuilt);
+        assert_eq!(digest(&stdout(&rebuilt)), want);
+        let err = stderr(&rebuilt);
+        assert!(
+            err.contains("r.sav: not a delve save") || err.contains("r.sav: truncated"),
+            "{err}"
+        );
+        assert!(
+            err.contains("r.sav.bak: damaged (body checksum mismatch)"),
+            "{err}"
+        );
+        assert!(err.contains("rebuilt the run from"), "{err}");
+    }
+}
