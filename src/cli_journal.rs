@@ -110,10 +110,7 @@ pub fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
     let journal_name = journal_file.display().to_string();
     let save_path = saves.file(name);
     // The save, else its backup, else the journal alone (read only).
-    let recovered = match read_run(&saves, name, &mut |_| {}) {
-        Ok(r) => r,
-        Err(e) => return Err(e.into()),
-    };
+    let recovered = read_run(&saves, name, &mut |_| {})?;
     for note in &recovered.notes {
         eprintln!("delve: {note}");
     }
