@@ -519,7 +519,7 @@ fn present(path: &Path) -> bool {
 }
 
 /// What a file that is not a regular file is, in a few words.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     #[cfg(unix)]
     {
@@ -562,7 +562,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
 /// Open options that never follow a link in the last component of the
 /// path and never wait on a FIFO, so that what is opened can be checked
 /// (with `fstat`) before it is used.
-fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
+pub(crate) fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -1093,11 +1093,11 @@ fn second_name(from: &Path, to: &Path) -> Result<(), SaveError> {
 }
 
 #[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
 #[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }

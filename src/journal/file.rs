@@ -6,6 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::save::{guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
 use super::{
@@ -24,31 +25,6 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
     }
 }
 
-/// What a file that is not a regular file is, in a few words.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_dir() {
-        "a directory"
-    } else {
-        "a special file"
-    }
-}
-
 fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), JournalError> {
     if meta.file_type().is_file() {
         Ok(())
@@ -58,17 +34,6 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), JournalError> {
             kind: kind_of(meta),
         })
     }
-}
-
-/// Open options that never follow a link in the last component and never
-/// wait on a FIFO.
-fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    options
 }
 
 fn open_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
@@ -137,16 +102,6 @@ pub fn read_file(path: &Path) -> Result<Journal, JournalError> {
     let (file, size) = open_checked(path, false)?;
     let bytes = read_all(file, size, path)?;
     decode(&bytes, &path.display().to_string())
-}
-
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
-    Ok(())
 }
 
 /// An open journal, appended to a block at a time. A run's actions are
