@@ -22,17 +22,20 @@ use crate::ron_diag::{FieldIndex, parse, read_text};
 
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
+/// Shortest level, for the same reason as [`MIN_WIDTH`].
 pub const MIN_HEIGHT: u16 = 15;
 /// Largest level side. A stored level is two bytes a cell (8 MB at
 /// 2000x2000); generating one needs about 30 bytes a cell of search buffers
 /// for a moment, so 2000x2000 peaks near 120 MB a core.
 pub const MAX_SIDE: u16 = 2000;
+/// Most levels in a stack; [`MAX_TOTAL_CELLS`] usually binds first.
 pub const MAX_LEVELS: u16 = 1000;
 /// Cells of all levels together: a whole stack is kept in memory, and its
 /// ASCII drawing is about a byte a cell.
 pub const MAX_TOTAL_CELLS: u64 = 64_000_000;
 /// Bounds on placement effort, so a config cannot ask for hours of retries.
 pub const MAX_ATTEMPTS_PER_ROOM: u16 = 10_000;
+/// Bound on `rooms.give_up_streak`, failed placements in a row.
 pub const MAX_GIVE_UP_STREAK: u32 = 100_000;
 /// Bound on each corridor cost, so path sums stay far from overflow.
 pub const MAX_COST: u16 = 10_000;
@@ -42,21 +45,27 @@ pub const MAX_ROOMS: u16 = 4096;
 pub const MAX_DOORS: u8 = 8;
 /// Bounds on the `Grid` style's geometry and on extra loops.
 pub const MAX_GRID_SPACING: u16 = 64;
+/// Bound on `grid_segment`, cells a `Grid` corridor runs before turning.
 pub const MAX_GRID_SEGMENT: u16 = 64;
+/// Bound on `extra_loops.count`, loops added to a level.
 pub const MAX_LOOPS: u16 = 1000;
 /// 002: a room is at least 3 cells wide and 2 tall.
 pub const MIN_ROOM_WIDTH: u16 = 3;
+/// Shortest room (002); see [`MIN_ROOM_WIDTH`].
 pub const MIN_ROOM_HEIGHT: u16 = 2;
 
 /// An inclusive range of whole numbers, written `(min: 5, max: 40)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Range {
+    /// Smallest allowed value, included.
     pub min: u16,
+    /// Largest allowed value, included; validation requires `min <= max`.
     pub max: u16,
 }
 
 impl Range {
+    /// A range from `min` to `max`, both included; not checked until validation.
     pub const fn new(min: u16, max: u16) -> Self {
         Range { min, max }
     }
@@ -67,12 +76,19 @@ impl Range {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
+    /// Cells across, rock border included (30 to 2000).
     pub width: u16,
+    /// Cells down, rock border included (15 to 2000).
     pub height: u16,
+    /// Levels in the stack, 1 to 1000; depth 1 is the top.
     pub levels: u16,
+    /// Size, shape and number of rooms, and how hard placement tries.
     pub rooms: RoomConfig,
+    /// The noise that gives rock its hardness veins.
     pub hardness: HardnessConfig,
+    /// Costs of the `Tunnel` style's cheapest-path corridors.
     pub tunnel: TunnelConfig,
+    /// Staircases between neighbouring levels.
     pub stairs: StairsConfig,
     /// How rooms are joined (one of the four styles of the seeds).
     pub corridors: CorridorStyle,
@@ -83,9 +99,13 @@ pub struct Config {
     pub grid_segment: Range,
     /// Whether overlapping room placements merge into one room (000).
     pub rooms_may_overlap: bool,
+    /// Shortcuts added after the corridors, to make cycles.
     pub extra_loops: LoopConfig,
+    /// What to do with corridors that lead nowhere.
     pub dead_ends: DeadEndPolicy,
+    /// The rules of play, read only by the simulation.
     pub simulation: SimulationConfig,
+    /// Attempts at a level, each from a fresh sub-seed, before giving up (at least 1).
     pub generation_retries: u16,
 }
 
@@ -111,7 +131,9 @@ pub enum CorridorStyle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum DeadEndPolicy {
+    /// Corridors that lead nowhere stay as they are.
     Keep,
+    /// Corridors that lead nowhere are cut back to their junction, doors included.
     Prune,
 }
 
@@ -139,42 +161,70 @@ impl Default for LoopConfig {
     }
 }
 
+/// Rooms of a level: how many, how large, and how hard placement tries.
+///
+/// Either bound of a range may be left out of a file; it keeps its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(from = "RoomFields", into = "RoomFields")]
 pub struct RoomConfig {
+    /// Placement aims for `max`; a level with fewer than `min` is generated again.
     pub count: Range,
+    /// Width of rectangular rooms in cells, at least 3 and inside the border.
     pub width: Range,
+    /// Height of rectangular rooms in cells, at least 2 and inside the border.
     pub height: Range,
+    /// Share of rooms that are circular, 0 to 1.
     pub circle_share: f64,
+    /// Radius of circular rooms; a disc of radius r is 2r+1 cells across.
     pub circle_radius: Range,
+    /// Random positions tried for one room before a new room is drawn (1 to 10000).
     pub attempts_per_room: u16,
+    /// Failed placements in a row that end room placement (1 to 100000).
     pub give_up_streak: u32,
+    /// Once `count.min` rooms stand, placement stops when floor covers this
+    /// share of the level (above 0, at most 1).
     pub max_floor_share: f64,
+    /// Doors a room may have, 1 to 8 (at least 2 for `Grid` and `DeadEnd`); a
+    /// full room reuses its doors.
     pub max_doors: u8,
 }
 
+/// The value noise that sets each rock cell's hardness.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HardnessConfig {
+    /// Size in cells of the largest veins of hard and soft rock (1 to 1024).
     pub feature_size: u16,
+    /// Layers of finer detail added to the veins (1 to 8).
     pub octaves: u8,
+    /// Weight of each finer layer relative to the one before, 0 to 1.
     pub persistence: f64,
 }
 
+/// Costs of the `Tunnel` style's paths; each whole-number cost is at most 10000.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TunnelConfig {
+    /// Cost of a step into the softest rock (at least 1).
     pub step_cost: u16,
+    /// Rock below this hardness (0 to 254) costs only `step_cost`; harder rock costs more.
     pub soft_below: u16,
+    /// Extra cost per point of hardness above `soft_below` (0 to 16).
     pub hardness_weight: f64,
+    /// Extra cost of each change of direction.
     pub turn_penalty: u16,
+    /// Cost of a step along an existing corridor (at least 1); near
+    /// `step_cost`, so corridors sometimes share.
     pub open_cost: u16,
 }
 
+/// Staircases between neighbouring levels, each in a room of its own.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StairsConfig {
+    /// Down staircases on each level but the deepest, and up on each but the first (1 to 8).
     pub per_level: u8,
+    /// Whether depth 1 has an up staircase that leaves the dungeon.
     pub exit_on_first_level: bool,
 }
 
@@ -346,15 +396,25 @@ pub enum Goal {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimulationConfig {
+    /// Lives the player starts with (1 to 99); a monster stepping onto the player costs one.
     pub lives: u8,
+    /// How far the player sees, in cells (1 to 40).
     pub sight_radius: u8,
+    /// How far, in orthogonal steps, a monster notices a player it can see (1 to 40).
     pub perception_radius: u8,
+    /// Player speed, 5 to 20: an actor of speed s moves every 1000/s ticks.
     pub player_speed: u8,
+    /// Monsters placed on depth 1.
     pub monsters_first_level: u16,
+    /// Monsters added for each level further down.
     pub monsters_per_depth: u16,
+    /// Most monsters on any one level (at most 1000).
     pub monsters_max: u16,
+    /// Hardness a tunnelling monster takes off the rock it pushes into each move (at least 1).
     pub dig_per_turn: u8,
+    /// The autopilot keeps away from monsters at this many lives or fewer.
     pub cautious_at_lives: u8,
+    /// What wins the run.
     pub goal: Goal,
 }
 
@@ -633,7 +693,9 @@ fn smallest_room(c: &Config) -> (u32, u32) {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
 pub struct Problem {
+    /// Dotted path of the field at fault, such as `rooms.count.min`.
     pub field: String,
+    /// What is wrong, worded for the person editing the file.
     pub message: String,
     /// Another field that shares the blame; errors point at it when the
     /// file writes it and not `field`.

@@ -21,7 +21,9 @@ use crate::level::{Level, StairDirection};
 /// Where a staircase leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Destination {
+    /// The level the staircase leads to, 1 at the top.
     pub depth: u16,
+    /// The cell the player arrives on: the linked staircase on that level.
     pub pos: Pos,
     /// Index into the destination level's stairs.
     pub stairs: usize,
@@ -54,14 +56,17 @@ impl Dungeon {
         Ok(dungeon)
     }
 
+    /// The config every level is generated from.
     pub fn config(&self) -> &Config {
         &self.config
     }
 
+    /// The run's seed; each level's own seed is derived from it and the depth.
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
+    /// Levels in the stack, generated or not.
     pub fn depth_count(&self) -> u16 {
         self.config.levels
     }
@@ -251,6 +256,8 @@ impl Dungeon {
 /// An edge of the stack graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StackEdge {
+    /// Two rooms of one level that corridors join without crossing another room.
     Corridor,
+    /// A staircase and the one it leads to, between neighbouring levels.
     Stairs,
 }

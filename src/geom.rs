@@ -9,11 +9,14 @@ use serde::{Deserialize, Serialize};
 /// terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
+    /// Column, 0 at the left edge of the level.
     pub x: u16,
+    /// Row, 0 at the top edge of the level.
     pub y: u16,
 }
 
 impl Pos {
+    /// The cell at column `x`, row `y`; not checked against any level.
     pub const fn new(x: u16, y: u16) -> Self {
         Pos { x, y }
     }
@@ -34,15 +37,22 @@ impl Pos {
 /// between two rock corners never counts as a passage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dir {
+    /// Towards row 0.
     North = 0,
+    /// Towards larger `x`.
     East = 1,
+    /// Towards larger `y`.
     South = 2,
+    /// Towards column 0.
     West = 3,
 }
 
 impl Dir {
+    /// In clockwise order from north, so an index plus one turns right;
+    /// [`Dir::from_index`] relies on it.
     pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
 
+    /// The step in `x`: -1, 0 or 1.
     pub const fn dx(self) -> i32 {
         match self {
             Dir::East => 1,
@@ -51,6 +61,7 @@ impl Dir {
         }
     }
 
+    /// The step in `y`: -1, 0 or 1 (south is +1, as rows grow downwards).
     pub const fn dy(self) -> i32 {
         match self {
             Dir::South => 1,
@@ -59,6 +70,7 @@ impl Dir {
         }
     }
 
+    /// The reverse direction, as used to walk back along a step.
     pub const fn opposite(self) -> Dir {
         match self {
             Dir::North => Dir::South,
@@ -68,6 +80,7 @@ impl Dir {
         }
     }
 
+    /// The direction at `i` modulo 4 in [`Dir::ALL`], so turns are index arithmetic.
     pub const fn from_index(i: usize) -> Dir {
         Dir::ALL[i & 3]
     }
@@ -87,21 +100,28 @@ impl Dir {
 /// `y..y+height`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rect {
+    /// Left column.
     pub x: u16,
+    /// Top row.
     pub y: u16,
+    /// Cells across, at least 1.
     pub width: u16,
+    /// Cells down, at least 1.
     pub height: u16,
 }
 
 impl Rect {
+    /// The last column inside, so `x..=right()`; `width` must be at least 1.
     pub fn right(&self) -> u16 {
         self.x + self.width - 1
     }
 
+    /// The last row inside, so `y..=bottom()`; `height` must be at least 1.
     pub fn bottom(&self) -> u16 {
         self.y + self.height - 1
     }
 
+    /// Whether the cell lies inside, edges included.
     pub fn contains(&self, p: Pos) -> bool {
         p.x >= self.x && p.x <= self.right() && p.y >= self.y && p.y <= self.bottom()
     }
@@ -123,9 +143,13 @@ impl Rect {
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Shape {
+    /// A rectangular room.
     Rect(Rect),
+    /// A round room, `2 * radius + 1` cells across.
     Circle {
+        /// The middle cell.
         center: Pos,
+        /// Cells from the middle to the edge along an axis.
         radius: u16,
     },
     /// Placements that overlapped or stood side by side, merged into one
@@ -140,11 +164,19 @@ pub const MAX_PARTS: usize = 8;
 /// One placement inside a merged room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Part {
+    /// A rectangle of the merged room.
     Rect(Rect),
-    Circle { center: Pos, radius: u16 },
+    /// A disc of the merged room, drawn as [`Shape::Circle`].
+    Circle {
+        /// The middle cell.
+        center: Pos,
+        /// Cells from the middle to the edge along an axis.
+        radius: u16,
+    },
 }
 
 impl Part {
+    /// The part as a shape of its own, to reuse [`Shape`]'s geometry.
     pub fn shape(self) -> Shape {
         match self {
             Part::Rect(r) => Shape::Rect(r),
@@ -157,7 +189,9 @@ impl Part {
 /// Entries past `len` repeat the first part and mean nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Merged {
+    /// The placements; only the first `len` count.
     pub parts: [Part; MAX_PARTS],
+    /// How many of `parts` are real, 2 to [`MAX_PARTS`].
     pub len: u8,
 }
 
@@ -222,6 +256,7 @@ impl Shape {
         }
     }
 
+    /// Whether the cell belongs to the shape, by the disc rule above for circles.
     pub fn contains(&self, p: Pos) -> bool {
         match *self {
             Shape::Rect(r) => r.contains(p),
@@ -265,6 +300,7 @@ impl Shape {
         single.into_iter().chain(merged.iter().map(|p| p.shape()))
     }
 
+    /// Cells in the shape; counted for circles and merged rooms, so not free for those.
     pub fn area(&self) -> usize {
         match *self {
             Shape::Rect(r) => usize::from(r.width) * usize::from(r.height),

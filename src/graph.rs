@@ -190,10 +190,12 @@ impl LevelGraph {
         &self.graph
     }
 
+    /// Rooms, junctions and dead ends together.
     pub fn node_count(&self) -> usize {
         self.graph.node_count()
     }
 
+    /// Corridor chains between nodes, one edge each.
     pub fn edge_count(&self) -> usize {
         self.graph.edge_count()
     }
@@ -217,6 +219,8 @@ impl LevelGraph {
         (0..usize::from(self.rooms)).map(|r| sets.find(r)).collect()
     }
 
+    /// Whether rooms `a` and `b` (indices into
+    /// [`Level::rooms`](crate::level::Level::rooms)) are joined by some path.
     pub fn rooms_connected(&self, a: u16, b: u16) -> bool {
         petgraph::algo::has_path_connecting(
             &self.graph,

@@ -242,6 +242,7 @@ impl BucketQueue {
         self.cursor = lowest;
     }
 
+    /// Queues `value` under `key`, which must be inside the window; panics otherwise.
     #[inline]
     pub fn push(&mut self, key: u32, value: u32) {
         assert!(
@@ -321,11 +322,13 @@ impl Stamps {
         self.last
     }
 
+    /// The mark cell `c` last got; a cell holds the current search's mark only if visited in it.
     #[inline]
     pub fn get(&self, c: usize) -> u32 {
         self.stamp[c]
     }
 
+    /// Marks cell `c`, usually with [`Stamps::next_mark`]'s latest mark.
     #[inline]
     pub fn set(&mut self, c: usize, mark: u32) {
         self.stamp[c] = mark;

@@ -13,11 +13,17 @@ use crate::geom::{Pos, Shape};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[repr(u8)]
 pub enum Tile {
+    /// Solid rock; its hardness says how hard it is to dig.
     Rock = 0,
+    /// Room floor.
     Floor = 1,
+    /// A carved passage outside rooms, or rock a tunneller has dug.
     Corridor = 2,
+    /// A way into a room, in the rock ring around it.
     Door = 3,
+    /// Leads to the level above, or out of the dungeon from depth 1.
     UpStairs = 4,
+    /// Leads to the level below.
     DownStairs = 5,
 }
 
@@ -48,11 +54,16 @@ impl Tile {
 pub struct Hardness(pub u8);
 
 impl Hardness {
+    /// Floor, corridors, doors and stairs.
     pub const OPEN: Hardness = Hardness(0);
+    /// The softest rock that is still rock.
     pub const SOFTEST: Hardness = Hardness(1);
+    /// The hardest rock that can still be dug.
     pub const HARDEST: Hardness = Hardness(254);
+    /// The level's border, which nothing digs through.
     pub const IMMUTABLE: Hardness = Hardness(255);
 
+    /// Whether this is the border's hardness, 255.
     pub const fn is_immutable(self) -> bool {
         self.0 == 255
     }
@@ -62,6 +73,7 @@ impl Hardness {
 /// the room. Doors are orthogonally adjacent to exactly one room's floor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Door {
+    /// The door's cell, in the ring just outside the room's floor.
     pub pos: Pos,
 }
 
@@ -69,11 +81,14 @@ pub struct Door {
 /// opened them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Room {
+    /// The floor cells, in level coordinates.
     pub shape: Shape,
+    /// The doors corridors have opened, at most `rooms.max_doors`.
     pub doors: Vec<Door>,
 }
 
 impl Room {
+    /// Whether `p` is floor of this room.
     pub fn contains(&self, p: Pos) -> bool {
         self.shape.contains(p)
     }
@@ -82,7 +97,9 @@ impl Room {
 /// Which way a staircase leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum StairDirection {
+    /// Toward depth 1, or out of the dungeon from depth 1.
     Up,
+    /// Toward the deepest level.
     Down,
 }
 
@@ -94,7 +111,10 @@ pub enum StairDirection {
 /// neighbours to know where its stairs go. `room` indexes [`Level::rooms`](crate::level::Level::rooms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stairs {
+    /// The staircase's cell, on its room's floor.
     pub pos: Pos,
+    /// Whether it leads up or down.
     pub direction: StairDirection,
+    /// Index of the room it stands in.
     pub room: u16,
 }

@@ -330,30 +330,37 @@ impl Level {
         }
     }
 
+    /// The level's place in the stack, 1 at the top.
     pub fn depth(&self) -> u16 {
         self.depth
     }
 
+    /// Cells across, rock border included.
     pub fn width(&self) -> u16 {
         self.width
     }
 
+    /// Cells down, rock border included.
     pub fn height(&self) -> u16 {
         self.height
     }
 
+    /// Rooms in placement order; [`Stairs::room`] and the graph's room nodes index this.
     pub fn rooms(&self) -> &[Room] {
         &self.rooms
     }
 
+    /// Every staircase, up and down, in link order within each direction.
     pub fn stairs(&self) -> &[Stairs] {
         &self.stairs
     }
 
+    /// The rooms-and-corridors graph, derived from the grid when the level is built.
     pub fn graph(&self) -> &LevelGraph {
         &self.graph
     }
 
+    /// Attempts thrown away before this level was made (0 when the first one succeeded).
     pub fn rejected_attempts(&self) -> u32 {
         self.rejected_attempts
     }
@@ -363,35 +370,43 @@ impl Level {
         self.stairs.iter().filter(move |s| s.direction == direction)
     }
 
+    /// Whether signed coordinates fall on the level, before converting them to a [`Pos`].
     pub fn in_bounds(&self, x: i32, y: i32) -> bool {
         x >= 0 && y >= 0 && x < i32::from(self.width) && y < i32::from(self.height)
     }
 
+    /// Index of `p` in [`Level::tiles`] and [`Level::hardness_grid`]: row-major.
     pub fn index(&self, p: Pos) -> usize {
         usize::from(p.y) * usize::from(self.width) + usize::from(p.x)
     }
 
+    /// The cell at a row-major index, the inverse of [`Level::index`].
     pub fn pos(&self, index: usize) -> Pos {
         let w = usize::from(self.width);
         Pos::new((index % w) as u16, (index / w) as u16)
     }
 
+    /// What stands on `p`, which must be on the level.
     pub fn tile(&self, p: Pos) -> Tile {
         self.tiles[self.index(p)]
     }
 
+    /// Hardness of `p` (0 for open cells), which must be on the level.
     pub fn hardness(&self, p: Pos) -> Hardness {
         Hardness(self.hardness[self.index(p)])
     }
 
+    /// Every cell's tile, row-major (see [`Level::index`]).
     pub fn tiles(&self) -> &[Tile] {
         &self.tiles
     }
 
+    /// Every cell's hardness value, row-major (see [`Level::index`]).
     pub fn hardness_grid(&self) -> &[u8] {
         &self.hardness
     }
 
+    /// Whether `p` is in the outer ring of immutable rock.
     pub fn is_border(&self, p: Pos) -> bool {
         p.x == 0 || p.y == 0 || p.x == self.width - 1 || p.y == self.height - 1
     }

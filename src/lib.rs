@@ -31,6 +31,8 @@
 //! (the `delve` command). With `default-features = false` the library
 //! builds the core alone.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod data_file;
 pub mod dungeon;

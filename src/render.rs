@@ -16,8 +16,11 @@ use crate::level::{Level, Tile};
 /// An RGB image, 8 bits a channel, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Image {
+    /// Pixels across.
     pub width: u32,
+    /// Pixels down.
     pub height: u32,
+    /// Three bytes a pixel, row-major: `3 * (y * width + x)` is a pixel's red.
     pub rgb: Vec<u8>,
 }
 
@@ -30,6 +33,7 @@ impl Image {
         }
     }
 
+    /// The colour at (`x`, `y`); panics outside the image.
     pub fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
         let i = 3 * (y as usize * self.width as usize + x as usize);
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
@@ -47,14 +51,21 @@ impl Image {
     }
 }
 
+/// Room floor: sand.
 pub const FLOOR: [u8; 3] = [226, 210, 168];
+/// Corridors: amber.
 pub const CORRIDOR: [u8; 3] = [214, 150, 48];
+/// Doors: red.
 pub const DOOR: [u8; 3] = [190, 40, 40];
+/// Up stairs: green.
 pub const UP_STAIRS: [u8; 3] = [40, 170, 70];
+/// Down stairs: blue.
 pub const DOWN_STAIRS: [u8; 3] = [50, 90, 220];
+/// The immutable border, darker than any rock.
 pub const BORDER: [u8; 3] = [16, 16, 22];
 /// Between the levels of a sheet.
 pub const BACKGROUND: [u8; 3] = [255, 255, 255];
+/// The depth labels of a sheet.
 pub const LABEL: [u8; 3] = [0, 0, 0];
 
 /// The colour of a cell.
@@ -114,7 +125,7 @@ const GLYPH_W: u32 = 4;
 const GLYPH_H: u32 = 5;
 
 /// A sheet of levels in depth order, in rows of up to `columns` (at least
-/// one), each under a label "D<depth>"; `scale` pixels a cell.
+/// one), each under a label `D<depth>`; `scale` pixels a cell.
 pub fn sheet(levels: &[&Level], scale: u32, columns: u32) -> Image {
     let columns = columns.clamp(1, levels.len().max(1) as u32);
     let rows = (levels.len() as u32).div_ceil(columns);
@@ -153,7 +164,7 @@ pub fn sheet_size(width: u16, height: u16, n: usize, scale: u32, columns: u32) -
     )
 }
 
-/// The width of the label "D<depth>" in pixels.
+/// The width of the label `D<depth>` in pixels.
 fn label_width(depth: u16, dot: u32) -> u32 {
     (1 + depth.max(1).ilog10() + 1) * GLYPH_W * dot
 }

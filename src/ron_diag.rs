@@ -2,7 +2,7 @@
 //! the file needs it: `file:line:column: field: problem`.
 //!
 //! Every data file (the config, the monster list, the keymap) parses
-//! through [`parse`], which keeps a [`FieldIndex`] of where each key was
+//! through `parse`, which keeps a `FieldIndex` of where each key was
 //! written so checks that run after parsing can still point at a line, and
 //! turns ron's syntax errors into the same shape. A leaf module: it knows
 //! RON and text, not what any file means.
@@ -13,8 +13,11 @@ use std::path::Path;
 /// Where a configuration came from and where in it a problem sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
+    /// The file's path as given, or another name for text that came from elsewhere.
     pub origin: String,
+    /// Line, counted from 1.
     pub line: usize,
+    /// Column in characters, counted from 1.
     pub column: usize,
 }
 
@@ -28,23 +31,32 @@ impl fmt::Display for Location {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
+    /// The file could not be read.
     #[error("{path}: cannot read: {source}")]
     Read {
+        /// The path as given.
         path: String,
+        /// What the operating system said.
         source: std::io::Error,
     },
     /// The text is not RON, or does not have the shape of a config.
     #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
     Syntax {
+        /// Where the parser stopped.
         location: Location,
+        /// The dotted path of the field being read, when known.
         field: Option<String>,
+        /// What the parser objected to; long quoted values are cut short when shown.
         message: String,
     },
     /// The text parsed but a value makes no sense.
     #[error("{location}: {}: {}", cut_long_values(field), cut_long_values(message))]
     Invalid {
+        /// Where the field at fault is written (or would be).
         location: Location,
+        /// Dotted path of the field, such as `rooms.count.min`.
         field: String,
+        /// What is wrong, worded for the person editing the file.
         message: String,
     },
 }

@@ -26,10 +26,12 @@ use std::path::{Path, PathBuf};
 
 use crate::sim::{Outcome, Run};
 
+/// The first eight bytes of every save, so other files are told apart at once.
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
 pub const FORMAT_VERSION: u16 = 3;
+/// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
 const FLAG_ZSTD: u16 = 1;
@@ -49,13 +51,19 @@ const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// What `delve saves` shows, read from the header alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
+    /// The seed the run's levels were generated from.
     pub seed: u64,
+    /// The level the player was on, 1 at the top.
     pub depth: u16,
+    /// Turns played when the run was saved.
     pub turn: u64,
+    /// Whether the run was still going, won or lost.
     pub outcome: Outcome,
     /// Seconds since the Unix epoch.
     pub saved_at: u64,
+    /// Version of the delve that wrote the save, at most 16 bytes.
     pub program: String,
+    /// Save format version from the header (1 to [`FORMAT_VERSION`]).
     pub format: u16,
 }
 
@@ -63,38 +71,88 @@ pub struct Summary {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SaveError {
+    /// The file system refused a read, write, rename or lock.
     #[error("{path}: {source}")]
-    Io { path: String, source: io::Error },
+    Io {
+        /// The file or directory the operation was on.
+        path: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The file does not start with the save magic; the path is given.
     #[error("{0}: not a delve save")]
     NotASave(String),
+    /// Written by a later delve; the file is not touched, so that delve can still load it.
     #[error(
         "{path}: made by a newer delve (save format {found}, this build reads up to {FORMAT_VERSION}); it is left untouched"
     )]
-    NewerFormat { path: String, found: u16 },
+    NewerFormat {
+        /// The save's path.
+        path: String,
+        /// The format version in its header.
+        found: u16,
+    },
+    /// The file ends before its header or body does; the path is given.
     #[error("{0}: truncated")]
     Truncated(String),
+    /// A checksum or a length in the file is wrong: the bytes changed after they were written.
     #[error("{path}: damaged ({what})")]
-    Damaged { path: String, what: String },
+    Damaged {
+        /// The save's path.
+        path: String,
+        /// Which check failed, in a few words.
+        what: String,
+    },
+    /// The bytes are intact but do not decode to a run delve could use.
     #[error("{path}: inconsistent state: {what}")]
-    Inconsistent { path: String, what: String },
+    Inconsistent {
+        /// The save's path.
+        path: String,
+        /// What does not fit, in a few words.
+        what: String,
+    },
+    /// Another process holds the save's lock file.
     #[error("save {name} is in use by process {pid} (lock file {lock})")]
     Locked {
+        /// The save's name.
         name: String,
+        /// The holder's process id as its lock file gives it, or "(unknown)".
         pid: String,
+        /// The lock file's path.
         lock: String,
     },
+    /// The save name is not 1 to 64 letters, digits, '-' and '_'; the name is given.
     #[error("{0:?} is not a usable save name: use 1 to 64 letters, digits, '-' and '_'")]
     BadName(String),
+    /// Neither the save nor its backup exists.
     #[error("no save named {name} in {dir} (`delve saves` lists them)")]
-    Missing { name: String, dir: String },
+    Missing {
+        /// The name asked for.
+        name: String,
+        /// The saves directory looked in.
+        dir: String,
+    },
     /// Something delve did not make where a save, its backup, a lock or a
     /// temporary file goes: it is neither read nor written through.
     #[error("{path}: refused: {kind}, not a plain file")]
-    NotRegular { path: String, kind: &'static str },
+    NotRegular {
+        /// The path refused.
+        path: String,
+        /// What is there instead, such as "a symbolic link".
+        kind: &'static str,
+    },
+    /// Larger than [`MAX_FILE`]: refused before a byte is read.
     #[error("{path}: too large to be a save ({size} bytes; a save is at most {MAX_FILE})")]
-    TooLarge { path: String, size: u64 },
+    TooLarge {
+        /// The file's path.
+        path: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The saves directory is missing; the path is given.
     #[error("the saves directory {0} does not exist (the first save makes it)")]
     NoDirectory(String),
+    /// The saves path exists but is not a directory; the path is given.
     #[error("the saves directory {0} is not a directory")]
     NotADirectory(String),
     /// A new run would replace the save of another.
@@ -102,7 +160,9 @@ pub enum SaveError {
         "a save named {name} already exists in {dir} ({holds}); continue it with --load {name}, start the new run under another name, or replace it with --replace"
     )]
     Taken {
+        /// The name the new run asked for.
         name: String,
+        /// The saves directory.
         dir: String,
         /// What the existing save holds, in a few words.
         holds: String,
@@ -468,6 +528,7 @@ mod v1 {
 /// One run in a directory listing: its save, its backup, or both.
 #[derive(Debug)]
 pub struct Listing {
+    /// The save's name, without `.sav`.
     pub name: String,
     /// `NAME.sav`, unless only the backup is there.
     pub save: Option<Checked>,
@@ -710,6 +771,7 @@ impl SaveDir {
         }
     }
 
+    /// The directory the saves are in.
     pub fn path(&self) -> &Path {
         &self.dir
     }
@@ -743,10 +805,12 @@ impl SaveDir {
         }
     }
 
+    /// Where the save NAME lives: `NAME.sav`; the name is not checked here.
     pub fn file(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.sav"))
     }
 
+    /// Where the save NAME's previous version is kept: `NAME.sav.bak`.
     pub fn backup(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.sav.bak"))
     }

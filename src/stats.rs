@@ -20,16 +20,25 @@ use crate::level::{Level, StairDirection, Tile};
 /// The metrics of one level.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelStats {
+    /// The level's place in the stack, 1 at the top.
     pub depth: u16,
+    /// Rooms of all shapes.
     pub rooms: usize,
+    /// Rectangular rooms.
     pub rect_rooms: usize,
+    /// Circular rooms.
     pub circle_rooms: usize,
+    /// Rooms merged from overlapping placements (`rooms_may_overlap`).
     pub merged_rooms: usize,
+    /// Door cells.
     pub doors: usize,
+    /// Corridor cells, dug ones included.
     pub corridor_cells: usize,
     /// Walkable cells over all cells, 0 to 1.
     pub open_share: f64,
+    /// Independent cycles of the level graph: edges - nodes + components.
     pub loops: usize,
+    /// Dead-end nodes of the level graph.
     pub dead_ends: usize,
     /// Steps from the first up staircase to the first down staircase, if
     /// the level has both.
@@ -39,6 +48,7 @@ pub struct LevelStats {
 }
 
 impl LevelStats {
+    /// Measures a level: a breadth-first search from each room's centre, so it costs rooms x cells.
     pub fn of(level: &Level) -> LevelStats {
         let graph: &LevelGraph = level.graph();
         let count = |f: fn(&Shape) -> bool| level.rooms().iter().filter(|r| f(&r.shape)).count();
@@ -87,8 +97,11 @@ impl LevelStats {
 /// Mean, least and greatest of one metric over many levels.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Spread {
+    /// The average.
     pub mean: f64,
+    /// The smallest value.
     pub min: f64,
+    /// The largest value.
     pub max: f64,
 }
 

@@ -33,6 +33,7 @@ use self::seed::{Stage, stage_rng};
 
 /// Why no level could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// Most attempts could not place the minimum number of rooms.
     #[error(
@@ -42,13 +43,21 @@ pub enum GenerateError {
          rooms.height or rooms.circle_radius, or enlarge the level"
     )]
     TooFewRooms {
+        /// The level that failed, 1 at the top.
         depth: u16,
+        /// Attempts made (`generation_retries`).
         attempts: u32,
+        /// Attempts that placed fewer than `wanted` rooms.
         too_few: u32,
+        /// Attempts that placed enough rooms but could not join them.
         crowded: u32,
+        /// The most rooms any attempt placed.
         best: usize,
+        /// The fewest rooms a level may have (`rooms.count.min`).
         wanted: u16,
+        /// Level width in cells, for the advice.
         width: u16,
+        /// Level height in cells, for the advice.
         height: u16,
     },
     /// Most attempts placed their rooms but could not join them all.
@@ -58,9 +67,13 @@ pub enum GenerateError {
          rooms.max_floor_share or rooms.count, raise rooms.max_doors, or enlarge the level"
     )]
     Crowded {
+        /// The level that failed, 1 at the top.
         depth: u16,
+        /// Attempts made (`generation_retries`).
         attempts: u32,
+        /// Attempts that placed enough rooms but could not join them.
         crowded: u32,
+        /// Attempts that placed too few rooms.
         too_few: u32,
     },
     /// Most attempts placed their rooms but a corridor style other than the
@@ -71,10 +84,15 @@ pub enum GenerateError {
          {style:?} corridors could not join them all; {advice}"
     )]
     Unjoinable {
+        /// The level that failed, 1 at the top.
         depth: u16,
+        /// Attempts made (`generation_retries`).
         attempts: u32,
+        /// Attempts that placed their rooms but could not join them.
         crowded: u32,
+        /// The corridor style that could not join them.
         style: crate::config::CorridorStyle,
+        /// What to change in the config for this style.
         advice: &'static str,
     },
     /// A level failed its final verification: a generator bug, not a config
@@ -83,12 +101,21 @@ pub enum GenerateError {
         "depth {depth}: no level passed verification in {attempts} attempts (last problem: {reason})"
     )]
     Unverified {
+        /// The level that failed, 1 at the top.
         depth: u16,
+        /// Attempts made (`generation_retries`).
         attempts: u32,
+        /// What the last failed verification found.
         reason: String,
     },
+    /// A depth was asked for that the stack does not have.
     #[error("depth {depth} is outside the dungeon (1..={levels})")]
-    NoSuchDepth { depth: u16, levels: u16 },
+    NoSuchDepth {
+        /// The depth asked for.
+        depth: u16,
+        /// Levels in the stack; depths run from 1 to this.
+        levels: u16,
+    },
     /// The level took all the work it may take (see [`budget`]) before an
     /// attempt succeeded.
     #[error("{0}")]
@@ -98,7 +125,21 @@ pub enum GenerateError {
     /// literal, a field changed after loading), which the generator would
     /// otherwise trust with indices and sizes.
     #[error("the config is invalid: {field}: {message}")]
-    InvalidConfig { field: String, message: String },
+    InvalidConfig {
+        /// Dotted path of the field at fault, as in [`crate::config::Problem`].
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl GenerateError {
+    /// Whether the config or the request is at fault (what a command-line
+    /// tool reports as bad input), rather than the generator itself: only a
+    /// level that failed its own final proof is the generator's fault.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, GenerateError::Unverified { .. })
+    }
 }
 
 /// The generator's first step: no value of a config that fails validation
@@ -115,33 +156,45 @@ fn validated(config: &Config) -> Result<(), GenerateError> {
 /// Where a level's work budget ran out, and what it was spent on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overrun {
+    /// The level that ran out, 1 at the top.
     pub depth: u16,
+    /// Level width in cells.
     pub width: u16,
+    /// Level height in cells.
     pub height: u16,
     /// The budget, in units of about one cell or room looked at.
     pub budget: u64,
     /// The attempt that was under way (1-based) and the most the config allows.
     pub attempt: u32,
+    /// The most attempts the config allows (`generation_retries`).
     pub retries: u32,
     /// The stage of that attempt that ran out.
     pub stage: WorkStage,
     /// How the attempts before it failed, and how much of the budget they took.
     pub too_few: u32,
+    /// Failed attempts before this one that placed their rooms but could not
+    /// join them.
     pub crowded: u32,
+    /// Budget units the failed attempts used up.
     pub spent_failing: u64,
     /// Why attempts fail, and what would help, when failed attempts took most
     /// of the budget.
     pub failure_advice: &'static str,
+    /// The corridor style, for the advice.
     pub style: crate::config::CorridorStyle,
 }
 
 /// A stage of an attempt, as far as its work is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WorkStage {
     /// Starting an attempt: hardness, buffers, verification.
     Attempt,
+    /// Placing rooms until the count, the floor share or the give-up streak says stop.
     PlacingRooms,
+    /// Carving corridors between the placed rooms.
     JoiningRooms,
+    /// Adding the extra loops of `extra_loops`.
     AddingLoops,
 }
 

@@ -28,14 +28,19 @@ use crate::generate::GenerateError;
 /// going only while the reason is one a player would delegate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
+    /// Stepping onto a monster next to the player.
     Stomp,
+    /// Stepping away from monsters within 3 cells, as lives are low.
     Flee,
+    /// Heading for the nearest monster in sight.
     Hunt,
+    /// Heading for the nearest seen open cell next to an unseen one.
     Explore,
     /// Hunting monsters it senses but does not see (explored level, KillAll).
     Sense,
     /// Heading for, or taking, the stairs.
     Stairs,
+    /// Nothing left to do: waiting.
     Idle,
 }
 

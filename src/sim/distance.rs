@@ -85,6 +85,7 @@ pub struct DistanceMap {
 }
 
 impl DistanceMap {
+    /// The value of a cell from which the player cannot be reached.
     pub const UNREACHABLE: u32 = u32::MAX;
 
     /// Breadth-first over open cells by king moves.
@@ -176,14 +177,17 @@ impl DistanceMap {
         }
     }
 
+    /// Cost from `p` to the player; [`DistanceMap::UNREACHABLE`] if there is no way.
     pub fn at(&self, p: Pos) -> u32 {
         self.dist[usize::from(p.y) * usize::from(self.width) + usize::from(p.x)]
     }
 
+    /// Cells across, as the level it was made for.
     pub fn width(&self) -> u16 {
         self.width
     }
 
+    /// Cells down, as the level it was made for.
     pub fn height(&self) -> u16 {
         self.height
     }

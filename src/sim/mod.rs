@@ -63,9 +63,12 @@ pub const MAX_TURNS: u64 = 1_000_000_000_000;
 pub enum Action {
     /// A king move: `dx`, `dy` in -1..=1, not both 0.
     Move {
+        /// Column step, -1 to 1.
         dx: i8,
+        /// Row step, -1 to 1.
         dy: i8,
     },
+    /// Let a turn pass in place, so monsters move.
     Wait,
     /// Take the down staircase the player stands on.
     Descend,
@@ -78,26 +81,36 @@ pub enum Action {
 pub enum Event {
     /// The action was not possible (rock, no stairs here); no time passed.
     Blocked,
+    /// The player stood on a new cell (after a move, stairs or a kill).
     Moved {
+        /// The cell now stood on.
         to: Pos,
     },
     /// The player stepped onto a monster.
     Killed {
+        /// Name of the monster's kind.
         kind: String,
     },
     /// A monster stepped onto the player; it died and took a life.
     Hit {
+        /// Name of the monster's kind.
         kind: String,
+        /// Lives left after the hit.
         lives: u8,
     },
     /// A tunneller opened rock.
     Dug {
+        /// The cell that became corridor.
         at: Pos,
     },
+    /// The player took stairs to another level.
     Arrived {
+        /// The level arrived on, 1 at the top.
         depth: u16,
     },
+    /// The run's goal was reached; nothing happens after this.
     Won,
+    /// The last life was lost; nothing happens after this.
     Lost,
 }
 
@@ -106,16 +119,22 @@ pub enum Event {
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
+    /// Still going: actions are played.
     Playing,
+    /// The goal was reached; the run takes no more actions.
     Won,
+    /// Every life was lost; the run takes no more actions.
     Lost,
 }
 
 /// The player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
+    /// The level the player is on, 1 at the top.
     pub depth: u16,
+    /// The cell the player stands on.
     pub pos: Pos,
+    /// Lives left; at 0 the run is lost.
     pub lives: u8,
     /// Tick of the player's next action.
     pub next: u64,
@@ -124,13 +143,16 @@ pub struct Player {
 /// A visited level and what lives on it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelState {
+    /// The level as generated, with any rock tunnellers have dug since.
     pub level: Level,
+    /// Monsters still alive here; a killed one is removed.
     pub monsters: Vec<Monster>,
     /// Cells the player has seen, a bit a cell (fog of war).
     pub seen: Vec<u64>,
 }
 
 impl LevelState {
+    /// Whether the player has ever seen `p` (fog of war); `p` must be on the level.
     pub fn has_seen(&self, p: Pos) -> bool {
         let i = self.level.index(p);
         self.seen[i / 64] & (1 << (i % 64)) != 0
@@ -141,6 +163,7 @@ impl LevelState {
         self.seen[i / 64] |= 1 << (i % 64);
     }
 
+    /// Index in `monsters` of the monster on `p`, if any.
     pub fn monster_at(&self, p: Pos) -> Option<usize> {
         self.monsters.iter().position(|m| m.pos == p)
     }
@@ -157,7 +180,7 @@ struct Sight {
 }
 
 /// A run: the whole state of one game. What a save holds is the config
-/// and [`RunState`]; the rest is derived and rebuilt on load.
+/// and `RunState`; the rest is derived and rebuilt on load.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {
     config: Config,
@@ -330,34 +353,42 @@ impl Run {
         Ok(())
     }
 
+    /// The config the run was started with; it travels with the save.
     pub fn config(&self) -> &Config {
         &self.config
     }
 
+    /// The monster kinds of this run, indexed by [`Monster::kind`].
     pub fn kinds(&self) -> &[MonsterKind] {
         &self.state.kinds
     }
 
+    /// The seed every level and the run's own randomness come from.
     pub fn seed(&self) -> u64 {
         self.state.seed
     }
 
+    /// Where the player is and how many lives are left.
     pub fn player(&self) -> &Player {
         &self.state.player
     }
 
+    /// Player actions played so far; blocked actions do not count.
     pub fn turn(&self) -> u64 {
         self.state.turn
     }
 
+    /// Monsters the player has crushed; those lost on hitting the player do not count.
     pub fn killed(&self) -> u32 {
         self.state.killed
     }
 
+    /// Whether the run goes on, was won or was lost.
     pub fn outcome(&self) -> Outcome {
         self.state.outcome
     }
 
+    /// The latest messages, oldest first; only the last 200 lines are kept.
     pub fn log(&self) -> &[String] {
         &self.state.log
     }

@@ -25,13 +25,21 @@ pub enum Trait {
 /// not the colour, carries meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Colour {
+    /// Bright red in the viewer.
     Red,
+    /// Bright green in the viewer.
     Green,
+    /// Bright yellow in the viewer.
     Yellow,
+    /// Bright blue in the viewer.
     Blue,
+    /// Bright magenta in the viewer.
     Magenta,
+    /// Bright cyan in the viewer.
     Cyan,
+    /// White in the viewer.
     White,
+    /// Light grey in the viewer, apart from the dark grey of remembered cells.
     Grey,
 }
 
@@ -39,16 +47,21 @@ pub enum Colour {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MonsterKind {
+    /// Shown in messages; present, printable and distinct among the kinds.
     pub name: String,
+    /// The map character: one column wide, printable, distinct, and not one the map uses.
     pub glyph: char,
+    /// Colour of the glyph in the viewer.
     pub colour: Colour,
     /// 5 to 20: a monster of speed s moves every 1000/s ticks.
     pub speed: u8,
+    /// Behaviours beyond walking toward the player; may be left out of the file.
     #[serde(default)]
     pub traits: Vec<Trait>,
 }
 
 impl MonsterKind {
+    /// Whether the kind has the trait `t`.
     pub fn has(&self, t: Trait) -> bool {
         self.traits.contains(&t)
     }
@@ -80,7 +93,9 @@ impl MonsterKind {
 pub struct KindProblem {
     /// The entry, or `None` when the list itself is wrong (empty).
     pub index: Option<usize>,
+    /// The field of the entry at fault, such as `speed`.
     pub field: &'static str,
+    /// What is wrong, worded for the person editing the file.
     pub message: String,
 }
 
@@ -173,6 +188,7 @@ pub struct Monster {
     pub id: u32,
     /// Index into the run's monster kinds.
     pub kind: u16,
+    /// The cell it stands on.
     pub pos: Pos,
     /// Tick of its next move.
     pub next: u64,

@@ -24,13 +24,17 @@ pub enum Mode {
     Overview,
     /// A cursor that describes what is under it.
     Look {
+        /// The level cell described, moved by the move keys.
         cursor: Pos,
     },
     /// The message log; `scroll` lines up from the newest.
     History {
+        /// Lines scrolled back from the newest, moved by the move keys.
         scroll: usize,
     },
+    /// The help screen, built from the keymap.
     Help {
+        /// Lines scrolled down from the top, moved by the move keys.
         scroll: usize,
     },
     /// Ctrl-C: save before quitting?
@@ -53,6 +57,7 @@ pub enum Activity {
 /// Work the shell must do for the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Request {
+    /// Save because the player asked; success and failure are both said.
     Save,
     /// A save the player did not ask for (on arriving at a level): said
     /// only if it fails.
@@ -191,26 +196,32 @@ impl App {
         self.replay.as_ref()
     }
 
+    /// The run being played.
     pub fn run(&self) -> &Run {
         &self.run
     }
 
+    /// The keys in use, for the help screen and hints.
     pub fn keymap(&self) -> &Keymap {
         &self.keymap
     }
 
+    /// The name the run is saved under.
     pub fn save_name(&self) -> &str {
         &self.save_name
     }
 
+    /// What the screen shows now.
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
+    /// What is being done over several ticks, if anything.
     pub fn activity(&self) -> Option<Activity> {
         self.activity
     }
 
+    /// The messages of the latest command, for the message line; cleared on the next command.
     pub fn messages(&self) -> &[String] {
         &self.messages
     }
@@ -229,6 +240,7 @@ impl App {
         self.activity.is_some() || self.replay.as_ref().is_some_and(|c| c.running())
     }
 
+    /// Whether the shell should restore the terminal and leave.
     pub fn should_quit(&self) -> bool {
         self.quit
     }

@@ -16,22 +16,35 @@ use crate::ron_diag::{ConfigError, FieldIndex, Location, parse, read_text};
 /// A key press, as far as the viewer cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Key {
+    /// A printable character, case kept (`k` and `K` are different keys).
     Char(char),
     /// Control plus a lower-case letter.
     Ctrl(char),
+    /// Arrow key.
     Up,
+    /// Arrow key.
     Down,
+    /// Arrow key.
     Left,
+    /// Arrow key.
     Right,
+    /// Also the numpad's 7 with Num Lock off.
     Home,
+    /// Also the numpad's 1 with Num Lock off.
     End,
+    /// Also the numpad's 9 with Num Lock off.
     PageUp,
+    /// Also the numpad's 3 with Num Lock off.
     PageDown,
     /// The numpad's 5 with Num Lock off.
     Begin,
+    /// Return.
     Enter,
+    /// Escape.
     Esc,
+    /// Tab.
     Tab,
+    /// Backspace.
     Backspace,
 }
 
@@ -108,20 +121,30 @@ impl fmt::Display for Key {
 pub enum Command {
     /// A king move (also moves the look cursor, scrolls lists).
     Move {
+        /// Column step, -1 to 1.
         dx: i8,
+        /// Row step, -1 to 1.
         dy: i8,
     },
+    /// Let a turn pass in place.
     Wait,
     /// Take the down staircase here, or travel toward one.
     Descend,
     /// Take the up staircase here, or travel toward one.
     Ascend,
+    /// Auto-explore until something comes into view.
     Explore,
+    /// The whole level, scaled to the screen.
     Overview,
+    /// A cursor that says what is under it.
     Look,
+    /// The message history.
     History,
+    /// The help screen, built from the keymap.
     Help,
+    /// Save the run and keep playing.
     Save,
+    /// Save the run and quit.
     SaveQuit,
     /// Ctrl-C: ask whether to save, then quit.
     Interrupt,
@@ -255,9 +278,11 @@ fn describe(field: &str) -> &'static str {
 /// A line of the help screen: a command, its keys, what it does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HelpEntry {
+    /// The command bound.
     pub command: Command,
     /// The keys, space-separated, as a keymap file names them.
     pub keys: String,
+    /// One line on what the command does, the same whatever the keys.
     pub what: &'static str,
 }
 

@@ -63,10 +63,14 @@ enum Input {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ViewError {
+    /// The terminal could not be read, drawn on or restored.
     #[error("terminal: {0}")]
     Terminal(#[from] io::Error),
+    /// A level could not be generated when the player reached it.
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    /// The viewer panicked; the message is kept so the shell can report it
+    /// after restoring the terminal.
     #[error("internal error (a bug in delve): {0}")]
     Panic(String),
 }

@@ -1,0 +1,66 @@
+//! `delve generate`: print a dungeon's levels.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use delve::dungeon::Dungeon;
+use delve::export;
+
+use super::args::StackArgs;
+use super::{CliError, write_output};
+
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    stack: StackArgs,
+    /// Print only the level at this depth (1 is the top).
+    #[arg(long, value_name = "D")]
+    depth: Option<u16>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Ascii)]
+    format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Ascii,
+    Json,
+}
+
+pub fn run(args: GenerateArgs) -> Result<(), CliError> {
+    let config = args.stack.load_config()?;
+    let seed = args.stack.seed.or_random();
+    let levels = config.levels;
+    let shown: Vec<u16> = match args.depth {
+        Some(d) if d == 0 || d > levels => {
+            return Err(CliError::Usage(format!(
+                "--depth {d}: the dungeon has depths 1 to {levels}"
+            )));
+        }
+        Some(d) => vec![d],
+        None => (1..=levels).collect(),
+    };
+    let mut dungeon = Dungeon::new(config, seed);
+    // Neighbours of the shown levels are needed for stair destinations.
+    let mut needed: Vec<u16> = shown
+        .iter()
+        .flat_map(|&d| [d.saturating_sub(1), d, d + 1])
+        .filter(|&d| d >= 1 && d <= levels)
+        .collect();
+    needed.dedup();
+    dungeon.generate_depths(&needed)?;
+
+    let text = match args.format {
+        Format::Ascii => shown
+            .iter()
+            .filter_map(|&d| dungeon.generated(d))
+            .map(export::ascii)
+            .collect::<String>(),
+        Format::Json => export::json(&dungeon, &shown),
+    };
+    write_output(args.out.as_deref(), text.as_bytes())
+}

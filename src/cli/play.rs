@@ -1,0 +1,311 @@
+//! `delve play`: play a run in the terminal.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use delve::journal::journal_path;
+use delve::save::{SaveDir, SaveError};
+use delve::sim::{Outcome, Run};
+use delve::view::terminal::{Ending, ViewError};
+use delve::view::{App, Keymap};
+
+use super::args::NewRunArgs;
+use super::journal;
+use super::{
+    CliError, continue_commands, has_terminal, now_unix, outcome_name, prove_loaded, random_seed,
+    say,
+};
+
+#[derive(clap::Args)]
+#[command(mut_arg("seed", |a| a.help(
+    "Run seed; without it a random seed is chosen (the status line shows it)"
+)))]
+pub struct PlayArgs {
+    #[command(flatten)]
+    new_run: NewRunArgs,
+    /// RON keymap (default: the keys of data/keymap.ron).
+    #[arg(long, value_name = "FILE", env = "DELVE_KEYMAP")]
+    keymap: Option<PathBuf>,
+    // --save, --replace and --load: see simulate.rs for why they are
+    // declared per command.
+    /// Save a new run as NAME in the saves directory (default: seed-N).
+    #[arg(long, value_name = "NAME", conflicts_with = "load")]
+    save: Option<String>,
+    /// Let the new run replace the save NAME holds (another run).
+    #[arg(long, conflicts_with = "load")]
+    replace: bool,
+    /// Continue the saved run NAME.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    load: Option<String>,
+}
+
+pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
+    // Every file is read and checked before the terminal is: bad input is
+    // reported as such (exit 2, with its location) wherever delve runs.
+    let keymap = match &args.keymap {
+        Some(path) => delve::view::Keymap::load(path)?,
+        None => Keymap::default(),
+    };
+    let saves = SaveDir::open(saves_dir)?;
+    let (run, name, warning) = match &args.load {
+        Some(name) => {
+            let lock = saves.lock(name)?;
+            let (mut run, warning) = load_for_play(&saves, name)?;
+            prove_loaded(&mut run, &saves.file(name))?;
+            (run, (name.clone(), lock), warning)
+        }
+        None => {
+            let (config, kinds) = args.new_run.load()?;
+            // The status line shows the seed, so it is not printed.
+            let seed = args.new_run.seed.seed.unwrap_or_else(random_seed);
+            let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
+            // The library's refusal, with the command that continues the
+            // run spelt as it works from here.
+            let lock = saves.lock_new(&name, args.replace).map_err(|e| match e {
+                SaveError::Taken { name, dir, holds } => CliError::Usage(format!(
+                    "a save named {name} already exists in {dir} ({holds}); continue it with `{}`, \
+                     start the new run under another name with --save NAME, or replace it with --replace",
+                    continue_commands(&name, saves_dir)[0]
+                )),
+                e => e.into(),
+            })?;
+            (Run::new(config, kinds, seed)?, (name, lock), None)
+        }
+    };
+    if !has_terminal() {
+        return Err(no_terminal());
+    }
+    let (name, lock) = name;
+    // The journal of the run, kept as it plays: a block at every save
+    // (the viewer saves at every level change).
+    let mut session = journal::open_session(&saves, &name, &run)?;
+    let loaded_cleanly = args.load.is_some() && warning.is_none();
+    let loaded_turn = run.turn();
+    let mut app = App::new(run, keymap, name.clone());
+    match warning {
+        Some(warning) => app.warn(warning),
+        None if loaded_cleanly => app.mark_saved(),
+        None => {}
+    }
+    // The last save written this session: where, and the turn it holds.
+    let mut last_save: Option<(String, u64)> = None;
+    let mut save = |app: &App| {
+        let result = saves
+            .save(&name, app.run(), now_unix(), &lock)
+            .map(|p| p.display().to_string())
+            .map_err(|e| e.to_string());
+        if let Ok(path) = &result {
+            last_save = Some((path.clone(), app.run().turn()));
+        }
+        let journaled = match &mut session {
+            Some(session) if result.is_ok() => session.saved(app.run()).map_err(|e| e.to_string()),
+            _ => Ok(()),
+        };
+        result.and_then(|path| journaled.map(|()| path))
+    };
+    let ending = match delve::view::terminal::play(&mut app, &mut save) {
+        Ok(ending) => ending,
+        Err(e) => {
+            // Keep the run before reporting, if it is still whole (a panic
+            // may have stopped a step halfway); a save also keeps the
+            // previous one as the backup.
+            match app.run().validate() {
+                Ok(()) => match save(&app) {
+                    Ok(path) => say(&format!("delve: the run was saved to {path}")),
+                    Err(s) => say(&format!("delve: the run could not be saved either: {s}")),
+                },
+                Err(what) => say(&format!(
+                    "delve: the run in memory is inconsistent ({what}); the last save of {name} is kept as it was"
+                )),
+            }
+            return Err(match e {
+                ViewError::Generate(g) => g.into(),
+                ViewError::Terminal(io) => CliError::Terminal(io),
+                ViewError::Panic(message) => CliError::Internal(message),
+                other => CliError::Internal(other.to_string()),
+            });
+        }
+    };
+    let loaded = loaded_cleanly.then_some(loaded_turn);
+    let farewell = farewell(&app, &saves, saves_dir, last_save, loaded);
+    // The terminal may be gone (SIGHUP): the save is what matters, so a
+    // message that cannot be written is dropped rather than a failure.
+    let _ = writeln!(std::io::stdout(), "{farewell}");
+    match ending {
+        Ending::Left => Ok(()),
+        // Stopped, not finished: a script that ran delve should know.
+        Ending::Signalled(signal) => Err(CliError::Stopped(signal)),
+    }
+}
+
+/// What `play` says on leaving: a save that failed, which turn the save
+/// holds, and how to go on. `last_save` is the last save written this
+/// session (path and turn); `loaded` the turn loaded, if the run came
+/// cleanly from its save.
+fn farewell(
+    app: &App,
+    saves: &SaveDir,
+    saves_dir: &Path,
+    last_save: Option<(String, u64)>,
+    loaded: Option<u64>,
+) -> String {
+    let run = app.run();
+    let name = app.save_name();
+    let depth = run.player().depth;
+    let mut farewell = Vec::new();
+    if let Some(Err(e)) = app.last_save() {
+        farewell.push(format!("Could not save: {e}."));
+    }
+    let file = saves.file(name);
+    // Which turn the save holds: the last one written this session, or
+    // else whatever the file held before it (read back to be sure).
+    farewell.push(match last_save {
+        Some((path, turn)) if turn == run.turn() => {
+            format!("Saved to {path}: depth {depth}, turn {turn}.")
+        }
+        Some((path, turn)) => format!(
+            "Left without saving the last {} turns; {path} holds turn {turn}.",
+            run.turn() - turn
+        ),
+        None => match delve::save::read_and_decode(&file) {
+            Ok((_, summary)) if loaded == Some(summary.turn) && run.turn() == summary.turn => {
+                format!(
+                    "Nothing new to save; {} holds turn {}.",
+                    file.display(),
+                    summary.turn
+                )
+            }
+            Ok((_, summary)) => format!(
+                "Left without saving; {} holds turn {} (depth {}).",
+                file.display(),
+                summary.turn,
+                summary.depth
+            ),
+            Err(_) if !file.exists() => {
+                "Left without saving; no save of this run was made.".to_string()
+            }
+            Err(e) => format!("Left without saving; {e}"),
+        },
+    });
+    if run.outcome() != Outcome::Playing {
+        farewell.push(format!(
+            "The run is over ({}).",
+            outcome_name(run.outcome())
+        ));
+    } else if file.exists() {
+        let commands = continue_commands(name, saves_dir);
+        farewell.push(format!("Continue with: {}", commands[0]));
+        farewell.extend(commands[1..].iter().map(|c| format!("          or: {c}")));
+    }
+    farewell.join("\n")
+}
+
+fn no_terminal() -> CliError {
+    CliError::Usage("delve play needs a terminal; `delve simulate` plays without one".into())
+}
+
+/// Loads a save for play. A damaged save is not replaced behind the
+/// player's back: they are told what is wrong and asked whether to load
+/// the backup (the damaged file is then kept aside, never deleted).
+fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), CliError> {
+    let path = saves.file(name);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        match delve::save::read_and_decode(&path) {
+            Ok((run, _)) => return Ok((run, None)),
+            Err(e) if e.is_damage() => {
+                let backup = saves.backup(name);
+                let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                    if journal::has_journal(saves, name) {
+                        return rebuild_for_play(saves, name, &e, has_terminal());
+                    }
+                    return Err(e.into());
+                };
+                if !has_terminal() {
+                    // No one to ask: say what is wrong and what is there.
+                    return Err(CliError::NotLoaded(format!(
+                        "{e}\na backup from turn {} (depth {}) is in {}; in a terminal, play --load {name} offers to load it",
+                        summary.turn,
+                        summary.depth,
+                        backup.display()
+                    )));
+                }
+                eprintln!("delve: {e}");
+                eprint!(
+                    "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside. [y/N] ",
+                    summary.turn,
+                    summary.depth,
+                    backup.display()
+                );
+                let _ = std::io::stderr().flush();
+                let mut answer = String::new();
+                std::io::stdin()
+                    .read_line(&mut answer)
+                    .map_err(|source| CliError::Write {
+                        path: "standard input".into(),
+                        source,
+                    })?;
+                if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                    return Err(CliError::Declined(format!(
+                        "{} left as it was; nothing was loaded",
+                        path.display()
+                    )));
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    // Here the save is either fine, or damaged with the player's consent to
+    // use the backup, or missing with a backup left; the library's warning
+    // names every path, which is too long for the message line.
+    let (run, summary, warning) = saves.load(name)?;
+    let note = warning.map(|_| {
+        format!(
+            "Loaded the backup from turn {}; {name}.sav was damaged or missing.",
+            summary.turn
+        )
+    });
+    Ok((run, note))
+}
+
+/// `play --load NAME` with the save and its backup unusable: the run
+/// rebuilt from the journal, once the player agrees (as for the backup);
+/// without a terminal, only said.
+fn rebuild_for_play(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+    ask: bool,
+) -> Result<(Run, Option<String>), CliError> {
+    let path = journal_path(saves.path(), name);
+    if !ask {
+        return Err(CliError::NotLoaded(format!(
+            "{save_error}\nits backup is unusable too; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
+            path.display()
+        )));
+    }
+    eprintln!("delve: {save_error}");
+    eprint!(
+        "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept. [y/N] ",
+        path.display()
+    );
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|source| CliError::Write {
+            path: "standard input".into(),
+            source,
+        })?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        return Err(CliError::Declined(format!(
+            "{} left as it was; nothing was loaded",
+            saves.file(name).display()
+        )));
+    }
+    let recovered = journal::rebuild(saves, name, save_error)?;
+    let note = format!(
+        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        recovered.run.turn()
+    );
+    Ok((recovered.run, Some(note)))
+}

@@ -1,0 +1,97 @@
+//! `delve saves`: list the saves.
+
+use std::path::Path;
+
+use delve::save::SaveDir;
+
+use super::{CliError, format_time, outcome_name, write_output};
+
+pub fn run(dir: &Path) -> Result<(), CliError> {
+    let saves = SaveDir::existing(dir)?;
+    // One row a run: the save's summary (or its backup's, when only the
+    // backup is there), its size, and what is wrong, if anything.
+    let mut rows = vec![
+        [
+            "name",
+            "depth",
+            "turn",
+            "seed",
+            "outcome",
+            "saved (UTC)",
+            "size",
+            "status",
+        ]
+        .map(String::from),
+    ];
+    for listing in saves.list()? {
+        let (shown, status) = match (&listing.save, &listing.backup) {
+            (Some(save), backup) => {
+                let status = match (&save.status, backup) {
+                    (Ok(_), _) => "ok".to_string(),
+                    (Err(e), Some(b)) if b.status.is_ok() => format!(
+                        "{}; the backup (turn {}) is intact",
+                        e.problem(),
+                        b.status.as_ref().map_or(0, |s| s.turn)
+                    ),
+                    (Err(e), _) => e.problem(),
+                };
+                (save, status)
+            }
+            (None, Some(backup)) => {
+                let status = match &backup.status {
+                    Ok(_) => format!("only the backup ({}.sav.bak) is there", listing.name),
+                    Err(e) => format!(
+                        "only the backup is there, and it is not intact: {}",
+                        e.problem()
+                    ),
+                };
+                (backup, status)
+            }
+            (None, None) => continue,
+        };
+        let columns = match &shown.status {
+            Ok(s) => [
+                s.depth.to_string(),
+                s.turn.to_string(),
+                s.seed.to_string(),
+                outcome_name(s.outcome).to_string(),
+                format_time(s.saved_at),
+            ],
+            Err(_) => ["-", "-", "-", "-", "-"].map(String::from),
+        };
+        let [depth, turn, seed, outcome, saved] = columns;
+        rows.push([
+            listing.name.clone(),
+            depth,
+            turn,
+            seed,
+            outcome,
+            saved,
+            shown.size.to_string(),
+            status,
+        ]);
+    }
+    // Columns as wide as their widest entry; numbers to the right.
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..8).map(width).collect();
+    let right = [false, true, true, true, false, false, true, false];
+    let mut text = String::new();
+    for row in &rows {
+        let mut cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                if i == 7 {
+                    cell.clone()
+                } else if right[i] {
+                    format!("{cell:>w$}", w = widths[i])
+                } else {
+                    format!("{cell:<w$}", w = widths[i])
+                }
+            })
+            .collect();
+        let status = cells.pop().unwrap_or_default();
+        text.push_str(&format!("{}  {status}\n", cells.join(" ")));
+    }
+    write_output(None, text.as_bytes())
+}

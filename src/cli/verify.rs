@@ -1,0 +1,143 @@
+//! `delve verify`: check a save and say what it holds or what is wrong.
+
+use std::path::{Path, PathBuf};
+
+use delve::journal::check::{Expected, check_save};
+use delve::journal::session::start_of;
+use delve::journal::{journal_path, read_file};
+use delve::save::{SaveDir, SaveError};
+use delve::sim::Run;
+
+use super::{CliError, format_time, outcome_name, prove_loaded, write_output};
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    #[arg(value_name = "NAME|FILE")]
+    save: String,
+}
+
+pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
+    let save = args.save.as_str();
+    // A path (something there, or anything that cannot be a save name) is
+    // checked as given; a name is looked up in the saves directory.
+    let given = Path::new(save);
+    let path = if std::fs::symlink_metadata(given).is_ok() || SaveDir::check_name(save).is_err() {
+        given.to_path_buf()
+    } else {
+        let saves = SaveDir::existing(dir)?;
+        let path = saves.file(save);
+        if std::fs::symlink_metadata(&path).is_err() {
+            // Name what is there instead of a bare "no such file": nothing,
+            // or only the backup (which is what a load would use).
+            let backup = saves.backup(save);
+            if std::fs::symlink_metadata(&backup).is_ok() {
+                return Err(CliError::Usage(format!(
+                    "{} is missing; its backup {} is there (`delve verify {}` checks it; loading {save} would use it)",
+                    path.display(),
+                    backup.display(),
+                    backup.display()
+                )));
+            }
+            return Err(SaveError::Missing {
+                name: save.into(),
+                dir: saves.path().display().to_string(),
+            }
+            .into());
+        }
+        path
+    };
+    let (mut run, summary) = match delve::save::read_and_decode(&path) {
+        Ok(loaded) => loaded,
+        Err(error) if error.is_damage() => {
+            // Say whether the backup would stand in, as loading would use it.
+            let backup = PathBuf::from(format!("{}.bak", path.display()));
+            let is_save = path.extension().is_some_and(|e| e == "sav");
+            return Err(match delve::save::read_and_decode(&backup) {
+                Ok((_, b)) if is_save => CliError::DamagedWithBackup {
+                    error,
+                    note: format!(
+                        "delve: its backup {} is intact (depth {}, turn {}); loading the save uses it instead (play asks first)",
+                        backup.display(),
+                        b.depth,
+                        b.turn
+                    ),
+                },
+                _ => error.into(),
+            });
+        }
+        Err(error) => return Err(error.into()),
+    };
+    prove_loaded(&mut run, &path)?;
+    let mut text = format!(
+        "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
+        path.display(),
+        summary.format,
+        summary.program,
+        format_time(summary.saved_at),
+        summary.seed,
+        summary.depth,
+        summary.turn,
+        outcome_name(summary.outcome),
+        run.visited().count(),
+        run.digest()
+    );
+    // A save named in the saves directory: whether its journal agrees.
+    if let Some(name) = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .and_then(|f| f.strip_suffix(".sav"))
+        && let Some(dir) = path.parent()
+    {
+        for line in verify_lines(dir, name, &run) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    write_output(None, text.as_bytes())
+}
+
+/// The journal lines `delve verify NAME` adds: whether the journal file is
+/// there, intact, this run's, and replays to the save's state.
+fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
+    let path = journal_path(dir, name);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return vec![format!("journal: {} is missing", path.display())];
+    }
+    let Some(recording) = run.recording() else {
+        return vec![
+            "journal: the save has no recording (saved before delve recorded runs)".into(),
+        ];
+    };
+    let journal = read_file(&path);
+    let end = Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    match check_save(
+        &start_of(run),
+        recording,
+        end,
+        journal.as_ref(),
+        &path.display().to_string(),
+        &mut |_| {},
+    ) {
+        Ok(verdict) => {
+            let mut lines: Vec<String> = verdict
+                .lines
+                .iter()
+                .map(|l| format!("journal: {l}"))
+                .collect();
+            lines.push(format!(
+                "journal: {}",
+                if verdict.parting.is_none() {
+                    "agrees"
+                } else {
+                    "DISAGREES"
+                }
+            ));
+            lines
+        }
+        Err(e) => vec![format!("journal: the run's start cannot be generated: {e}")],
+    }
+}
