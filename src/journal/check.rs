@@ -13,8 +13,9 @@ use super::{Checkpoint, Start};
 pub struct Expected {
     /// After this many actions...
     pub actions: u64,
-    /// ...the run is at this turn, with this digest.
+    /// ...the run is at this turn...
     pub turn: u64,
+    /// ...with this digest.
     pub digest: u64,
 }
 
@@ -35,17 +36,25 @@ pub enum Parting {
     /// first differs after `agreed_turn` (the last point that agreed, 0 if
     /// none) and at or before `turn`.
     Differs {
+        /// The turn of the last point that agreed (0 if none).
         agreed_turn: u64,
+        /// The turn of the point that differs: the state differs by then.
         turn: u64,
+        /// What the journal or the save holds there.
         expected: Expected,
+        /// The turn the replay reached after the same actions.
         got_turn: u64,
+        /// The replay's digest there.
         got_digest: u64,
     },
     /// The simulation refused a recorded action (or the run ended with
     /// actions left): the state differed by then, at the latest.
     Refused {
+        /// The turn of the last point that agreed (0 if none).
         agreed_turn: u64,
+        /// The turn the refusal came at.
         turn: u64,
+        /// The action and why it was refused, for the user.
         what: String,
     },
 }
@@ -248,8 +257,9 @@ pub struct Verdict {
     pub lines: Vec<String>,
     /// Where the replay parted from the journal or the save, if it did.
     pub parting: Option<Parting>,
-    /// Actions replayed and the turn reached.
+    /// Actions replayed...
     pub actions: u64,
+    /// ...and the turn they reached.
     pub turn: u64,
 }
 

@@ -236,6 +236,7 @@ impl JournalWriter {
         Ok((writer, note))
     }
 
+    /// The journal file, to name in messages.
     pub fn path(&self) -> &Path {
         &self.path
     }

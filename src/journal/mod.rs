@@ -35,10 +35,16 @@ use crate::config::Config;
 use crate::sim::record::Recording;
 use crate::sim::{Action, MonsterKind};
 
+/// The first bytes of every journal file, so another file in a journal's
+/// place is refused as such rather than read as a damaged journal.
 pub const MAGIC: &[u8; 8] = b"DELVEJNL";
 /// The journal format this build writes and reads.
 pub const VERSION: u16 = 1;
+/// Bytes of the file header (magic, version, reserved, CRC): the first
+/// block starts here.
 pub const FILE_HEADER_LEN: usize = 16;
+/// Bytes of a block's fixed header, read and checked before its body so a
+/// torn or damaged block is found without decompressing it.
 pub const BLOCK_HEADER_LEN: usize = 48;
 /// The save format whose encoding of `Config` and `MonsterKind` the start
 /// block uses: a start block records the one it was written with, so an
@@ -67,8 +73,12 @@ const FLAG_CHECKPOINT: u8 = 2;
 /// What a run began with: all a replay needs besides the actions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Start {
+    /// The run's seed.
     pub seed: u64,
+    /// The config the run began with, kept here because the data files may
+    /// change after the run was recorded.
     pub config: Config,
+    /// The monster kinds the run began with, kept for the same reason.
     pub kinds: Vec<MonsterKind>,
 }
 
@@ -78,7 +88,10 @@ pub struct Start {
 pub struct Checkpoint {
     /// Actions played from the start.
     pub actions: u64,
+    /// The turn the run reached after them: actions are not turns (a
+    /// level change or a refused action differs), so both are compared.
     pub turn: u64,
+    /// The state's digest there ([`crate::sim::Run::digest`]).
     pub digest: u64,
 }
 
@@ -86,7 +99,9 @@ pub struct Checkpoint {
 /// what was cut off after them, if anything.
 #[derive(Clone, Debug)]
 pub struct Journal {
+    /// What the run began with (the start block).
     pub start: Start,
+    /// The actions of the intact blocks, in order.
     pub recording: Recording,
     /// One a block, the start's first (at 0 actions).
     pub checkpoints: Vec<Checkpoint>,
@@ -105,6 +120,7 @@ pub struct Cut {
     pub offset: u64,
     /// Bytes from there to the end of the file.
     pub bytes: u64,
+    /// What was wrong with the block, for the user.
     pub what: String,
 }
 
@@ -121,23 +137,56 @@ impl std::fmt::Display for Cut {
 /// Why a journal cannot be used at all.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The journal file.
         path: String,
+        /// What the operating system said.
         source: std::io::Error,
     },
+    /// The file does not start with [`MAGIC`]: something else is in the
+    /// journal's place, and it is never overwritten as if it were one.
     #[error("{0}: not a delve journal")]
     NotAJournal(String),
+    /// A journal a later delve wrote: left alone rather than cut or
+    /// rewritten by a build that cannot read it.
     #[error(
         "{path}: made by a newer delve (journal format {found}, this build reads up to {VERSION}); it is left untouched"
     )]
-    NewerFormat { path: String, found: u16 },
+    NewerFormat {
+        /// The journal file.
+        path: String,
+        /// The format number in its header.
+        found: u16,
+    },
+    /// The header or the start block is damaged: with no start, no block
+    /// after it can be replayed.
     #[error("{path}: damaged ({what})")]
-    Damaged { path: String, what: String },
+    Damaged {
+        /// The journal file.
+        path: String,
+        /// What is wrong, for the user.
+        what: String,
+    },
+    /// A link, FIFO, device or directory in the journal's place: refused
+    /// before it is opened, as the saves directory's rules say.
     #[error("{path}: refused: {kind}, not a plain file")]
-    NotRegular { path: String, kind: &'static str },
+    NotRegular {
+        /// The journal's path.
+        path: String,
+        /// What is there instead, in a few words.
+        kind: &'static str,
+    },
+    /// Larger than [`MAX_FILE`]: refused before a byte is read.
     #[error("{path}: too large to be a journal ({size} bytes; a journal is at most {MAX_FILE})")]
-    TooLarge { path: String, size: u64 },
+    TooLarge {
+        /// The journal file.
+        path: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// No file at the journal's path.
     #[error("no journal {0}")]
     Missing(String),
 }

@@ -14,15 +14,20 @@ use super::{JournalError, read_file};
 /// Where a recovered run came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// NAME.sav: nothing was passed over.
     Save,
+    /// NAME.sav.bak: the save was damaged or missing.
     Backup,
+    /// NAME.journal replayed: the save and its backup were both unusable.
     Journal,
 }
 
 /// A run read back, and why it did not come from the save, if it did not.
 #[derive(Debug)]
 pub struct Recovered {
+    /// The run as read or rebuilt.
     pub run: Run,
+    /// Which file it came from, so a caller can say what it loaded.
     pub source: Source,
     /// What was wrong with each file passed over, and what was loaded
     /// instead, one line each, in order.
@@ -39,6 +44,8 @@ pub enum RecoverError {
     /// the file is left to the user rather than passed over.
     #[error(transparent)]
     Save(SaveError),
+    /// A journal that cannot be used at all (save and backup already
+    /// passed over).
     #[error(transparent)]
     Journal(JournalError),
     /// Every file there is damaged.

@@ -107,6 +107,7 @@ impl Session {
         self.writer.append(recording, checkpoint(run, recording))
     }
 
+    /// The journal file, to name in messages.
     pub fn path(&self) -> &Path {
         self.writer.path()
     }

@@ -73,6 +73,7 @@ pub fn well_formed(action: &Action) -> bool {
 }
 
 impl Recording {
+    /// An empty recording: what a run that has taken no action yet holds.
     pub fn new() -> Recording {
         Recording::default()
     }
@@ -142,6 +143,7 @@ impl Recording {
         self.len
     }
 
+    /// Whether no action is recorded (a run at its start).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -203,13 +205,21 @@ pub enum ReplayError {
         "recorded action {index} ({action:?}) at turn {turn} is not possible in the replayed run: the recording does not match these rules"
     )]
     Refused {
+        /// Which recorded action (0 is the first), to find it in the journal.
         index: u64,
+        /// The replayed run's turn when it was refused.
         turn: u64,
+        /// The action refused.
         action: Action,
     },
     /// The run ended (won, lost, or at the last turn) with actions left.
     #[error("the run ended at turn {turn} with {left} recorded actions left")]
-    Ended { turn: u64, left: u64 },
+    Ended {
+        /// The turn the run ended at.
+        turn: u64,
+        /// Recorded actions not played.
+        left: u64,
+    },
 }
 
 /// A place in a recording: how far a replay has got. It steps a run it is
@@ -319,14 +329,17 @@ impl Replay {
         }
     }
 
+    /// The run as replayed so far, to compare or show.
     pub fn run(&self) -> &Run {
         &self.run
     }
 
+    /// The replayed run, to continue playing it or keep it.
     pub fn into_run(self) -> Run {
         self.run
     }
 
+    /// The recording being played back.
     pub fn recording(&self) -> &Recording {
         &self.recording
     }
@@ -341,6 +354,7 @@ impl Replay {
         self.recording.len() - self.cursor.done
     }
 
+    /// Whether every recorded action has been played.
     pub fn at_end(&self) -> bool {
         self.remaining() == 0
     }

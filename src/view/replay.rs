@@ -73,6 +73,7 @@ impl ReplayControl {
         SPEEDS[self.speed]
     }
 
+    /// Whether play is paused (space), for the status line.
     pub fn paused(&self) -> bool {
         self.paused
     }
