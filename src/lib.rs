@@ -42,6 +42,8 @@ pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod grid_search;
+#[cfg(feature = "save")]
+pub mod journal;
 pub mod layout;
 pub mod level;
 #[cfg(feature = "render")]

@@ -420,6 +420,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
+        3 => {
+            let (old, used): (v3::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
         FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -435,6 +440,31 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     })?;
     run.after_load();
     Ok((run, header.summary))
+}
+
+/// Format 3 (issue 14), read by this build: format 4 added the Combat
+/// game, so a format-3 body is format 2's (config, state) in their
+/// pre-Combat shapes, then the run's recording. It loads as the Stomp run
+/// it was, recording and all, so its journal still fits it.
+mod v3 {
+    use serde::Deserialize;
+
+    use crate::sim::record::Recording;
+
+    use super::v2::{Config, RunState};
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording)
+        }
+    }
 }
 
 /// Format 1, read by this build and converted on load. Format 2 added
@@ -499,17 +529,18 @@ mod v1 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into())
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
         }
     }
 }
 
-/// Format 2, read by this build and converted on load. Format 4 (issue
-/// 13; 3 is issue 12's) added the Combat game: the rules and their numbers in the config, hit points,
-/// damage, depths, rarity and a description in monster kinds, and the
-/// Combat state of the run. A format-2 run is a Stomp run and goes on as
-/// one, with its monsters as they were.
-mod v2 {
+/// Format 2, read by this build and converted on load. Format 3 added
+/// the recording (none here), format 4 the Combat game: the rules and
+/// their numbers in the config; hit points, damage, depths, rarity and a
+/// description in monster kinds; the run's Combat state. A format-2 run
+/// is a Stomp run and goes on as one, with its monsters as they were.
+/// The journal decodes its format-3 start blocks with these mirrors too.
+pub(crate) mod v2 {
     use rand_pcg::Pcg64;
     use serde::Deserialize;
 
@@ -553,7 +584,7 @@ mod v2 {
     }
 
     #[derive(Deserialize)]
-    struct MonsterKind {
+    pub(crate) struct MonsterKind {
         name: String,
         glyph: char,
         colour: Colour,
@@ -605,7 +636,7 @@ mod v2 {
     }
 
     #[derive(Deserialize)]
-    pub(super) struct Config {
+    pub(crate) struct Config {
         width: u16,
         height: u16,
         levels: u16,
@@ -630,10 +661,9 @@ mod v2 {
         state: RunState,
     }
 
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
-            let c = r.config;
-            let config = config::Config {
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
                 width: c.width,
                 height: c.height,
                 levels: c.levels,
@@ -649,8 +679,13 @@ mod v2 {
                 dead_ends: c.dead_ends,
                 simulation: c.simulation.into(),
                 generation_retries: c.generation_retries,
-            };
-            crate::sim::Run::from_saved(config, r.state.into())
+            }
+        }
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
         }
     }
 }
@@ -710,7 +745,7 @@ fn present(path: &Path) -> bool {
 }
 
 /// What a file that is not a regular file is, in a few words.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     #[cfg(unix)]
     {
@@ -753,7 +788,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
 /// Open options that never follow a link in the last component of the
 /// path and never wait on a FIFO, so that what is opened can be checked
 /// (with `fstat`) before it is used.
-fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
+pub(crate) fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -1319,11 +1354,11 @@ fn second_name(from: &Path, to: &Path) -> Result<(), SaveError> {
 }
 
 #[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
 #[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }

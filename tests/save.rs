@@ -233,8 +233,7 @@ fn every_shipped_format_still_loads() {
     // with the digest it must load to.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut found = 0;
-    // Format 3 is issue 12's: its fixture comes with it when the two merge.
-    for version in (1..=FORMAT_VERSION).filter(|&v| v != 3) {
+    for version in 1..=FORMAT_VERSION {
         let file = dir.join(format!("format-{version}.sav"));
         let (run, summary) = save::read_and_decode(&file).unwrap_or_else(|e| panic!("{e}"));
         let want = std::fs::read_to_string(dir.join(format!("format-{version}.digest"))).unwrap();
@@ -242,7 +241,26 @@ fn every_shipped_format_still_loads() {
         assert_eq!(summary.format, version);
         found += 1;
     }
-    assert_eq!(found, usize::from(FORMAT_VERSION) - 1);
+    assert_eq!(found, usize::from(FORMAT_VERSION));
+}
+
+#[test]
+fn a_format_3_run_is_a_stomp_run_with_its_recording() {
+    // Format 3 (before Combat) kept the run's actions: the run loads as
+    // the Stomp run it was, and its recording replays to its state.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (run, _) = save::read_and_decode(&dir.join("format-3.sav")).unwrap();
+    assert_eq!(run.config().simulation.rules, delve::config::Rules::Stomp);
+    assert!(run.combat().is_none());
+    let recording = run.recording().expect("format 3 keeps the actions").clone();
+    assert_eq!(recording.len(), run.turn());
+    let start = delve::journal::session::start_of(&run);
+    let mut replay = delve::sim::record::Replay::from_run(
+        delve::journal::check::start_run(&start).unwrap(),
+        recording,
+    );
+    while replay.step().unwrap().is_some() {}
+    assert_eq!(replay.run().digest(), run.digest());
 }
 
 #[test]

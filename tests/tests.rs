@@ -4,6 +4,7 @@ mod check;
 mod cli;
 mod combat;
 mod common;
+mod journal;
 mod limits;
 mod messages;
 mod play;

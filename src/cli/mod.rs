@@ -9,9 +9,11 @@
 mod args;
 mod error;
 mod generate;
+mod journal;
 mod output;
 mod play;
 mod render;
+mod replay;
 mod saves;
 mod scores;
 mod shell;
@@ -72,6 +74,11 @@ enum Command {
     /// Check a save (a name in the saves directory, or a file) and say what
     /// it holds or what is wrong; exit 0 only if it would load.
     Verify(verify::VerifyArgs),
+    /// Watch a saved run again from turn 0, or with --check replay it
+    /// headless and compare it with its journal's checkpoints and its
+    /// save: exit 0 when they agree, 1 with the first turn where they
+    /// differ. Never writes a file.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the command the arguments name.
@@ -85,6 +92,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Saves => saves::run(&cli.saves_dir),
         Command::Scores => scores::run(&cli.saves_dir),
         Command::Verify(args) => verify::run(args, &cli.saves_dir),
+        Command::Replay(args) => replay::run(args, &cli.saves_dir),
     }
 }
 

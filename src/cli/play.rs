@@ -3,12 +3,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use delve::journal::journal_path;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Outcome, Run};
 use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
 
 use super::args::NewRunArgs;
+use super::journal;
 use super::{
     CliError, continue_commands, has_terminal, now_unix, outcome_name, prove_loaded, random_seed,
     say,
@@ -79,6 +81,9 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         return Err(no_terminal());
     }
     let (name, lock) = name;
+    // The journal of the run, kept as it plays: a block at every save
+    // (the viewer saves at every level change).
+    let mut session = journal::open_session(&saves, &name, &run)?;
     let loaded_cleanly = args.load.is_some() && warning.is_none();
     let loaded_turn = run.turn();
     let mut app = App::new(run, keymap, name.clone());
@@ -97,7 +102,11 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         if let Ok(path) = &result {
             last_save = Some((path.clone(), app.run().turn()));
         }
-        result
+        let journaled = match &mut session {
+            Some(session) if result.is_ok() => session.saved(app.run()).map_err(|e| e.to_string()),
+            _ => Ok(()),
+        };
+        result.and_then(|path| journaled.map(|()| path))
     };
     let ending = match delve::view::terminal::play(&mut app, &mut save) {
         Ok(ending) => ending,
@@ -217,6 +226,9 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             Err(e) if e.is_damage() => {
                 let backup = saves.backup(name);
                 let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                    if journal::has_journal(saves, name) {
+                        return rebuild_for_play(saves, name, &e, has_terminal());
+                    }
                     return Err(e.into());
                 };
                 if !has_terminal() {
@@ -264,4 +276,47 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
         )
     });
     Ok((run, note))
+}
+
+/// `play --load NAME` with the save and its backup unusable: the run
+/// rebuilt from the journal, once the player agrees (as for the backup);
+/// without a terminal, only said.
+fn rebuild_for_play(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+    ask: bool,
+) -> Result<(Run, Option<String>), CliError> {
+    let path = journal_path(saves.path(), name);
+    if !ask {
+        return Err(CliError::NotLoaded(format!(
+            "{save_error}\nits backup is unusable too; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
+            path.display()
+        )));
+    }
+    eprintln!("delve: {save_error}");
+    eprint!(
+        "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept. [y/N] ",
+        path.display()
+    );
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|source| CliError::Write {
+            path: "standard input".into(),
+            source,
+        })?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        return Err(CliError::Declined(format!(
+            "{} left as it was; nothing was loaded",
+            saves.file(name).display()
+        )));
+    }
+    let recovered = journal::rebuild(saves, name, save_error)?;
+    let note = format!(
+        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        recovered.run.turn()
+    );
+    Ok((recovered.run, Some(note)))
 }

@@ -4,11 +4,13 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
-use delve::save::SaveDir;
+use delve::journal::session::Session;
+use delve::save::{SaveDir, SaveError};
 use delve::sim::batch::{Report, RunRecord, Summary, run_batch};
 use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 
 use super::args::NewRunArgs;
+use super::journal;
 use super::{CliError, now_unix, outcome_name, prove_loaded, write_morgue, write_output};
 
 #[derive(clap::Args)]
@@ -70,10 +72,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     let mut run = match &args.load {
         Some(name) => {
             let saves = saves.as_ref().expect("opened above");
-            let (mut run, _, warning) = saves.load(name)?;
-            if let Some(warning) = warning {
-                eprintln!("delve: warning: {warning}");
-            }
+            let mut run = load_or_rebuild(saves, name)?;
             prove_loaded(&mut run, &saves.file(name))?;
             run
         }
@@ -100,9 +99,14 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             )));
         }
     };
+    // The journal of the name the run is saved under, kept as it plays.
+    let mut session = match (&args.save, &saves) {
+        (Some(name), Some(saves)) => journal::open_session(saves, name, &run)?,
+        _ => None,
+    };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
-    let failure = play_headless(&mut run, stop_at).err();
+    let failure = play_recorded(&mut run, stop_at, &mut session).err();
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
     let deepest = run.visited().max().unwrap_or(1);
     // Hit points for a Combat run; a Stomp run's summary is as it was.
@@ -133,6 +137,9 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             .expect("locked above")
             .1;
         let path = saves.save(name, &run, now_unix(), lock)?;
+        if let Some(session) = &mut session {
+            session.saved(&run)?;
+        }
         eprintln!("saved: {}", path.display());
         if run.outcome() != Outcome::Playing {
             let path = write_morgue(saves, name, &run, lock)?;
@@ -141,7 +148,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     }
     write_output(None, text.as_bytes())?;
     match failure {
-        Some(e) => Err(e.into()),
+        Some(e) => Err(e),
         None => Ok(()),
     }
 }
@@ -216,4 +223,47 @@ fn runs_summary(
         }
     };
     write_output(None, text.as_bytes())
+}
+
+/// Loads NAME for `simulate --load`: the save, else (as today) its backup
+/// with a warning, else the run rebuilt from NAME.journal, saying what was
+/// wrong with each file passed over and what is loaded instead.
+fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
+    match saves.load(name) {
+        Ok((run, _, warning)) => {
+            if let Some(warning) = warning {
+                eprintln!("delve: warning: {warning}");
+            }
+            Ok(run)
+        }
+        Err(e)
+            if (e.is_damage() || matches!(e, SaveError::Missing { .. }))
+                && journal::has_journal(saves, name) =>
+        {
+            let recovered = journal::rebuild(saves, name, &e)?;
+            for note in &recovered.notes {
+                eprintln!("delve: warning: {note}");
+            }
+            Ok(recovered.run)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `play_headless` with the journal kept: a block appended at every level
+/// change. A journal that cannot be written stops play (the run is still
+/// summarised and saved by the caller).
+fn play_recorded(
+    run: &mut Run,
+    stop_at: u64,
+    session: &mut Option<Session>,
+) -> Result<(), CliError> {
+    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
+        let turn = run.turn();
+        play_headless(run, turn + 1)?;
+        if let Some(session) = session {
+            session.stepped(run)?;
+        }
+    }
+    Ok(())
 }

@@ -36,6 +36,7 @@ pub mod game;
 pub mod item;
 mod monster;
 pub mod morgue;
+pub mod record;
 pub mod table;
 mod travel;
 
@@ -263,6 +264,12 @@ struct Sight {
 pub struct Run {
     config: Config,
     state: RunState,
+    /// Every action of the run since its start, which a replay of the
+    /// start plays again to this state (see [`record`]). Saved after the
+    /// state (save format 3 on); not compared or digested, since it is the
+    /// history of the state rather than part of it. `None` for a run from
+    /// a save made before runs were recorded, or built on a hand-made level.
+    recording: Option<record::Recording>,
     #[serde(skip)]
     sight: Sight,
     /// Lines logged since this value was made (not saved): lets a viewer
@@ -387,7 +394,11 @@ impl Run {
             lives: config.simulation.lives,
             next: 0,
         };
-        let mut run = Run::from_saved(config, RunState::new(kinds, seed, levels, player, combat));
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, seed, levels, player, combat),
+            None,
+        );
         run.prove_stack()?;
         run.enter(1)?;
         let level = &run.current().level;
@@ -402,6 +413,7 @@ impl Run {
         // A one-level ReachBottom run, or a single level without monsters,
         // is won before the first move.
         run.check_won(&mut Vec::new());
+        run.recording = Some(record::Recording::starting(run.digest()));
         Ok(run)
     }
 
@@ -458,7 +470,11 @@ impl Run {
                 floor.monster_max_hp.push(hp);
             }
         }
-        let mut run = Run::from_saved(config, RunState::new(kinds, 0, levels, player, combat));
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, 0, levels, player, combat),
+            None,
+        );
         run.refresh();
         run
     }
@@ -677,14 +693,25 @@ impl Run {
 
     /// A run from its saved parts, for the save module. Derived data is
     /// rebuilt by [`Run::after_load`].
-    pub(crate) fn from_saved(config: Config, state: RunState) -> Run {
+    pub(crate) fn from_saved(
+        config: Config,
+        state: RunState,
+        recording: Option<record::Recording>,
+    ) -> Run {
         Run {
             config,
             state,
+            recording,
             sight: Sight::default(),
             said: 0,
             made: Vec::new(),
         }
+    }
+
+    /// Every action since the run's start, if the run has been recorded
+    /// from its start (see the field).
+    pub fn recording(&self) -> Option<&record::Recording> {
+        self.recording.as_ref()
     }
 
     /// Rebuilds derived data after loading a saved run.
@@ -735,6 +762,17 @@ impl Run {
             return Err(format!(
                 "the player's next tick {} does not follow from turn {}",
                 p.next, self.state.turn
+            ));
+        }
+        // Every action the run carried out took one turn, and it recorded
+        // each of them.
+        if let Some(recording) = &self.recording
+            && recording.len() != self.state.turn
+        {
+            return Err(format!(
+                "a recording of {} actions for a run at turn {}",
+                recording.len(),
+                self.state.turn
             ));
         }
         let lives = self.config.simulation.lives;
@@ -952,6 +990,9 @@ impl Run {
             return Ok(events);
         }
         self.state.turn += 1;
+        if let Some(recording) = &mut self.recording {
+            recording.push(action);
+        }
         let now = self.state.player.next;
         self.state.player.next = now + interval(self.config.simulation.player_speed);
         if self.state.combat.is_some() {

@@ -12,6 +12,8 @@ use crate::level::{StairDirection, Tile};
 use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, travel_step};
 
 use super::keymap::{Command, Key, Keymap};
+use super::replay::{ReplayControl, Reply};
+use crate::sim::record::Recording;
 
 /// What the screen shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +180,9 @@ pub struct App {
     /// Told to stop by a signal: quit after the save, even a failed one.
     terminating: bool,
     quit: bool,
+    /// The controls of a replay, when this viewer plays a recording back
+    /// (`delve replay`): keys move along the recording, never the player.
+    replay: Option<ReplayControl>,
 }
 
 impl App {
@@ -212,6 +217,7 @@ impl App {
             in_flight: None,
             terminating: false,
             quit: false,
+            replay: None,
         };
         if app.run.turn() != 0 {
             let welcome = app.messages.clone();
@@ -223,6 +229,21 @@ impl App {
             app.mode = Mode::Ended;
         }
         app
+    }
+
+    /// A viewer playing `recording` back on `run`, the recorded run at its
+    /// start: `delve replay`. It never asks for a save.
+    pub fn replaying(run: Run, recording: Recording, keymap: Keymap, name: String) -> App {
+        let control = ReplayControl::new(&run, recording);
+        let mut app = App::new(run, keymap, name);
+        app.replay = Some(control);
+        app.mode = Mode::Map;
+        app
+    }
+
+    /// The replay's controls, if this viewer is a replay.
+    pub fn replay(&self) -> Option<&ReplayControl> {
+        self.replay.as_ref()
     }
 
     /// The run being played.
@@ -266,7 +287,7 @@ impl App {
     /// Whether an activity is under way: the shell should call
     /// [`App::tick`] while no key is pressed.
     pub fn busy(&self) -> bool {
-        self.activity.is_some()
+        self.activity.is_some() || self.replay.as_ref().is_some_and(|c| c.running())
     }
 
     /// Whether the shell should restore the terminal and leave.
@@ -351,6 +372,9 @@ impl App {
 
     /// A key press.
     pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
+        if self.replay.is_some() && !self.press_replay(key) {
+            return Ok(());
+        }
         let command = self.keymap.command(key);
         let terminal = match command {
             Some(Command::Suspend) => Some(Request::Suspend),
@@ -605,6 +629,14 @@ impl App {
 
     /// One step of the activity under way.
     pub fn tick(&mut self) -> Result<(), GenerateError> {
+        if let Some(control) = self.replay.as_mut() {
+            let turn = self.run.turn();
+            control.tick(&mut self.run);
+            if self.run.turn() != turn {
+                self.replayed();
+            }
+            return Ok(());
+        }
         let Some(activity) = self.activity else {
             return Ok(());
         };
@@ -716,6 +748,76 @@ impl App {
     fn on_stairs(&self, direction: StairDirection) -> bool {
         let level = &self.run.current().level;
         level.tile(self.run.player().pos) == stairs_tile(direction)
+    }
+
+    /// A key in a replay: the replay's controls first; then only what looks
+    /// (overview, look, history, help) and what is about the terminal go on
+    /// to the usual handling (returns true), never an action.
+    fn press_replay(&mut self, key: Key) -> bool {
+        let command = self.keymap.command(key);
+        if matches!(self.mode, Mode::Map) {
+            let control = self.replay.as_mut().expect("a replay");
+            let turn = (self.run.player().depth, self.run.turn());
+            match control.press(key, &mut self.run) {
+                Reply::Quit => {
+                    self.quit = true;
+                    return false;
+                }
+                Reply::Done => {
+                    if (self.run.player().depth, self.run.turn()) != turn {
+                        self.replayed();
+                    }
+                    if let Some(why) = self.replay.as_ref().and_then(|c| c.stopped()) {
+                        let why = why.to_string();
+                        if self.messages.last() != Some(&why) {
+                            self.note(why);
+                        }
+                    }
+                    return false;
+                }
+                Reply::Other => {}
+            }
+        }
+        match command {
+            // Ctrl-C leaves a replay: there is nothing to save.
+            Some(Command::Interrupt) => {
+                self.quit = true;
+                false
+            }
+            Some(
+                Command::Overview
+                | Command::Look
+                | Command::History
+                | Command::Help
+                | Command::Cancel
+                | Command::Suspend
+                | Command::Redraw,
+            ) => true,
+            // Inside look, history and help, keys move the cursor or scroll.
+            Some(Command::Move { .. }) => !matches!(self.mode, Mode::Map),
+            _ => false,
+        }
+    }
+
+    /// After a replay moved the run: its new log lines, the camera, the
+    /// monsters in view.
+    fn replayed(&mut self) {
+        let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
+        self.said = self.run.said();
+        let log = self.run.log();
+        let lines = &log[log.len() - new..];
+        if !lines.is_empty() {
+            // At speed many lines pass in a tick: the top line shows the last.
+            self.messages = lines[lines.len().saturating_sub(2)..].to_vec();
+            self.history.extend(lines.iter().cloned());
+            self.trim_history();
+        }
+        let depth = self.run.player().depth;
+        if self.in_view.0 != depth {
+            self.camera = None;
+        }
+        self.follow();
+        self.in_view = (depth, self.monsters_in_view());
     }
 
     /// Plays one action and collects what it brought.

@@ -816,13 +816,39 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
         Some(super::app::Activity::Travel(_)) => "[travelling]  ",
         None => "",
     };
-    let right = format!("{activity}{} help", key_name(app, Command::Help));
-    let left = format!(
-        "Killed {}  Seed {}  Save {}",
-        run.killed(),
-        run.seed(),
-        app.save_name()
-    );
+    let (left, right) = match app.replay() {
+        // A replay says so, with its speed and its keys.
+        Some(replay) => {
+            let state = if let Some(digits) = replay.entry() {
+                format!("go to turn: {digits}_")
+            } else if replay.stopped().is_some() {
+                "stopped".into()
+            } else if replay.at_end() {
+                "ended".into()
+            } else if replay.paused() {
+                "paused".into()
+            } else {
+                "playing".into()
+            };
+            (
+                format!(
+                    "REPLAY {}  {} turns/s  {state}",
+                    app.save_name(),
+                    replay.speed()
+                ),
+                "Spc pause +- . g > Q".to_string(),
+            )
+        }
+        None => (
+            format!(
+                "Killed {}  Seed {}  Save {}",
+                run.killed(),
+                run.seed(),
+                app.save_name()
+            ),
+            format!("{activity}{} help", key_name(app, Command::Help)),
+        ),
+    };
     let right_len = right.chars().count() as u16;
     let room = usize::from(area.width.saturating_sub(right_len + 2));
     let left = if left.chars().count() > room {
