@@ -241,26 +241,15 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                     )));
                 }
                 eprintln!("delve: {e}");
-                eprint!(
-                    "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside. [y/N] ",
-                    summary.turn,
-                    summary.depth,
-                    backup.display()
-                );
-                let _ = std::io::stderr().flush();
-                let mut answer = String::new();
-                std::io::stdin()
-                    .read_line(&mut answer)
-                    .map_err(|source| CliError::Write {
-                        path: "standard input".into(),
-                        source,
-                    })?;
-                if !matches!(answer.trim(), "y" | "Y" | "yes") {
-                    return Err(CliError::Declined(format!(
-                        "{} left as it was; nothing was loaded",
-                        path.display()
-                    )));
-                }
+                confirm(
+                    &format!(
+                        "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside.",
+                        summary.turn,
+                        summary.depth,
+                        backup.display()
+                    ),
+                    &path,
+                )?;
             }
             Err(e) => return Err(e.into()),
         }
@@ -295,10 +284,25 @@ fn rebuild_for_play(
         )));
     }
     eprintln!("delve: {save_error}");
-    eprint!(
-        "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept. [y/N] ",
-        path.display()
+    confirm(
+        &format!(
+            "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept.",
+            path.display()
+        ),
+        &saves.file(name),
+    )?;
+    let recovered = journal::rebuild(saves, name, save_error)?;
+    let note = format!(
+        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        recovered.run.turn()
     );
+    Ok((recovered.run, Some(note)))
+}
+
+/// Asks a yes/no question on the terminal before a load that uses
+/// something other than the save; anything but yes leaves `save` as it was.
+fn confirm(question: &str, save: &std::path::Path) -> Result<(), CliError> {
+    eprint!("{question} [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     std::io::stdin()
@@ -307,16 +311,12 @@ fn rebuild_for_play(
             path: "standard input".into(),
             source,
         })?;
-    if !matches!(answer.trim(), "y" | "Y" | "yes") {
-        return Err(CliError::Declined(format!(
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(())
+    } else {
+        Err(CliError::Declined(format!(
             "{} left as it was; nothing was loaded",
-            saves.file(name).display()
-        )));
+            save.display()
+        )))
     }
-    let recovered = journal::rebuild(saves, name, save_error)?;
-    let note = format!(
-        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
-        recovered.run.turn()
-    );
-    Ok((recovered.run, Some(note)))
 }
