@@ -17,6 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dice::Dice;
 pub use crate::ron_diag::{ConfigError, Location};
 use crate::ron_diag::{FieldIndex, parse, read_text};
 
@@ -440,10 +441,71 @@ pub enum Goal {
     ReachBottom,
 }
 
+/// Which game a run plays.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rules {
+    /// 001's game: stepping onto a monster kills it, a monster stepping
+    /// onto the player dies and costs a life.
+    Stomp,
+    /// Hit points, attacks against armour, items, monsters by depth.
+    Combat,
+}
+
+/// The numbers of the Combat rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CombatConfig {
+    /// Hit points the player starts with (1 to 1000).
+    pub player_hp: u16,
+    /// Maximum hit points gained with each experience level (0 to 100).
+    pub hp_per_level: u16,
+    /// Experience for level 2; each level after needs twice as much.
+    pub first_level_xp: u32,
+    /// The highest experience level (1 to 50).
+    pub max_level: u16,
+    /// What the player's attacks roll without a weapon.
+    pub unarmed: Dice,
+    /// Percent chance to hit a defender without armour (1 to 100).
+    pub hit_chance: u8,
+    /// Percentage points each point of armour takes off (0 to 100).
+    pub armour_step: u8,
+    /// The chance to hit never falls below this (0 to `hit_chance`).
+    pub min_hit: u8,
+    /// The player regains a hit point every this many turns (0: never).
+    pub regen_every: u16,
+    /// Items placed on each level (0 to 1000).
+    pub items_per_level: u16,
+    /// The autopilot drinks healing below this percent of its hit points
+    /// and fights only what it expects to outlast.
+    pub cautious_below: u8,
+}
+
+impl Default for CombatConfig {
+    fn default() -> Self {
+        CombatConfig {
+            player_hp: 20,
+            hp_per_level: 6,
+            first_level_xp: 20,
+            max_level: 20,
+            unarmed: Dice::new(1, 3, 0),
+            hit_chance: 80,
+            armour_step: 5,
+            min_hit: 15,
+            regen_every: 10,
+            items_per_level: 6,
+            cautious_below: 40,
+        }
+    }
+}
+
 /// The rules of play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimulationConfig {
+    /// Which game: Combat (the default) or 001's Stomp.
+    pub rules: Rules,
     /// Lives the player starts with (1 to 99); a monster stepping onto the player costs one.
     pub lives: u8,
     /// How far the player sees, in cells (1 to 40).
@@ -464,11 +526,25 @@ pub struct SimulationConfig {
     pub cautious_at_lives: u8,
     /// What wins the run.
     pub goal: Goal,
+    /// The Combat game's numbers; Stomp ignores them.
+    pub combat: CombatConfig,
 }
 
 impl Default for SimulationConfig {
     fn default() -> Self {
         SimulationConfig {
+            rules: Rules::Combat,
+            goal: Goal::ReachBottom,
+            ..SimulationConfig::stomp()
+        }
+    }
+}
+
+impl SimulationConfig {
+    /// 001's Stomp game with the defaults it has always had.
+    pub fn stomp() -> Self {
+        SimulationConfig {
+            rules: Rules::Stomp,
             lives: 3,
             sight_radius: 8,
             perception_radius: 6,
@@ -479,7 +555,13 @@ impl Default for SimulationConfig {
             dig_per_turn: 85,
             cautious_at_lives: 1,
             goal: Goal::KillAll,
+            combat: CombatConfig::default(),
         }
+    }
+
+    /// Whether hit points, items and attacks are in play.
+    pub fn is_combat(&self) -> bool {
+        self.rules == Rules::Combat
     }
 }
 
@@ -501,7 +583,12 @@ impl Config {
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let (config, _) = parse(text, origin, check_config)?;
+        let (mut config, fields) = parse(text, origin, check_config)?;
+        // Each game has its own goal unless the file names one: Stomp's is
+        // 001's (kill every monster), Combat's is the bottom of the stack.
+        if !fields.is_written("simulation.goal") && config.simulation.rules == Rules::Stomp {
+            config.simulation.goal = Goal::KillAll;
+        }
         Ok(config)
     }
 
@@ -680,6 +767,60 @@ impl Config {
         check(sim.dig_per_turn >= 1, "simulation.dig_per_turn", || {
             "must be at least 1, or tunnellers never get through".into()
         })?;
+        let cb = &sim.combat;
+        check(
+            (1..=1000).contains(&cb.player_hp),
+            "simulation.combat.player_hp",
+            || format!("must be from 1 to 1000, got {}", cb.player_hp),
+        )?;
+        check(
+            cb.hp_per_level <= 100,
+            "simulation.combat.hp_per_level",
+            || format!("must be at most 100, got {}", cb.hp_per_level),
+        )?;
+        check(
+            (1..=1_000_000).contains(&cb.first_level_xp),
+            "simulation.combat.first_level_xp",
+            || format!("must be from 1 to 1000000, got {}", cb.first_level_xp),
+        )?;
+        check(
+            (1..=50).contains(&cb.max_level),
+            "simulation.combat.max_level",
+            || format!("must be from 1 to 50, got {}", cb.max_level),
+        )?;
+        check(cb.unarmed.max() >= 1, "simulation.combat.unarmed", || {
+            "must roll at least 1".into()
+        })?;
+        check(
+            (1..=100).contains(&cb.hit_chance),
+            "simulation.combat.hit_chance",
+            || format!("must be from 1 to 100, got {}", cb.hit_chance),
+        )?;
+        check(
+            cb.armour_step <= 100,
+            "simulation.combat.armour_step",
+            || format!("must be at most 100, got {}", cb.armour_step),
+        )?;
+        check(
+            cb.min_hit <= cb.hit_chance,
+            "simulation.combat.min_hit",
+            || {
+                format!(
+                    "must be at most hit_chance ({}), got {}",
+                    cb.hit_chance, cb.min_hit
+                )
+            },
+        )?;
+        check(
+            cb.items_per_level <= 1000,
+            "simulation.combat.items_per_level",
+            || format!("must be at most 1000, got {}", cb.items_per_level),
+        )?;
+        check(
+            cb.cautious_below <= 100,
+            "simulation.combat.cautious_below",
+            || format!("must be at most 100, got {}", cb.cautious_below),
+        )?;
         check(c.generation_retries >= 1, "generation_retries", || {
             "must be at least 1".into()
         })?;

@@ -35,12 +35,15 @@
 
 pub mod config;
 pub mod data_file;
+pub mod dice;
 pub mod dungeon;
 pub mod export;
 pub mod generate;
 pub mod geom;
 pub mod graph;
 pub mod grid_search;
+#[cfg(feature = "save")]
+pub mod journal;
 pub mod layout;
 pub mod level;
 pub mod profile;

@@ -30,7 +30,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 5;
 /// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
@@ -420,6 +420,16 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
                 bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
             (old.into(), used)
         }
+        3 => {
+            let (old, used): (v3::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
+        4 => {
+            let (old, used): (v4::Run, usize) =
+                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
+            (old.into(), used)
+        }
         FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -437,74 +447,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     Ok((run, header.summary))
 }
 
-/// Format 1, read by this build and converted on load. Format 2 added
-/// the generator's layout options to `Config` (corridor style, grid
-/// geometry, overlapping rooms, extra loops, dead-end policy); a format-1
-/// run gets the values that reproduce format 1's generator, so its levels
-/// not yet visited come out as they would have.
-mod v1 {
-    use serde::Deserialize;
-
-    use crate::config::{
-        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-        SimulationConfig, StairsConfig, TunnelConfig,
-    };
-    use crate::sim::RunState;
-
-    #[derive(Deserialize)]
-    pub(super) struct Config {
-        width: u16,
-        height: u16,
-        levels: u16,
-        rooms: RoomConfig,
-        hardness: HardnessConfig,
-        tunnel: TunnelConfig,
-        stairs: StairsConfig,
-        simulation: SimulationConfig,
-        generation_retries: u16,
-    }
-
-    /// A format-1 run: its own config, then the state as today.
-    #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
-        state: RunState,
-    }
-
-    impl From<Config> for config::Config {
-        fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: CorridorStyle::Tunnel,
-                grid_spacing: 6,
-                grid_segment: Range::new(3, 6),
-                rooms_may_overlap: false,
-                extra_loops: LoopConfig::NONE,
-                dead_ends: DeadEndPolicy::Keep,
-                simulation: c.simulation,
-                generation_retries: c.generation_retries,
-                room_loops: config::RoomLoopConfig::NONE,
-            }
-        }
-    }
-
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state)
-        }
-    }
-}
-
-/// Format 2, read by this build and converted on load. Format 3 added the
-/// Tunnel's room loops to `Config` (last); a format-2 run gets none, so its
-/// levels not yet visited come out as format 2 made them.
-mod v2 {
+/// Format 4 (issue 13), read by this build: format 5 added the generator's
+/// room loops to `Config` (last). A format-4 run gets none, so the levels
+/// it has not visited yet come out as format 4 made them, and its digest
+/// (which leaves room loops out while they are off) is unchanged.
+pub(crate) mod v4 {
     use serde::Deserialize;
 
     use crate::config::{
@@ -512,9 +459,10 @@ mod v2 {
         RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig,
     };
     use crate::sim::RunState;
+    use crate::sim::record::Recording;
 
     #[derive(Deserialize)]
-    pub(super) struct Config {
+    pub(crate) struct Config {
         width: u16,
         height: u16,
         levels: u16,
@@ -531,13 +479,6 @@ mod v2 {
         dead_ends: DeadEndPolicy,
         simulation: SimulationConfig,
         generation_retries: u16,
-    }
-
-    /// A format-2 run: its own config, then the state as today.
-    #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
-        state: RunState,
     }
 
     impl From<Config> for config::Config {
@@ -563,9 +504,265 @@ mod v2 {
         }
     }
 
+    /// A format-4 run: its config as format 4 had it, then the state and
+    /// recording as today.
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+    }
+
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state)
+            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording)
+        }
+    }
+}
+
+/// Format 3 (issue 14), read by this build: format 4 added the Combat
+/// game, so a format-3 body is format 2's (config, state) in their
+/// pre-Combat shapes, then the run's recording. It loads as the Stomp run
+/// it was, recording and all, so its journal still fits it.
+mod v3 {
+    use serde::Deserialize;
+
+    use crate::sim::record::Recording;
+
+    use super::v2::{Config, RunState};
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording)
+        }
+    }
+}
+
+/// Format 1, read by this build and converted on load. Format 2 added
+/// the generator's layout options to `Config` (corridor style, grid
+/// geometry, overlapping rooms, extra loops, dead-end policy); a format-1
+/// run gets the values that reproduce format 1's generator, so its levels
+/// not yet visited come out as they would have.
+mod v1 {
+    use serde::Deserialize;
+
+    use crate::config::{
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
+        StairsConfig, TunnelConfig,
+    };
+
+    use super::v2::{RunState, SimulationConfig};
+
+    #[derive(Deserialize)]
+    pub(super) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    }
+
+    /// A format-1 run: its own config, then the state as format 2.
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: CorridorStyle::Tunnel,
+                grid_spacing: 6,
+                grid_segment: Range::new(3, 6),
+                rooms_may_overlap: false,
+                extra_loops: LoopConfig::NONE,
+                dead_ends: DeadEndPolicy::Keep,
+                simulation: c.simulation.into(),
+                generation_retries: c.generation_retries,
+                room_loops: config::RoomLoopConfig::NONE,
+            }
+        }
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
+        }
+    }
+}
+
+/// Format 2, read by this build and converted on load. Format 3 added
+/// the recording (none here), format 4 the Combat game: the rules and
+/// their numbers in the config; hit points, damage, depths, rarity and a
+/// description in monster kinds; the run's Combat state. A format-2 run
+/// is a Stomp run and goes on as one, with its monsters as they were.
+/// The journal decodes its format-3 start blocks with these mirrors too.
+pub(crate) mod v2 {
+    use rand_pcg::Pcg64;
+    use serde::Deserialize;
+
+    use crate::config::{
+        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
+        RoomConfig, Rules, StairsConfig, TunnelConfig,
+    };
+    use crate::sim::{Colour, LevelState, Outcome, Player, Trait};
+
+    #[derive(Deserialize)]
+    pub(super) struct SimulationConfig {
+        lives: u8,
+        sight_radius: u8,
+        perception_radius: u8,
+        player_speed: u8,
+        monsters_first_level: u16,
+        monsters_per_depth: u16,
+        monsters_max: u16,
+        dig_per_turn: u8,
+        cautious_at_lives: u8,
+        goal: Goal,
+    }
+
+    impl From<SimulationConfig> for config::SimulationConfig {
+        fn from(s: SimulationConfig) -> Self {
+            config::SimulationConfig {
+                rules: Rules::Stomp,
+                lives: s.lives,
+                sight_radius: s.sight_radius,
+                perception_radius: s.perception_radius,
+                player_speed: s.player_speed,
+                monsters_first_level: s.monsters_first_level,
+                monsters_per_depth: s.monsters_per_depth,
+                monsters_max: s.monsters_max,
+                dig_per_turn: s.dig_per_turn,
+                cautious_at_lives: s.cautious_at_lives,
+                goal: s.goal,
+                combat: CombatConfig::default(),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub(crate) struct MonsterKind {
+        name: String,
+        glyph: char,
+        colour: Colour,
+        speed: u8,
+        traits: Vec<Trait>,
+    }
+
+    impl From<MonsterKind> for crate::sim::MonsterKind {
+        fn from(k: MonsterKind) -> Self {
+            crate::sim::MonsterKind {
+                name: k.name,
+                glyph: k.glyph,
+                colour: k.colour,
+                speed: k.speed,
+                traits: k.traits,
+                ..crate::sim::MonsterKind::default()
+            }
+        }
+    }
+
+    /// The state a run saved before Combat: no Combat state, kinds without
+    /// its fields.
+    #[derive(Deserialize)]
+    pub(super) struct RunState {
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        turn: u64,
+        killed: u32,
+        log: Vec<String>,
+        outcome: Outcome,
+    }
+
+    impl From<RunState> for crate::sim::RunState {
+        fn from(s: RunState) -> Self {
+            crate::sim::RunState::stomp(
+                s.kinds.into_iter().map(Into::into).collect(),
+                s.seed,
+                s.rng,
+                s.levels,
+                s.player,
+                (s.turn, s.killed),
+                s.log,
+                s.outcome,
+            )
+        }
+    }
+
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        corridors: CorridorStyle,
+        grid_spacing: u16,
+        #[serde(with = "crate::config::grid_segment_field")]
+        grid_segment: Range,
+        rooms_may_overlap: bool,
+        extra_loops: LoopConfig,
+        dead_ends: DeadEndPolicy,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: c.corridors,
+                grid_spacing: c.grid_spacing,
+                grid_segment: c.grid_segment,
+                rooms_may_overlap: c.rooms_may_overlap,
+                extra_loops: c.extra_loops,
+                dead_ends: c.dead_ends,
+                simulation: c.simulation.into(),
+                generation_retries: c.generation_retries,
+                room_loops: config::RoomLoopConfig::NONE,
+            }
+        }
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
         }
     }
 }
@@ -625,7 +822,7 @@ fn present(path: &Path) -> bool {
 }
 
 /// What a file that is not a regular file is, in a few words.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     #[cfg(unix)]
     {
@@ -668,7 +865,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
 /// Open options that never follow a link in the last component of the
 /// path and never wait on a FIFO, so that what is opened can be checked
 /// (with `fstat`) before it is used.
-fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
+pub(crate) fn guarded(options: &mut OpenOptions) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -858,6 +1055,38 @@ impl SaveDir {
     /// Where the save NAME's previous version is kept: `NAME.sav.bak`.
     pub fn backup(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.sav.bak"))
+    }
+
+    /// Where NAME's morgue file goes: beside its save (DCSS's name).
+    pub fn morgue(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.morgue.txt"))
+    }
+
+    /// Writes NAME's morgue file (the caller holds NAME's lock): through a
+    /// temporary file and a rename, never through a link or onto anything
+    /// but a regular file.
+    pub fn write_morgue(
+        &self,
+        name: &str,
+        text: &str,
+        _lock: &SaveLock,
+    ) -> Result<PathBuf, SaveError> {
+        Self::check_name(name)?;
+        let path = self.morgue(name);
+        if let Ok(meta) = fs::symlink_metadata(&path) {
+            check_regular(&path, &meta)?;
+        }
+        let tmp = self
+            .dir
+            .join(format!(".{name}.morgue.tmp.{}", std::process::id()));
+        let mut file = guarded(OpenOptions::new().write(true).create_new(true))
+            .open(&tmp)
+            .map_err(open_error(&tmp))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(io_error(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_error(&path))?;
+        Ok(path)
     }
 
     /// Whether NAME has a save or a backup (of any kind, links included).
@@ -1202,11 +1431,11 @@ fn second_name(from: &Path, to: &Path) -> Result<(), SaveError> {
 }
 
 #[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
 #[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }

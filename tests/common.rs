@@ -128,5 +128,6 @@ pub fn monster_kind(
         colour: delve::sim::Colour::Red,
         speed,
         traits: traits.to_vec(),
+        ..delve::sim::MonsterKind::default()
     }
 }

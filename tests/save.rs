@@ -245,6 +245,25 @@ fn every_shipped_format_still_loads() {
 }
 
 #[test]
+fn a_format_3_run_is_a_stomp_run_with_its_recording() {
+    // Format 3 (before Combat) kept the run's actions: the run loads as
+    // the Stomp run it was, and its recording replays to its state.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (run, _) = save::read_and_decode(&dir.join("format-3.sav")).unwrap();
+    assert_eq!(run.config().simulation.rules, delve::config::Rules::Stomp);
+    assert!(run.combat().is_none());
+    let recording = run.recording().expect("format 3 keeps the actions").clone();
+    assert_eq!(recording.len(), run.turn());
+    let start = delve::journal::session::start_of(&run);
+    let mut replay = delve::sim::record::Replay::from_run(
+        delve::journal::check::start_run(&start).unwrap(),
+        recording,
+    );
+    while replay.step().unwrap().is_some() {}
+    assert_eq!(replay.run().digest(), run.digest());
+}
+
+#[test]
 fn a_format_1_run_keeps_format_1_generation() {
     // Format 1 knew only the Tunnel style; its runs get the layout options
     // that reproduce it, so levels not yet visited come out as before.

@@ -12,7 +12,7 @@ use crate::common::{monster_kind, rect_room};
 fn config(levels: u16) -> Config {
     Config {
         levels,
-        ..Config::default()
+        ..stomp_config()
     }
 }
 
@@ -213,7 +213,7 @@ fn rock_hides_the_player() {
 
 #[test]
 fn stairs_link_and_levels_persist() {
-    let mut run = Run::new(config(3), MonsterKind::defaults(), 11).unwrap();
+    let mut run = Run::new(config(3), MonsterKind::stomp(), 11).unwrap();
     // Walk to the down stairs with the walking map, then descend.
     let (down, events) = walk_down(&mut run);
     assert!(events.contains(&Event::Arrived { depth: 2 }), "{events:?}");
@@ -301,13 +301,13 @@ fn sight_follows_a_dig_at_once() {
 fn a_run_already_won_says_so_before_the_first_move() {
     let mut cfg = config(1);
     cfg.simulation.goal = Goal::ReachBottom;
-    let run = Run::new(cfg, MonsterKind::defaults(), 1).unwrap();
+    let run = Run::new(cfg, MonsterKind::stomp(), 1).unwrap();
     assert_eq!(run.outcome(), Outcome::Won);
 }
 
 #[test]
 fn a_refused_action_changes_nothing() {
-    let mut run = Run::new(config(2), MonsterKind::defaults(), 2).unwrap();
+    let mut run = Run::new(config(2), MonsterKind::stomp(), 2).unwrap();
     // The player starts on depth 1's exit: taking it is refused.
     assert_eq!(run.current().level.tile(run.player().pos), Tile::UpStairs);
     let before = run.digest();
@@ -336,9 +336,9 @@ fn stairs_past_the_stack_are_refused_not_a_panic() {
 fn the_autopilot_finishes_a_kill_all_run() {
     // Found stalling once: explored levels with monsters left out of sight.
     let text = "(width: 80, height: 30, levels: 3, rooms: (count: (max: 12)), \
-                simulation: (sight_radius: 40, perception_radius: 40))";
+                simulation: (rules: Stomp, sight_radius: 40, perception_radius: 40))";
     let cfg = Config::from_ron(text, "t").unwrap();
-    let mut run = Run::new(cfg, MonsterKind::defaults(), 12).unwrap();
+    let mut run = Run::new(cfg, MonsterKind::stomp(), 12).unwrap();
     while run.outcome() == Outcome::Playing && run.turn() < 20_000 {
         let a = autopilot(&mut run);
         run.step(a).unwrap();
@@ -363,7 +363,7 @@ fn the_autopilot_finishes_a_kill_all_run() {
 fn reaching_the_bottom_wins_when_that_is_the_goal() {
     let mut cfg = config(2);
     cfg.simulation.goal = Goal::ReachBottom;
-    let mut run = Run::new(cfg, MonsterKind::defaults(), 5).unwrap();
+    let mut run = Run::new(cfg, MonsterKind::stomp(), 5).unwrap();
     let (_, events) = walk_down(&mut run);
     assert!(events.contains(&Event::Won), "{events:?}");
 }
@@ -428,7 +428,7 @@ fn sim_config() -> impl Strategy<Value = Config> {
                     width,
                     height,
                     levels,
-                    ..Config::default()
+                    ..stomp_config()
                 };
                 c.rooms.count.max = 12;
                 c.simulation.lives = lives;
@@ -453,7 +453,7 @@ proptest! {
     /// Thousands of autopilot turns keep every promise of the rules.
     #[test]
     fn runs_keep_their_promises(config in sim_config(), seed in any::<u64>()) {
-        let Ok(mut run) = Run::new(config.clone(), MonsterKind::defaults(), seed) else {
+        let Ok(mut run) = Run::new(config.clone(), MonsterKind::stomp(), seed) else {
             return Ok(()); // a crowded config may not generate; not this test's concern
         };
         let player_interval = 1000 / u64::from(config.simulation.player_speed);
@@ -515,7 +515,7 @@ proptest! {
     #[test]
     fn same_seed_same_digest(seed in any::<u64>()) {
         let play = |seed| {
-            let mut run = Run::new(config(3), MonsterKind::defaults(), seed).unwrap();
+            let mut run = Run::new(config(3), MonsterKind::stomp(), seed).unwrap();
             for _ in 0..300 {
                 let a = autopilot(&mut run);
                 run.step(a).unwrap();
@@ -525,5 +525,13 @@ proptest! {
         let (a, b) = (play(seed), play(seed));
         prop_assert!(a == b);
         prop_assert_eq!(a.digest(), b.digest());
+    }
+}
+
+/// 001's Stomp game: the rules these tests were written for.
+fn stomp_config() -> Config {
+    Config {
+        simulation: delve::config::SimulationConfig::stomp(),
+        ..Config::default()
     }
 }

@@ -2,7 +2,9 @@
 
 mod check;
 mod cli;
+mod combat;
 mod common;
+mod journal;
 mod limits;
 mod messages;
 mod play;

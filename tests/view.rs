@@ -17,7 +17,7 @@ use ratatui::style::Color;
 use crate::common::{monster_kind, readme, rect_room};
 
 fn app(seed: u64) -> App {
-    let run = Run::new(Config::default(), MonsterKind::defaults(), seed).unwrap();
+    let run = Run::new(stomp_config(), MonsterKind::stomp(), seed).unwrap();
     App::new(run, Keymap::default(), format!("seed-{seed}"))
 }
 
@@ -93,7 +93,7 @@ fn arena(lives: u8, monster: Pos, telepathic: bool) -> App {
     );
     let mut config = Config {
         levels: 1,
-        ..Config::default()
+        ..stomp_config()
     };
     config.simulation.lives = lives;
     config.simulation.goal = Goal::KillAll;
@@ -547,7 +547,7 @@ fn glyphs_differ_for_every_kind_of_cell() {
     .map(|t| t.glyph())
     .collect();
     glyphs.push('@');
-    glyphs.extend(MonsterKind::defaults().iter().map(|k| k.glyph));
+    glyphs.extend(MonsterKind::stomp().iter().map(|k| k.glyph));
     let mut unique = glyphs.clone();
     unique.sort();
     unique.dedup();
@@ -659,7 +659,9 @@ fn travel_goes_up_too() {
 #[test]
 fn readme_screen_is_the_real_start_frame() {
     let readme = readme();
-    let mut app = app(7);
+    // `delve play --seed 7`: the default game, Combat.
+    let run = Run::new(Config::default(), MonsterKind::defaults(), 7).unwrap();
+    let mut app = App::new(run, Keymap::default(), "seed-7".into());
     let frame = screen(&mut app, 80, 24);
     assert!(
         readme.contains(&format!("```\n{frame}```\n")),
@@ -825,7 +827,7 @@ fn hall(telepathic: bool) -> App {
     );
     let config = Config {
         levels: 1,
-        ..Config::default()
+        ..stomp_config()
     };
     let kobold = monster_kind("orc", 10, &telepathy(telepathic));
     let run = Run::on_level(
@@ -961,4 +963,12 @@ fn a_signal_quits_even_if_saving_fails() {
         "a process told to stop stops, and says why it could not save"
     );
     assert!(matches!(app.last_save(), Some(Err(_))));
+}
+
+/// 001's Stomp game: the rules these tests were written for.
+fn stomp_config() -> Config {
+    Config {
+        simulation: delve::config::SimulationConfig::stomp(),
+        ..Config::default()
+    }
 }

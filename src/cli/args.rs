@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use delve::config::Config;
-use delve::sim::MonsterKind;
+use delve::sim::{ItemKind, MonsterKind};
 
 use super::{CliError, load_config, load_kinds, seed_or_random};
 
@@ -69,9 +69,13 @@ pub struct NewRunArgs {
     pub seed: SeedArg,
     #[command(flatten)]
     pub config: ConfigArg,
-    /// RON list of monster kinds (default: the kinds of data/monsters.ron).
+    /// RON list of monster kinds (default: the kinds of data/monsters.ron;
+    /// 001's six under the Stomp rules).
     #[arg(long, value_name = "FILE")]
     pub monsters: Option<PathBuf>,
+    /// RON list of item kinds for the Combat rules (default: data/items.ron).
+    #[arg(long, value_name = "FILE")]
+    pub items: Option<PathBuf>,
 }
 
 impl NewRunArgs {
@@ -79,7 +83,15 @@ impl NewRunArgs {
     /// config is the error reported when both are bad).
     pub fn load(&self) -> Result<(Config, Vec<MonsterKind>), CliError> {
         let config = load_config(self.config.config.as_deref(), None)?;
-        let kinds = load_kinds(self.monsters.as_deref())?;
+        let kinds = load_kinds(self.monsters.as_deref(), &config)?;
         Ok((config, kinds))
+    }
+
+    /// The item kinds of `--items FILE`, or the built-in ones.
+    pub fn load_items(&self) -> Result<Vec<ItemKind>, CliError> {
+        Ok(match &self.items {
+            Some(path) => delve::data_file::load_items(path)?,
+            None => ItemKind::defaults(),
+        })
     }
 }

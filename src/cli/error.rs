@@ -40,6 +40,13 @@ pub enum CliError {
     Internal(String),
     #[error("stopped by {0}")]
     Stopped(&'static str),
+    #[error(transparent)]
+    Journal(#[from] delve::journal::JournalError),
+    #[error(transparent)]
+    Recover(#[from] delve::journal::recover::RecoverError),
+    /// A replay that does not agree with its run (already reported).
+    #[error("the replay of {0} does not agree with its run")]
+    Disagrees(String),
 }
 
 impl CliError {
@@ -62,6 +69,10 @@ impl CliError {
             CliError::Save(e) if e.is_bad_input() => 2,
             CliError::Save(_) => 1,
             CliError::DamagedWithBackup { .. } => 1,
+            CliError::Journal(delve::journal::JournalError::NotRegular { .. }) => 2,
+            CliError::Journal(_) | CliError::Disagrees(_) => 1,
+            CliError::Recover(e) if e.is_bad_input() => 2,
+            CliError::Recover(_) => 1,
         }
     }
 }

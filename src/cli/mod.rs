@@ -9,10 +9,13 @@
 mod args;
 mod error;
 mod generate;
+mod journal;
 mod output;
 mod play;
 mod render;
+mod replay;
 mod saves;
+mod scores;
 mod shell;
 mod simulate;
 mod stats;
@@ -65,9 +68,17 @@ enum Command {
     Render(render::RenderArgs),
     /// List the saves: name, depth, turn, seed, outcome, when, size, status.
     Saves,
+    /// The best finished runs of the saves directory (depth, kills, turns,
+    /// outcome, date), best first.
+    Scores,
     /// Check a save (a name in the saves directory, or a file) and say what
     /// it holds or what is wrong; exit 0 only if it would load.
     Verify(verify::VerifyArgs),
+    /// Watch a saved run again from turn 0, or with --check replay it
+    /// headless and compare it with its journal's checkpoints and its
+    /// save: exit 0 when they agree, 1 with the first turn where they
+    /// differ. Never writes a file.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the command the arguments name.
@@ -79,7 +90,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Stats(args) => stats::run(args),
         Command::Render(args) => render::run(args),
         Command::Saves => saves::run(&cli.saves_dir),
+        Command::Scores => scores::run(&cli.saves_dir),
         Command::Verify(args) => verify::run(args, &cli.saves_dir),
+        Command::Replay(args) => replay::run(args, &cli.saves_dir),
     }
 }
 
@@ -159,12 +172,26 @@ pub fn seed_or_random(seed: Option<u64>) -> u64 {
     })
 }
 
-/// The monster kinds of `--monsters FILE`, or the built-in ones.
-pub fn load_kinds(path: Option<&Path>) -> Result<Vec<MonsterKind>, CliError> {
+/// The monster kinds of `--monsters FILE`, or the built-in ones of the
+/// config's game: 001's six under Stomp, the shipped bestiary under Combat.
+pub fn load_kinds(path: Option<&Path>, config: &Config) -> Result<Vec<MonsterKind>, CliError> {
     Ok(match path {
         Some(path) => delve::data_file::load_monsters(path)?,
-        None => MonsterKind::defaults(),
+        None if config.simulation.is_combat() => MonsterKind::defaults(),
+        None => MonsterKind::stomp(),
     })
+}
+
+/// Writes NAME's morgue file for a finished run, beside its save.
+pub fn write_morgue(
+    saves: &delve::save::SaveDir,
+    name: &str,
+    run: &Run,
+    lock: &delve::save::SaveLock,
+) -> Result<std::path::PathBuf, CliError> {
+    let date = format!("{} UTC", format_time(now_unix()));
+    let text = run.morgue(name, &date, run.known_map()).to_text();
+    Ok(saves.write_morgue(name, &text, lock)?)
 }
 
 pub fn random_seed() -> u64 {

@@ -3,12 +3,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use delve::journal::journal_path;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Outcome, Run};
 use delve::view::terminal::{Ending, ViewError};
 use delve::view::{App, Keymap};
 
 use super::args::NewRunArgs;
+use super::journal;
 use super::{
     CliError, continue_commands, has_terminal, now_unix, outcome_name, prove_loaded, random_seed,
     say,
@@ -33,7 +35,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "load")]
     replace: bool,
     /// Continue the saved run NAME.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items"])]
     load: Option<String>,
 }
 
@@ -67,13 +69,21 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 )),
                 e => e.into(),
             })?;
-            (Run::new(config, kinds, seed)?, (name, lock), None)
+            let items = args.new_run.load_items()?;
+            (
+                Run::with_items(config, kinds, items, seed)?,
+                (name, lock),
+                None,
+            )
         }
     };
     if !has_terminal() {
         return Err(no_terminal());
     }
     let (name, lock) = name;
+    // The journal of the run, kept as it plays: a block at every save
+    // (the viewer saves at every level change).
+    let mut session = journal::open_session(&saves, &name, &run)?;
     let loaded_cleanly = args.load.is_some() && warning.is_none();
     let loaded_turn = run.turn();
     let mut app = App::new(run, keymap, name.clone());
@@ -92,7 +102,11 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         if let Ok(path) = &result {
             last_save = Some((path.clone(), app.run().turn()));
         }
-        result
+        let journaled = match &mut session {
+            Some(session) if result.is_ok() => session.saved(app.run()).map_err(|e| e.to_string()),
+            _ => Ok(()),
+        };
+        result.and_then(|path| journaled.map(|()| path))
     };
     let ending = match delve::view::terminal::play(&mut app, &mut save) {
         Ok(ending) => ending,
@@ -118,6 +132,12 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         }
     };
     let loaded = loaded_cleanly.then_some(loaded_turn);
+    if app.run().outcome() != Outcome::Playing {
+        match super::write_morgue(&saves, &name, app.run(), &lock) {
+            Ok(path) => say(&format!("delve: the morgue file is {}", path.display())),
+            Err(e) => say(&format!("delve: the morgue file could not be written: {e}")),
+        }
+    }
     let farewell = farewell(&app, &saves, saves_dir, last_save, loaded);
     // The terminal may be gone (SIGHUP): the save is what matters, so a
     // message that cannot be written is dropped rather than a failure.
@@ -206,6 +226,9 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             Err(e) if e.is_damage() => {
                 let backup = saves.backup(name);
                 let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                    if journal::has_journal(saves, name) {
+                        return rebuild_for_play(saves, name, &e, has_terminal());
+                    }
                     return Err(e.into());
                 };
                 if !has_terminal() {
@@ -218,26 +241,15 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                     )));
                 }
                 eprintln!("delve: {e}");
-                eprint!(
-                    "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside. [y/N] ",
-                    summary.turn,
-                    summary.depth,
-                    backup.display()
-                );
-                let _ = std::io::stderr().flush();
-                let mut answer = String::new();
-                std::io::stdin()
-                    .read_line(&mut answer)
-                    .map_err(|source| CliError::Write {
-                        path: "standard input".into(),
-                        source,
-                    })?;
-                if !matches!(answer.trim(), "y" | "Y" | "yes") {
-                    return Err(CliError::Declined(format!(
-                        "{} left as it was; nothing was loaded",
-                        path.display()
-                    )));
-                }
+                confirm(
+                    &format!(
+                        "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside.",
+                        summary.turn,
+                        summary.depth,
+                        backup.display()
+                    ),
+                    &path,
+                )?;
             }
             Err(e) => return Err(e.into()),
         }
@@ -253,4 +265,58 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
         )
     });
     Ok((run, note))
+}
+
+/// `play --load NAME` with the save and its backup unusable: the run
+/// rebuilt from the journal, once the player agrees (as for the backup);
+/// without a terminal, only said.
+fn rebuild_for_play(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+    ask: bool,
+) -> Result<(Run, Option<String>), CliError> {
+    let path = journal_path(saves.path(), name);
+    if !ask {
+        return Err(CliError::NotLoaded(format!(
+            "{save_error}\nits backup is unusable too; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
+            path.display()
+        )));
+    }
+    eprintln!("delve: {save_error}");
+    confirm(
+        &format!(
+            "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept.",
+            path.display()
+        ),
+        &saves.file(name),
+    )?;
+    let recovered = journal::rebuild(saves, name, save_error)?;
+    let note = format!(
+        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        recovered.run.turn()
+    );
+    Ok((recovered.run, Some(note)))
+}
+
+/// Asks a yes/no question on the terminal before a load that uses
+/// something other than the save; anything but yes leaves `save` as it was.
+fn confirm(question: &str, save: &std::path::Path) -> Result<(), CliError> {
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|source| CliError::Write {
+            path: "standard input".into(),
+            source,
+        })?;
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(())
+    } else {
+        Err(CliError::Declined(format!(
+            "{} left as it was; nothing was loaded",
+            save.display()
+        )))
+    }
 }

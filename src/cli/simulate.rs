@@ -2,11 +2,16 @@
 
 use std::path::Path;
 
-use delve::save::SaveDir;
-use delve::sim::{MAX_TURNS, Run, play_headless};
+use delve::GenerateError;
+use delve::config::Config;
+use delve::journal::session::Session;
+use delve::save::{SaveDir, SaveError};
+use delve::sim::batch::{Report, RunRecord, Summary, run_batch};
+use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 
 use super::args::NewRunArgs;
-use super::{CliError, now_unix, outcome_name, prove_loaded, write_output};
+use super::journal;
+use super::{CliError, now_unix, outcome_name, prove_loaded, write_morgue, write_output};
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -27,8 +32,24 @@ pub struct SimulateArgs {
     #[arg(long, requires = "save")]
     replace: bool,
     /// Continue the saved run NAME (its seed, config and monsters).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items"])]
     load: Option<String>,
+    /// Play N runs from consecutive seeds starting at --seed, and print a
+    /// summary of how they went.
+    #[arg(long, value_name = "N", conflicts_with_all = ["save", "load"])]
+    runs: Option<u64>,
+    /// Threads for --runs (default: every core). The results never depend on it.
+    #[arg(long, value_name = "J", requires = "runs")]
+    jobs: Option<usize>,
+    /// How --runs reports: a text summary, or JSON with a record a run.
+    #[arg(long, value_enum, default_value_t = SimulateFormat::Text, requires = "runs")]
+    format: SimulateFormat,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SimulateFormat {
+    Text,
+    Json,
 }
 
 pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
@@ -51,17 +72,18 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     let mut run = match &args.load {
         Some(name) => {
             let saves = saves.as_ref().expect("opened above");
-            let (mut run, _, warning) = saves.load(name)?;
-            if let Some(warning) = warning {
-                eprintln!("delve: warning: {warning}");
-            }
+            let mut run = load_or_rebuild(saves, name)?;
             prove_loaded(&mut run, &saves.file(name))?;
             run
         }
         None => {
             let (config, kinds) = args.new_run.load()?;
+            let items = args.new_run.load_items()?;
+            if let Some(runs) = args.runs {
+                return runs_summary(&args, config, kinds, items, runs);
+            }
             let seed = args.new_run.seed.or_random();
-            Run::new(config, kinds, seed)?
+            Run::with_items(config, kinds, items, seed)?
         }
     };
     // --turns counts this session's turns, so a continued run plays N more;
@@ -77,13 +99,28 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             )));
         }
     };
+    // The journal of the name the run is saved under, kept as it plays.
+    let mut session = match (&args.save, &saves) {
+        (Some(name), Some(saves)) => journal::open_session(saves, name, &run)?,
+        _ => None,
+    };
     // A level that cannot be generated mid-run ends the run; the summary of
     // what was played is still printed before the error.
-    let failure = play_headless(&mut run, stop_at).err();
+    let failure = play_recorded(&mut run, stop_at, &mut session).err();
     let visited: Vec<String> = run.visited().map(|d| d.to_string()).collect();
     let deepest = run.visited().max().unwrap_or(1);
+    // Hit points for a Combat run; a Stomp run's summary is as it was.
+    let hp = match run.combat() {
+        Some(_) => format!(
+            "\nhp: {}/{} (experience level {})",
+            run.hp(),
+            run.max_hp(),
+            run.experience_level()
+        ),
+        None => String::new(),
+    };
     let text = format!(
-        "turns: {}\ndepth: {} (deepest reached {})\nlives: {}\nkilled: {}\nlevels visited: {}\noutcome: {}\ndigest: {:016x}\n",
+        "turns: {}\ndepth: {} (deepest reached {})\nlives: {}{hp}\nkilled: {}\nlevels visited: {}\noutcome: {}\ndigest: {:016x}\n",
         run.turn(),
         run.player().depth,
         deepest,
@@ -100,11 +137,133 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             .expect("locked above")
             .1;
         let path = saves.save(name, &run, now_unix(), lock)?;
+        if let Some(session) = &mut session {
+            session.saved(&run)?;
+        }
         eprintln!("saved: {}", path.display());
+        if run.outcome() != Outcome::Playing {
+            let path = write_morgue(saves, name, &run, lock)?;
+            eprintln!("morgue: {}", path.display());
+        }
     }
     write_output(None, text.as_bytes())?;
     match failure {
-        Some(e) => Err(e.into()),
+        Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// `simulate --runs N`: N runs from consecutive seeds on J threads, each
+/// until won, lost or --turns; then the summary (or JSON).
+fn runs_summary(
+    args: &SimulateArgs,
+    config: Config,
+    kinds: Vec<MonsterKind>,
+    items: Vec<ItemKind>,
+    runs: u64,
+) -> Result<(), CliError> {
+    let first = args.new_run.seed.or_random();
+    if args.turns > MAX_TURNS {
+        return Err(CliError::Usage(format!(
+            "--turns {}: a run ends at turn {MAX_TURNS}",
+            args.turns
+        )));
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        return Err(CliError::Usage("--jobs must be at least 1".into()));
+    }
+    // Progress only on a terminal: a pipe or a file gets nothing.
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let bar = indicatif::ProgressBar::new(runs);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} runs, {eta} left",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    });
+    let turns = args.turns;
+    let results = run_batch(
+        first,
+        runs,
+        jobs,
+        |seed| -> Result<RunRecord, GenerateError> {
+            let mut run = Run::with_items(config.clone(), kinds.clone(), items.clone(), seed)?;
+            play_headless(&mut run, turns)?;
+            Ok(run.record())
+        },
+        || {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let records = results
+        .into_iter()
+        .collect::<Result<Vec<_>, GenerateError>>()?;
+    let summary = Summary::of(&records);
+    let text = match args.format {
+        SimulateFormat::Text => summary.to_text(),
+        SimulateFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&Report {
+                runs: &records,
+                summary: &summary,
+            })
+            .expect("records always serialise");
+            text.push('\n');
+            text
+        }
+    };
+    write_output(None, text.as_bytes())
+}
+
+/// Loads NAME for `simulate --load`: the save, else (as today) its backup
+/// with a warning, else the run rebuilt from NAME.journal, saying what was
+/// wrong with each file passed over and what is loaded instead.
+fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
+    match saves.load(name) {
+        Ok((run, _, warning)) => {
+            if let Some(warning) = warning {
+                eprintln!("delve: warning: {warning}");
+            }
+            Ok(run)
+        }
+        Err(e)
+            if (e.is_damage() || matches!(e, SaveError::Missing { .. }))
+                && journal::has_journal(saves, name) =>
+        {
+            let recovered = journal::rebuild(saves, name, &e)?;
+            for note in &recovered.notes {
+                eprintln!("delve: warning: {note}");
+            }
+            Ok(recovered.run)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `play_headless` with the journal kept: a block appended at every level
+/// change. A journal that cannot be written stops play (the run is still
+/// summarised and saved by the caller).
+fn play_recorded(
+    run: &mut Run,
+    stop_at: u64,
+    session: &mut Option<Session>,
+) -> Result<(), CliError> {
+    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
+        let turn = run.turn();
+        play_headless(run, turn + 1)?;
+        if let Some(session) = session {
+            session.stepped(run)?;
+        }
+    }
+    Ok(())
 }

@@ -2,7 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
+use delve::journal::check::{Expected, check_save};
+use delve::journal::session::start_of;
+use delve::journal::{journal_path, read_file};
 use delve::save::{SaveDir, SaveError};
+use delve::sim::Run;
 
 use super::{CliError, format_time, outcome_name, prove_loaded, write_output};
 
@@ -64,7 +68,7 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         Err(error) => return Err(error.into()),
     };
     prove_loaded(&mut run, &path)?;
-    let text = format!(
+    let mut text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
         summary.format,
@@ -77,5 +81,63 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         run.visited().count(),
         run.digest()
     );
+    // A save named in the saves directory: whether its journal agrees.
+    if let Some(name) = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .and_then(|f| f.strip_suffix(".sav"))
+        && let Some(dir) = path.parent()
+    {
+        for line in verify_lines(dir, name, &run) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
     write_output(None, text.as_bytes())
+}
+
+/// The journal lines `delve verify NAME` adds: whether the journal file is
+/// there, intact, this run's, and replays to the save's state.
+fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
+    let path = journal_path(dir, name);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return vec![format!("journal: {} is missing", path.display())];
+    }
+    let Some(recording) = run.recording() else {
+        return vec![
+            "journal: the save has no recording (saved before delve recorded runs)".into(),
+        ];
+    };
+    let journal = read_file(&path);
+    let end = Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    match check_save(
+        &start_of(run),
+        recording,
+        end,
+        journal.as_ref(),
+        &path.display().to_string(),
+        &mut |_| {},
+    ) {
+        Ok(verdict) => {
+            let mut lines: Vec<String> = verdict
+                .lines
+                .iter()
+                .map(|l| format!("journal: {l}"))
+                .collect();
+            lines.push(format!(
+                "journal: {}",
+                if verdict.parting.is_none() {
+                    "agrees"
+                } else {
+                    "DISAGREES"
+                }
+            ));
+            lines
+        }
+        Err(e) => vec![format!("journal: the run's start cannot be generated: {e}")],
+    }
 }

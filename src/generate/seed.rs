@@ -31,6 +31,8 @@ pub(crate) enum Stage {
     Corridors = 6,
     /// Extra loops.
     Loops = 7,
+    /// Items placed when a level is first visited (Combat rules).
+    Items = 8,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

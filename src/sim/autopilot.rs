@@ -21,28 +21,9 @@ use crate::config::Goal;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 
-use super::{Action, DIRECTIONS, DistanceMap, Event, LevelState, Outcome, Run, can_step};
+use super::explore::{Plan, first_step, frontier_of, reach, step_to};
+use super::{Action, DIRECTIONS, Event, LazyWalk, Outcome, Run, can_step};
 use crate::generate::GenerateError;
-
-/// Why the autopilot chose its action: the viewer's auto-explore keeps
-/// going only while the reason is one a player would delegate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
-    /// Stepping onto a monster next to the player.
-    Stomp,
-    /// Stepping away from monsters within 3 cells, as lives are low.
-    Flee,
-    /// Heading for the nearest monster in sight.
-    Hunt,
-    /// Heading for the nearest seen open cell next to an unseen one.
-    Explore,
-    /// Hunting monsters it senses but does not see (explored level, KillAll).
-    Sense,
-    /// Heading for, or taking, the stairs.
-    Stairs,
-    /// Nothing left to do: waiting.
-    Idle,
-}
 
 /// The autopilot's next action.
 pub fn autopilot(run: &mut Run) -> Action {
@@ -51,8 +32,18 @@ pub fn autopilot(run: &mut Run) -> Action {
 
 /// The autopilot's next action and the rule that chose it.
 pub fn decide(run: &mut Run) -> (Action, Plan) {
+    let mut map = run.take_walk();
+    let decision = if run.combat().is_some() {
+        super::autopilot_combat::decide_combat(run, &mut map)
+    } else {
+        decide_stomp(run, &mut map)
+    };
+    run.put_walk(map);
+    decision
+}
+
+fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
-    let map = run.walking_map().clone();
     let state = run.current();
     let level = &state.level;
 
@@ -114,15 +105,16 @@ pub fn decide(run: &mut Run) -> (Action, Plan) {
     if let Some(target) = in_sight
         .iter()
         .copied()
-        .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-        .min_by_key(|&p| (map.at(p), level.index(p)))
+        .filter_map(|p| reach(map, level, p))
+        .min()
+        .map(|(_, _, p)| p)
     {
-        return (first_step(&map, level, here, target), Plan::Hunt);
+        return (first_step(map, level, here, target), Plan::Hunt);
     }
 
     // 4. Explore.
-    if let Some(frontier) = nearest_frontier(state, &map) {
-        return (first_step(&map, level, here, frontier), Plan::Explore);
+    if let Some(frontier) = frontier_of(run, map) {
+        return (first_step(map, level, here, frontier), Plan::Explore);
     }
 
     // 5. The level is explored. Under KillAll the player senses the
@@ -135,10 +127,11 @@ pub fn decide(run: &mut Run) -> (Action, Plan) {
             .monsters
             .iter()
             .map(|m| m.pos)
-            .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-            .min_by_key(|&p| (map.at(p), level.index(p)))
+            .filter_map(|p| reach(map, level, p))
+            .min()
+            .map(|(_, _, p)| p)
     {
-        return (first_step(&map, level, here, target), Plan::Sense);
+        return (first_step(map, level, here, target), Plan::Sense);
     }
     let depth = run.player().depth;
     let levels = run.config().levels;
@@ -160,10 +153,11 @@ pub fn decide(run: &mut Run) -> (Action, Plan) {
     match level
         .stairs_going(direction)
         .map(|s| s.pos)
-        .filter(|&p| map.at(p) != DistanceMap::UNREACHABLE)
-        .min_by_key(|&p| (map.at(p), level.index(p)))
+        .filter_map(|p| reach(map, level, p))
+        .min()
+        .map(|(_, _, p)| p)
     {
-        Some(stairs) => (first_step(&map, level, here, stairs), Plan::Stairs),
+        Some(stairs) => (first_step(map, level, here, stairs), Plan::Stairs),
         None => (Action::Wait, Plan::Idle),
     }
 }
@@ -172,64 +166,11 @@ pub fn decide(run: &mut Run) -> (Action, Plan) {
 /// is left: what the viewer's travel does when no staircase is known yet.
 pub fn explore_step(run: &mut Run) -> Option<Action> {
     let here = run.player().pos;
-    let map = run.walking_map().clone();
+    let mut map = run.take_walk();
     let state = run.current();
-    let frontier = nearest_frontier(state, &map)?;
-    Some(first_step(&map, &state.level, here, frontier))
-}
-
-/// The nearest frontier cell: a seen open cell next to an unseen cell,
-/// ties by index.
-fn nearest_frontier(state: &LevelState, map: &DistanceMap) -> Option<Pos> {
-    let level = &state.level;
-    let w = usize::from(level.width());
-    let mut frontier: Option<(u32, usize)> = None;
-    for (i, &tile) in level.tiles().iter().enumerate() {
-        if !tile.is_walkable() {
-            continue;
-        }
-        let p = level.pos(i);
-        let d = map.at(p);
-        if d == DistanceMap::UNREACHABLE || d == 0 || !state.has_seen(p) {
-            continue;
-        }
-        if frontier.is_some_and(|(fd, _)| fd <= d) {
-            continue;
-        }
-        let unseen_next = DIRECTIONS.iter().any(|&(dx, dy)| {
-            let n = (i as isize + dy as isize * w as isize + dx as isize) as usize;
-            !state.has_seen(level.pos(n))
-        });
-        if unseen_next {
-            frontier = Some((d, i));
-        }
-    }
-    frontier.map(|(_, i)| level.pos(i))
-}
-
-fn step_to(from: Pos, to: Pos) -> Action {
-    Action::Move {
-        dx: (i32::from(to.x) - i32::from(from.x)) as i8,
-        dy: (i32::from(to.y) - i32::from(from.y)) as i8,
-    }
-}
-
-/// The first step of a shortest walk from `from` to `target`, read off a
-/// map of distances to `from`: walk downhill from the target until one step
-/// away.
-fn first_step(map: &DistanceMap, level: &crate::level::Level, from: Pos, target: Pos) -> Action {
-    let mut at = target;
-    while map.at(at) > 1 {
-        match map.downhill(level, at, false) {
-            Some(next) => at = next,
-            None => return Action::Wait,
-        }
-    }
-    if at == from {
-        Action::Wait
-    } else {
-        step_to(from, at)
-    }
+    let step = frontier_of(run, &mut map).map(|f| first_step(&mut map, &state.level, here, f));
+    run.put_walk(map);
+    step
 }
 
 /// Plays the run headless with the autopilot until turn `stop_at` or the

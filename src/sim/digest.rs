@@ -1,10 +1,13 @@
 //! What a run's digest hashes of the config.
 
+use rand_pcg::Pcg64;
 use serde::Serialize;
 
+use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
+
 use crate::config::{
-    Config, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-    RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig,
+    CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
+    RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in
@@ -22,7 +25,7 @@ pub(crate) struct DigestConfig<'a> {
     hardness: &'a HardnessConfig,
     tunnel: &'a TunnelConfig,
     stairs: &'a StairsConfig,
-    simulation: &'a SimulationConfig,
+    simulation: DigestSimulation<'a>,
     generation_retries: u16,
     #[serde(skip_serializing_if = "is_tunnel")]
     corridors: CorridorStyle,
@@ -42,6 +45,47 @@ pub(crate) struct DigestConfig<'a> {
     /// Left out when off, so runs from before it digest as they did.
     #[serde(skip_serializing_if = "no_room_loops")]
     room_loops: &'a RoomLoopConfig,
+}
+
+/// The rules as a digest sees them: save format 2's fields in their order,
+/// then the game and its numbers only for a Combat run, so a Stomp run's
+/// digest is what it was before delve learnt Combat.
+#[derive(Serialize)]
+pub(crate) struct DigestSimulation<'a> {
+    lives: u8,
+    sight_radius: u8,
+    perception_radius: u8,
+    player_speed: u8,
+    monsters_first_level: u16,
+    monsters_per_depth: u16,
+    monsters_max: u16,
+    dig_per_turn: u8,
+    cautious_at_lives: u8,
+    goal: Goal,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<Rules>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    combat: Option<&'a CombatConfig>,
+}
+
+impl<'a> DigestSimulation<'a> {
+    fn of(s: &'a SimulationConfig) -> DigestSimulation<'a> {
+        let combat = s.is_combat();
+        DigestSimulation {
+            lives: s.lives,
+            sight_radius: s.sight_radius,
+            perception_radius: s.perception_radius,
+            player_speed: s.player_speed,
+            monsters_first_level: s.monsters_first_level,
+            monsters_per_depth: s.monsters_per_depth,
+            monsters_max: s.monsters_max,
+            dig_per_turn: s.dig_per_turn,
+            cautious_at_lives: s.cautious_at_lives,
+            goal: s.goal,
+            rules: combat.then_some(s.rules),
+            combat: combat.then_some(&s.combat),
+        }
+    }
 }
 
 fn is_tunnel(s: &CorridorStyle) -> bool {
@@ -77,7 +121,7 @@ impl<'a> DigestConfig<'a> {
             hardness: &c.hardness,
             tunnel: &c.tunnel,
             stairs: &c.stairs,
-            simulation: &c.simulation,
+            simulation: DigestSimulation::of(&c.simulation),
             generation_retries: c.generation_retries,
             corridors: c.corridors,
             grid_spacing: c.grid_spacing,
@@ -86,6 +130,60 @@ impl<'a> DigestConfig<'a> {
             extra_loops: &c.extra_loops,
             dead_ends: c.dead_ends,
             room_loops: &c.room_loops,
+        }
+    }
+}
+
+/// A monster kind as a Stomp run's digest sees it: the fields kinds had
+/// before Combat gave them hit points.
+#[derive(Serialize)]
+struct StompKind<'a> {
+    name: &'a str,
+    glyph: char,
+    colour: Colour,
+    speed: u8,
+    traits: &'a [Trait],
+}
+
+/// A Stomp run's state as save format 2 held it, field by field: its
+/// digest is what it was before delve learnt Combat.
+#[derive(Serialize)]
+pub(crate) struct StompView<'a> {
+    config: DigestConfig<'a>,
+    kinds: Vec<StompKind<'a>>,
+    seed: u64,
+    rng: &'a Pcg64,
+    levels: &'a [Option<LevelState>],
+    player: &'a Player,
+    turn: u64,
+    killed: u32,
+    log: &'a [String],
+    outcome: Outcome,
+}
+
+impl<'a> StompView<'a> {
+    pub(crate) fn of(config: &'a Config, s: &'a RunState) -> StompView<'a> {
+        StompView {
+            config: DigestConfig::of(config),
+            kinds: s
+                .kinds
+                .iter()
+                .map(|k| StompKind {
+                    name: &k.name,
+                    glyph: k.glyph,
+                    colour: k.colour,
+                    speed: k.speed,
+                    traits: &k.traits,
+                })
+                .collect(),
+            seed: s.seed,
+            rng: &s.rng,
+            levels: &s.levels,
+            player: &s.player,
+            turn: s.turn,
+            killed: s.killed,
+            log: &s.log,
+            outcome: s.outcome,
         }
     }
 }

@@ -211,6 +211,136 @@ impl DistanceMap {
     }
 }
 
+/// Walking distances to the player, computed only as far as they are
+/// asked for: a breadth-first search that stops where the question is
+/// answered and resumes for the next. Every answer is the one
+/// [`DistanceMap::walking`] gives; most turns need only the cells near the
+/// player (the nearest frontier, a monster in sight), so most of the level
+/// is never searched.
+#[derive(Clone, Debug, Default)]
+pub struct LazyWalk {
+    width: usize,
+    dist: Vec<u32>,
+    /// Cells in the order they were reached (nondecreasing distance).
+    queue: Vec<u32>,
+    /// The next cell of `queue` to expand.
+    head: usize,
+}
+
+impl LazyWalk {
+    /// A search from `to`, reusing this one's buffers.
+    pub fn reset(&mut self, level: &Level, to: Pos) {
+        self.width = usize::from(level.width());
+        let cells = self.width * usize::from(level.height());
+        self.dist.clear();
+        self.dist.resize(cells, DistanceMap::UNREACHABLE);
+        self.queue.clear();
+        self.head = 0;
+        let start = level.index(to);
+        self.dist[start] = 0;
+        self.queue.push(start as u32);
+    }
+
+    /// Expands one cell; false when the search is complete.
+    fn expand(&mut self, level: &Level) -> bool {
+        let Some(&c) = self.queue.get(self.head) else {
+            return false;
+        };
+        self.head += 1;
+        let c = c as usize;
+        let w = self.width;
+        let here = level.pos(c);
+        let d = self.dist[c] + 1;
+        for (dx, dy) in DIRECTIONS {
+            let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
+            if self.dist[n] != DistanceMap::UNREACHABLE {
+                continue;
+            }
+            let there = Pos::new(
+                (i32::from(here.x) + dx) as u16,
+                (i32::from(here.y) + dy) as u16,
+            );
+            if level.tiles()[n].is_walkable() && can_step(level, there, here, false) {
+                self.dist[n] = d;
+                self.queue.push(n as u32);
+            }
+        }
+        true
+    }
+
+    /// Expands every cell closer than `d`, so every cell at distance `d` or
+    /// less has its final value.
+    fn settle_below(&mut self, level: &Level, d: u32) {
+        while let Some(&c) = self.queue.get(self.head) {
+            if self.dist[c as usize] >= d {
+                break;
+            }
+            self.expand(level);
+        }
+    }
+
+    /// The distance of `p` ([`DistanceMap::UNREACHABLE`] where none).
+    pub fn at(&mut self, level: &Level, p: Pos) -> u32 {
+        let i = level.index(p);
+        while self.dist[i] == DistanceMap::UNREACHABLE && self.expand(level) {}
+        self.dist[i]
+    }
+
+    /// As [`DistanceMap::downhill`] for walkers.
+    pub fn downhill(&mut self, level: &Level, from: Pos) -> Option<Pos> {
+        let d = self.at(level, from);
+        if d == DistanceMap::UNREACHABLE {
+            return None;
+        }
+        // Every neighbour closer than `from` now has its final value; the
+        // rest are at least as far, as in the full map.
+        self.settle_below(level, d);
+        let mut best = (d, None);
+        for (dx, dy) in DIRECTIONS {
+            let (x, y) = (i32::from(from.x) + dx, i32::from(from.y) + dy);
+            if !level.in_bounds(x, y) {
+                continue;
+            }
+            let to = Pos::new(x as u16, y as u16);
+            let at = self.dist[level.index(to)];
+            if can_step(level, from, to, false) && at < best.0 {
+                best = (at, Some(to));
+            }
+        }
+        best.1
+    }
+
+    /// The nearest cell other than the start for which `wanted` holds,
+    /// ties by the lowest index, with its distance.
+    pub fn nearest(
+        &mut self,
+        level: &Level,
+        mut wanted: impl FnMut(usize) -> bool,
+    ) -> Option<(u32, usize)> {
+        let mut found: Option<(u32, usize)> = None;
+        let mut i = 1;
+        loop {
+            while i >= self.queue.len() {
+                if !self.expand(level) {
+                    return found;
+                }
+            }
+            let c = self.queue[i] as usize;
+            let d = self.dist[c];
+            if found.is_some_and(|(fd, _)| d > fd) {
+                return found;
+            }
+            // The whole layer at `d` is queued once every closer cell is
+            // expanded.
+            self.settle_below(level, d);
+            if wanted(c) && found.is_none_or(|(_, fi)| c < fi) {
+                found = Some((d, c));
+            }
+            i += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +394,37 @@ mod tests {
             steps += 1;
         }
         assert_eq!(steps, map.at(from));
+    }
+
+    #[test]
+    fn the_lazy_walk_answers_as_the_full_map() {
+        let config = Config::from_ron("(width: 80, height: 30, levels: 1)", "t").unwrap();
+        for seed in 0..4 {
+            let level = generate_level(&config, seed, 1).unwrap();
+            let open: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| level.tiles()[i].is_walkable())
+                .collect();
+            let to = level.pos(open[open.len() / 2]);
+            let full = DistanceMap::walking(&level, to);
+            let mut lazy = LazyWalk::default();
+            lazy.reset(&level, to);
+            // Questions in an order that makes the search resume.
+            for &i in open.iter().step_by(7).rev() {
+                let p = level.pos(i);
+                assert_eq!(lazy.downhill(&level, p), full.downhill(&level, p, false));
+                assert_eq!(lazy.at(&level, p), full.at(p));
+            }
+            let mut lazy = LazyWalk::default();
+            lazy.reset(&level, to);
+            let want = |i: usize| i.is_multiple_of(13);
+            let expected = (0..level.tiles().len())
+                .filter(|&i| {
+                    let d = full.dist[i];
+                    want(i) && d != DistanceMap::UNREACHABLE && d != 0
+                })
+                .map(|i| (full.dist[i], i))
+                .min();
+            assert_eq!(lazy.nearest(&level, want), expected);
+        }
     }
 }

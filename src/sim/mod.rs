@@ -24,15 +24,29 @@
 //!   player returns.
 
 mod autopilot;
+mod autopilot_combat;
+pub mod batch;
+pub mod combat;
 mod digest;
 mod distance;
+mod explore;
+mod fight;
 mod fov;
+pub mod game;
+pub mod item;
 mod monster;
+pub mod morgue;
+pub mod record;
+pub mod table;
 mod travel;
 
-pub use autopilot::{Plan, autopilot, decide, explore_step, play_headless};
-pub use distance::{DIRECTIONS, DistanceMap, can_step};
+pub use autopilot::{autopilot, decide, explore_step, play_headless};
+pub use distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};
+pub use explore::Plan;
+pub use fight::{monster_name, wound_word};
 pub use fov::visible_cells;
+pub use game::{CombatState, slot_letter};
+pub use item::{ItemKind, items_from_ron};
 pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};
 pub use travel::travel_step;
 
@@ -73,6 +87,28 @@ pub enum Action {
     Descend,
     /// Take the up staircase the player stands on.
     Ascend,
+    /// Pick up the top item on the player's cell (Combat).
+    PickUp,
+    /// Drop the item in a pack slot (0 is slot a).
+    Drop {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+    },
+    /// Wield a weapon or put on armour from the pack.
+    Wield {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+    },
+    /// Drink a potion from the pack.
+    Quaff {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+    },
+    /// Read a scroll from the pack.
+    Read {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+    },
 }
 
 /// Something that happened during a step.
@@ -111,6 +147,43 @@ pub enum Event {
     Won,
     /// The last life was lost; nothing happens after this.
     Lost,
+    /// An attack (Combat): the player's on a monster of `kind`, or one of
+    /// its on the player; `damage` is `None` for a miss.
+    Attacked {
+        /// Whose attack, so messages say who hit whom.
+        by_player: bool,
+        /// Name of the monster's kind.
+        kind: String,
+        /// Hit points taken, or `None` for a miss.
+        damage: Option<u16>,
+    },
+    /// A monster of `kind` brought the player to 0 hit points (Combat).
+    Slain {
+        /// Name of the monster's kind, the cause of death.
+        kind: String,
+        /// Lives left; 0 ends the run.
+        lives: u8,
+    },
+    /// The top item of the player's cell went into the pack.
+    PickedUp {
+        /// The item kind's name, for the message.
+        name: String,
+    },
+    /// A pack item was put down on the player's cell.
+    Dropped {
+        /// The item kind's name, for the message.
+        name: String,
+    },
+    /// A weapon wielded or armour worn; the old one goes to the pack.
+    Equipped {
+        /// The item kind's name, for the message.
+        name: String,
+    },
+    /// A potion drunk or a scroll read.
+    Used {
+        /// The item kind's name, for the message.
+        name: String,
+    },
 }
 
 /// Where a run stands.
@@ -174,7 +247,14 @@ struct Sight {
     /// Cells visible from the player now (within the larger of the sight
     /// and perception radii), a bit a cell.
     visible: Vec<u64>,
-    walking: Option<DistanceMap>,
+    /// Walking distances from the player, searched as far as asked.
+    walking: LazyWalk,
+    /// Whether `walking` is from the player's current cell.
+    walking_fresh: bool,
+    /// A depth known to have no frontier left (every cell the player can
+    /// reach is seen). Seeing more never adds a frontier then; only digging
+    /// can, which clears it.
+    explored: std::cell::Cell<Option<u16>>,
     tunnelling: Option<DistanceMap>,
 }
 
@@ -184,6 +264,12 @@ struct Sight {
 pub struct Run {
     config: Config,
     state: RunState,
+    /// Every action of the run since its start, which a replay of the
+    /// start plays again to this state (see [`record`]). Saved after the
+    /// state (save format 3 on); not compared or digested, since it is the
+    /// history of the state rather than part of it. `None` for a run from
+    /// a save made before runs were recorded, or built on a hand-made level.
+    recording: Option<record::Recording>,
     #[serde(skip)]
     sight: Sight,
     /// Lines logged since this value was made (not saved): lets a viewer
@@ -213,6 +299,8 @@ pub(crate) struct RunState {
     killed: u32,
     log: Vec<String>,
     outcome: Outcome,
+    /// The Combat game's state; `None` for a Stomp run.
+    combat: Option<CombatState>,
 }
 
 impl RunState {
@@ -222,8 +310,10 @@ impl RunState {
         seed: u64,
         levels: Vec<Option<LevelState>>,
         player: Player,
+        combat: Option<CombatState>,
     ) -> RunState {
         RunState {
+            combat,
             kinds,
             seed,
             rng: stage_rng(seed, 0, 0, Stage::Play),
@@ -233,6 +323,35 @@ impl RunState {
             killed: 0,
             log: Vec::new(),
             outcome: Outcome::Playing,
+        }
+    }
+}
+
+impl RunState {
+    /// A Stomp run's state from the fields of a save made before Combat.
+    #[cfg(feature = "save")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn stomp(
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        (turn, killed): (u64, u32),
+        log: Vec<String>,
+        outcome: Outcome,
+    ) -> RunState {
+        RunState {
+            kinds,
+            seed,
+            rng,
+            levels,
+            player,
+            turn,
+            killed,
+            log,
+            outcome,
+            combat: None,
         }
     }
 }
@@ -250,14 +369,36 @@ impl Run {
     /// depth 1 populated, the player on its arrival staircase (or in the
     /// first room's centre).
     pub fn new(config: Config, kinds: Vec<MonsterKind>, seed: u64) -> Result<Run, GenerateError> {
+        Run::with_items(config, kinds, ItemKind::defaults(), seed)
+    }
+
+    /// A new run with its own item kinds (used only under Combat).
+    pub fn with_items(
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        items: Vec<ItemKind>,
+        seed: u64,
+    ) -> Result<Run, GenerateError> {
         let levels = vec![None; usize::from(config.levels)];
+        let combat = config.simulation.is_combat().then(|| {
+            CombatState::new(
+                items,
+                config.simulation.combat.player_hp,
+                config.levels,
+                kinds.len(),
+            )
+        });
         let player = Player {
             depth: 1,
             pos: Pos::new(0, 0),
             lives: config.simulation.lives,
             next: 0,
         };
-        let mut run = Run::from_saved(config, RunState::new(kinds, seed, levels, player));
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, seed, levels, player, combat),
+            None,
+        );
         run.prove_stack()?;
         run.enter(1)?;
         let level = &run.current().level;
@@ -272,6 +413,7 @@ impl Run {
         // A one-level ReachBottom run, or a single level without monsters,
         // is won before the first move.
         run.check_won(&mut Vec::new());
+        run.recording = Some(record::Recording::starting(run.digest()));
         Ok(run)
     }
 
@@ -310,9 +452,37 @@ impl Run {
             lives: config.simulation.lives,
             next: 0,
         };
-        let mut run = Run::from_saved(config, RunState::new(kinds, 0, levels, player));
+        let mut combat = config.simulation.is_combat().then(|| {
+            CombatState::new(
+                ItemKind::defaults(),
+                config.simulation.combat.player_hp,
+                config.levels,
+                kinds.len(),
+            )
+        });
+        if let Some(state) = &mut combat {
+            let floor = &mut state.floors[usize::from(depth) - 1];
+            for &(kind, _) in monsters {
+                let hp = kinds
+                    .get(usize::from(kind))
+                    .map_or(1, |k| k.hp.max().clamp(1, 10_000) as u16);
+                floor.monster_hp.push(hp);
+                floor.monster_max_hp.push(hp);
+            }
+        }
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, 0, levels, player, combat),
+            None,
+        );
         run.refresh();
         run
+    }
+
+    /// Mutable access for tests and tools that build situations by hand
+    /// (items on the floor, a pack, hit points). Play never needs it.
+    pub fn combat_mut(&mut self) -> Option<&mut CombatState> {
+        self.state.combat.as_mut()
     }
 
     /// Generates every level the player has not visited yet, on all cores,
@@ -455,13 +625,26 @@ impl Run {
                 .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
-    /// Steps to the player for walkers on the current level.
-    pub fn walking_map(&mut self) -> &DistanceMap {
-        if self.sight.walking.is_none() {
-            let map = DistanceMap::walking(&self.current().level, self.state.player.pos);
-            self.sight.walking = Some(map);
+    /// Walking distances to the player on the current level, taken out of
+    /// the run while they are used (give them back with
+    /// [`Run::put_walk`], so the search done so far is kept for the turn).
+    pub fn take_walk(&mut self) -> LazyWalk {
+        let mut walk = std::mem::take(&mut self.sight.walking);
+        if !self.sight.walking_fresh {
+            walk.reset(&self.current().level, self.state.player.pos);
+            self.sight.walking_fresh = true;
         }
-        self.sight.walking.as_ref().expect("just computed")
+        walk
+    }
+
+    /// Gives back what [`Run::take_walk`] took.
+    pub fn put_walk(&mut self, walk: LazyWalk) {
+        self.sight.walking = walk;
+    }
+
+    /// The depth known to be explored, if any (see [`Sight`]).
+    pub(super) fn explored(&self) -> &std::cell::Cell<Option<u16>> {
+        &self.sight.explored
     }
 
     fn tunnelling_map(&mut self) -> &DistanceMap {
@@ -504,20 +687,31 @@ impl Run {
             state.mark_seen(p);
         }
         self.sight.visible = visible;
-        self.sight.walking = None;
+        self.sight.walking_fresh = false;
         self.sight.tunnelling = None;
     }
 
     /// A run from its saved parts, for the save module. Derived data is
     /// rebuilt by [`Run::after_load`].
-    pub(crate) fn from_saved(config: Config, state: RunState) -> Run {
+    pub(crate) fn from_saved(
+        config: Config,
+        state: RunState,
+        recording: Option<record::Recording>,
+    ) -> Run {
         Run {
             config,
             state,
+            recording,
             sight: Sight::default(),
             said: 0,
             made: Vec::new(),
         }
+    }
+
+    /// Every action since the run's start, if the run has been recorded
+    /// from its start (see the field).
+    pub fn recording(&self) -> Option<&record::Recording> {
+        self.recording.as_ref()
     }
 
     /// Rebuilds derived data after loading a saved run.
@@ -568,6 +762,17 @@ impl Run {
             return Err(format!(
                 "the player's next tick {} does not follow from turn {}",
                 p.next, self.state.turn
+            ));
+        }
+        // Every action the run carried out took one turn, and it recorded
+        // each of them.
+        if let Some(recording) = &self.recording
+            && recording.len() != self.state.turn
+        {
+            return Err(format!(
+                "a recording of {} actions for a run at turn {}",
+                recording.len(),
+                self.state.turn
             ));
         }
         let lives = self.config.simulation.lives;
@@ -680,7 +885,10 @@ impl Run {
         if state.monster_at(p.pos).is_some() {
             return Err("a monster stands on the player".into());
         }
-        Ok(())
+        if self.config.simulation.is_combat() != self.state.combat.is_some() {
+            return Err("the rules and the run's Combat state disagree".into());
+        }
+        self.validate_combat()
     }
 
     /// A level's rooms, doors and stairs as the config makes them at its
@@ -733,7 +941,23 @@ impl Run {
                 Some(level) => level,
                 None => Generator::default().level(&self.config, self.state.seed, depth)?,
             };
-            let monsters = populate(&self.config, &self.state.kinds, self.state.seed, &level);
+            let monsters = if let Some(state) = &mut self.state.combat {
+                let (monsters, hp) = fight::populate_by_depth(
+                    &self.config,
+                    &self.state.kinds,
+                    self.state.seed,
+                    &level,
+                );
+                let items = fight::place_items(&self.config, &state.items, self.state.seed, &level);
+                state.floors[slot] = game::Floor {
+                    items,
+                    monster_max_hp: hp.clone(),
+                    monster_hp: hp,
+                };
+                monsters
+            } else {
+                populate(&self.config, &self.state.kinds, self.state.seed, &level)
+            };
             let cells = usize::from(level.width()) * usize::from(level.height());
             self.state.levels[slot] = Some(LevelState {
                 level,
@@ -766,8 +990,14 @@ impl Run {
             return Ok(events);
         }
         self.state.turn += 1;
+        if let Some(recording) = &mut self.recording {
+            recording.push(action);
+        }
         let now = self.state.player.next;
         self.state.player.next = now + interval(self.config.simulation.player_speed);
+        if self.state.combat.is_some() {
+            self.combat_turn_passes();
+        }
         self.refresh();
         self.check_won(&mut events);
 
@@ -809,9 +1039,28 @@ impl Run {
                 if !can_step(level, here, to, false) {
                     return Ok(false);
                 }
+                if self.state.combat.is_some()
+                    && let Some(m) = self.current().monster_at(to)
+                {
+                    self.player_attacks(m, events);
+                    return Ok(true);
+                }
                 self.player_arrives(to, events);
+                if self.state.combat.is_some() {
+                    let here = self.items_here();
+                    if let Some(&top) = here.first() {
+                        let name = self.state.combat.as_ref().expect("checked").describe(top);
+                        let more = if here.len() > 1 { " (and more)" } else { "" };
+                        self.say(format!("You see here {name}{more}."));
+                    }
+                }
                 Ok(true)
             }
+            Action::PickUp
+            | Action::Drop { .. }
+            | Action::Wield { .. }
+            | Action::Quaff { .. }
+            | Action::Read { .. } => Ok(self.use_item(action, events)),
             Action::Descend | Action::Ascend => {
                 let want = if action == Action::Descend {
                     Tile::DownStairs
@@ -910,13 +1159,18 @@ impl Run {
         let target = if kind.has(Trait::Erratic) && self.state.rng.random_bool(0.5) {
             self.random_step(m.pos)
         } else if knows && kind.has(Trait::Smart) {
-            let map = if tunneller {
-                self.tunnelling_map()
+            if tunneller {
+                self.tunnelling_map();
+                let map = self.sight.tunnelling.take().expect("just computed");
+                let step = map.downhill(&self.current().level, m.pos, true);
+                self.sight.tunnelling = Some(map);
+                step
             } else {
-                self.walking_map()
-            };
-            let map = map.clone();
-            map.downhill(&self.current().level, m.pos, tunneller)
+                let mut walk = self.take_walk();
+                let step = walk.downhill(&self.current().level, m.pos);
+                self.put_walk(walk);
+                step
+            }
         } else if knows {
             self.straight_step(m.pos, player, tunneller)
         } else if let Some(memory) = self.current().monsters[i].memory {
@@ -931,6 +1185,10 @@ impl Run {
         };
         let Some(to) = target else { return };
 
+        if to == player && self.state.combat.is_some() {
+            self.monster_attacks(i, events);
+            return;
+        }
         if to == player {
             self.current_mut().monsters.remove(i);
             self.state.player.lives = self.state.player.lives.saturating_sub(1);
@@ -957,6 +1215,7 @@ impl Run {
             let dig = self.config.simulation.dig_per_turn;
             if self.current_mut().level.dig(to, dig) {
                 events.push(Event::Dug { at: to });
+                self.sight.explored.set(None);
                 self.current_mut().monsters[i].pos = to;
                 // The level changed: what the player sees and the distance
                 // maps must follow, so the derived data stays a function of
@@ -1036,11 +1295,16 @@ impl Run {
             #[serde(flatten)]
             state: &'a RunState,
         }
-        let view = View {
-            config: digest::DigestConfig::of(&self.config),
-            state: &self.state,
-        };
-        let bytes = serde_json::to_vec(&view).expect("a run always serialises");
+        let bytes = match &self.state.combat {
+            Some(_) => serde_json::to_vec(&View {
+                config: digest::DigestConfig::of(&self.config),
+                state: &self.state,
+            }),
+            // A Stomp run digests as it did before Combat: its kinds without
+            // the Combat fields, and no Combat state.
+            None => serde_json::to_vec(&digest::StompView::of(&self.config, &self.state)),
+        }
+        .expect("a run always serialises");
         // FNV-1a, 64 bits: simple, stable across machines and Rust versions.
         bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::table::{Depths, Placed, check_depths, check_description, check_rarity};
+use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, FieldIndex, Location, parse};
 
@@ -58,7 +60,72 @@ pub struct MonsterKind {
     /// Behaviours beyond walking toward the player; may be left out of the file.
     #[serde(default)]
     pub traits: Vec<Trait>,
+    /// Hit points, rolled when a monster is placed (Combat rules).
+    #[serde(default = "one")]
+    pub hp: Dice,
+    /// What its attacks roll (Combat rules).
+    #[serde(default = "one")]
+    pub damage: Dice,
+    /// Each point takes `armour_step` percent off the chance to hit it.
+    #[serde(default)]
+    pub armour: u16,
+    /// Where it is found (Combat rules; Stomp draws every kind alike).
+    #[serde(default = "everywhere")]
+    pub depths: Depths,
+    /// 1 (common) to 1000.
+    #[serde(default = "common")]
+    pub rarity: u16,
+    /// One line for look mode.
+    #[serde(default)]
+    pub description: String,
 }
+
+fn one() -> Dice {
+    Dice::new(0, 0, 1)
+}
+
+fn everywhere() -> Depths {
+    Depths {
+        min: 1,
+        max: u16::MAX,
+    }
+}
+
+fn common() -> u16 {
+    1
+}
+
+/// A plain Stomp-era kind, for building lists by hand
+/// (`MonsterKind { name: .., ..MonsterKind::default() }`).
+impl Default for MonsterKind {
+    fn default() -> Self {
+        MonsterKind {
+            name: "monster".into(),
+            glyph: 'm',
+            colour: Colour::Red,
+            speed: 10,
+            traits: Vec::new(),
+            hp: one(),
+            damage: one(),
+            armour: 0,
+            depths: everywhere(),
+            rarity: common(),
+            description: String::new(),
+        }
+    }
+}
+
+impl Placed for MonsterKind {
+    fn depths(&self) -> Depths {
+        self.depths
+    }
+    fn rarity(&self) -> u16 {
+        self.rarity
+    }
+}
+
+/// The shipped list, `data/monsters.ron`, built into the program.
+const DEFAULT_MONSTERS: &str = include_str!("../../data/monsters.ron");
 
 impl MonsterKind {
     /// Whether the kind has the trait `t`.
@@ -66,8 +133,16 @@ impl MonsterKind {
         self.traits.contains(&t)
     }
 
-    /// The kinds shipped in `data/monsters.ron` (a test keeps the two equal).
+    /// The kinds shipped in `data/monsters.ron` (a test proves they parse
+    /// and pass [`MonsterKind::check_list`]).
     pub fn defaults() -> Vec<MonsterKind> {
+        ron::from_str(DEFAULT_MONSTERS).expect("data/monsters.ron parses (tested)")
+    }
+
+    /// The six kinds of 001's Stomp game as delve has always shipped them:
+    /// a Stomp run without a monster file plays with these, so it is the
+    /// game it always was.
+    pub fn stomp() -> Vec<MonsterKind> {
         use Trait::*;
         let kind = |name: &str, glyph, colour, speed, traits: &[Trait]| MonsterKind {
             name: name.into(),
@@ -75,6 +150,12 @@ impl MonsterKind {
             colour,
             speed,
             traits: traits.to_vec(),
+            hp: one(),
+            damage: one(),
+            armour: 0,
+            depths: everywhere(),
+            rarity: common(),
+            description: String::new(),
         };
         vec![
             kind("rat", 'r', Colour::Yellow, 12, &[Erratic]),
@@ -176,6 +257,33 @@ impl MonsterKind {
                     format!("must be from 5 to 20, got {}", k.speed),
                 );
             }
+            if k.glyph.is_ascii_punctuation() && ")[!?".contains(k.glyph) {
+                return problem(
+                    Some(i),
+                    "glyph",
+                    format!("{:?} is taken by items; pick another character", k.glyph),
+                );
+            }
+            if k.hp.max() == 0 || k.hp.max() > 10_000 {
+                return problem(
+                    Some(i),
+                    "hp",
+                    format!("must roll from 1 to 10000, got {} at most", k.hp.max()),
+                );
+            }
+            if k.armour > 100 {
+                return problem(
+                    Some(i),
+                    "armour",
+                    format!("must be from 0 to 100, got {}", k.armour),
+                );
+            }
+            check_depths(&k.depths).or_else(|m| problem(Some(i), "depths", m))?;
+            check_rarity(k.rarity).or_else(|m| problem(Some(i), "rarity", m))?;
+            if !k.description.is_empty() {
+                check_description(&k.description)
+                    .or_else(|m| problem(Some(i), "description", m))?;
+            }
         }
         Ok(())
     }
@@ -211,38 +319,30 @@ fn check_monsters(
     fields: &FieldIndex,
     origin: &str,
 ) -> Result<(), ConfigError> {
-    let invalid = |i: usize, field: &str, message: String| {
-        let (line, column) = fields.locate_nth(field, i);
-        ConfigError::Invalid {
-            location: Location {
-                origin: origin.into(),
-                line,
-                column,
-            },
-            field: format!("[{i}].{field}"),
-            message,
-        }
+    MonsterKind::check_list(kinds).map_err(|p| located(p, fields, origin))
+}
+
+/// A problem with one entry of a data list (monsters, items), located
+/// where the file wrote the entry's field.
+pub(crate) fn located(problem: KindProblem, fields: &FieldIndex, origin: &str) -> ConfigError {
+    let KindProblem {
+        index,
+        field,
+        message,
+    } = problem;
+    let (field, (line, column)) = match index {
+        Some(i) => (format!("[{i}].{field}"), fields.locate_nth(field, i)),
+        None => (field.to_string(), (1, 1)),
     };
-    match MonsterKind::check_list(kinds) {
-        Ok(()) => {}
-        Err(KindProblem {
-            index: Some(i),
-            field,
-            message,
-        }) => return Err(invalid(i, field, message)),
-        Err(KindProblem { field, message, .. }) => {
-            return Err(ConfigError::Invalid {
-                location: Location {
-                    origin: origin.into(),
-                    line: 1,
-                    column: 1,
-                },
-                field: field.into(),
-                message,
-            });
-        }
+    ConfigError::Invalid {
+        location: Location {
+            origin: origin.into(),
+            line,
+            column,
+        },
+        field,
+        message,
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use crate::level::{StairDirection, Tile};
 use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, travel_step};
 
 use super::keymap::{Command, Key, Keymap};
+use super::replay::{ReplayControl, Reply};
+use crate::sim::record::Recording;
 
 /// What the screen shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,10 +37,60 @@ pub enum Mode {
         /// Lines scrolled down from the top, moved by the move keys.
         scroll: usize,
     },
+    /// The pack, listed.
+    Inventory,
+    /// Asking which pack item to use.
+    Choose {
+        /// What the chosen letter will be used for.
+        verb: ItemVerb,
+    },
     /// Ctrl-C: save before quitting?
     ConfirmQuit,
     /// The run is won or lost: its summary.
     Ended,
+}
+
+/// What a pack letter is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemVerb {
+    /// Wield a weapon or wear armour.
+    Wield,
+    /// Drink a potion.
+    Quaff,
+    /// Read a scroll.
+    Read,
+    /// Drop anything.
+    Drop,
+}
+
+impl ItemVerb {
+    /// The prompt's question.
+    pub fn question(self) -> &'static str {
+        match self {
+            ItemVerb::Wield => "Wield or wear which item?",
+            ItemVerb::Quaff => "Drink which potion?",
+            ItemVerb::Read => "Read which scroll?",
+            ItemVerb::Drop => "Drop which item?",
+        }
+    }
+
+    fn action(self, slot: u8) -> Action {
+        match self {
+            ItemVerb::Wield => Action::Wield { slot },
+            ItemVerb::Quaff => Action::Quaff { slot },
+            ItemVerb::Read => Action::Read { slot },
+            ItemVerb::Drop => Action::Drop { slot },
+        }
+    }
+
+    fn refusal(self) -> &'static str {
+        match self {
+            ItemVerb::Wield => "You cannot wield or wear that.",
+            ItemVerb::Quaff => "You cannot drink that.",
+            ItemVerb::Read => "You cannot read that.",
+            ItemVerb::Drop => "You have no such item.",
+        }
+    }
 }
 
 /// Something that takes several turns, one a tick, until it arrives or is
@@ -128,6 +180,9 @@ pub struct App {
     /// Told to stop by a signal: quit after the save, even a failed one.
     terminating: bool,
     quit: bool,
+    /// The controls of a replay, when this viewer plays a recording back
+    /// (`delve replay`): keys move along the recording, never the player.
+    replay: Option<ReplayControl>,
 }
 
 impl App {
@@ -162,6 +217,7 @@ impl App {
             in_flight: None,
             terminating: false,
             quit: false,
+            replay: None,
         };
         if app.run.turn() != 0 {
             let welcome = app.messages.clone();
@@ -173,6 +229,21 @@ impl App {
             app.mode = Mode::Ended;
         }
         app
+    }
+
+    /// A viewer playing `recording` back on `run`, the recorded run at its
+    /// start: `delve replay`. It never asks for a save.
+    pub fn replaying(run: Run, recording: Recording, keymap: Keymap, name: String) -> App {
+        let control = ReplayControl::new(&run, recording);
+        let mut app = App::new(run, keymap, name);
+        app.replay = Some(control);
+        app.mode = Mode::Map;
+        app
+    }
+
+    /// The replay's controls, if this viewer is a replay.
+    pub fn replay(&self) -> Option<&ReplayControl> {
+        self.replay.as_ref()
     }
 
     /// The run being played.
@@ -216,7 +287,7 @@ impl App {
     /// Whether an activity is under way: the shell should call
     /// [`App::tick`] while no key is pressed.
     pub fn busy(&self) -> bool {
-        self.activity.is_some()
+        self.activity.is_some() || self.replay.as_ref().is_some_and(|c| c.running())
     }
 
     /// Whether the shell should restore the terminal and leave.
@@ -301,6 +372,9 @@ impl App {
 
     /// A key press.
     pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
+        if self.replay.is_some() && !self.press_replay(key) {
+            return Ok(());
+        }
         let command = self.keymap.command(key);
         let terminal = match command {
             Some(Command::Suspend) => Some(Request::Suspend),
@@ -332,6 +406,26 @@ impl App {
                     Key::Char('y' | 'Y') => self.request_save(true),
                     Key::Char('n' | 'N') => self.quit = true,
                     _ => self.mode = self.resting_mode(),
+                }
+                return Ok(());
+            }
+            Mode::Choose { verb } => {
+                self.messages.clear();
+                self.mode = Mode::Map;
+                if let Key::Char(c @ 'a'..='z') = key {
+                    let slot = c as u8 - b'a';
+                    let carried = self
+                        .run
+                        .combat()
+                        .is_some_and(|s| usize::from(slot) < s.hero.pack.len());
+                    if !carried {
+                        self.note("You have no such item.".into());
+                        return Ok(());
+                    }
+                    let events = self.act(verb.action(slot))?;
+                    if events == [Event::Blocked] {
+                        self.note(verb.refusal().into());
+                    }
                 }
                 return Ok(());
             }
@@ -391,6 +485,11 @@ impl App {
                     self.mode = Mode::Map;
                 }
             }
+            Mode::Inventory => {
+                if matches!(command, Command::Inventory | Command::Cancel) {
+                    self.mode = Mode::Map;
+                }
+            }
             Mode::Look { cursor } => match command {
                 Command::Move { dx, dy } => {
                     let level = &self.run.current().level;
@@ -426,7 +525,9 @@ impl App {
                     scroll: s,
                 });
             }
-            Mode::ConfirmQuit | Mode::Ended => unreachable!("handled above"),
+            Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } => {
+                unreachable!("handled above")
+            }
         }
         Ok(())
     }
@@ -477,6 +578,34 @@ impl App {
                 }
             }
             Command::Explore => self.start(Activity::Explore)?,
+            Command::PickUp => {
+                if self.run.combat().is_none() {
+                    self.note("There is nothing to pick up in this game.".into());
+                } else if self.run.items_here().is_empty() {
+                    self.note("There is nothing here to pick up.".into());
+                } else {
+                    self.act(Action::PickUp)?;
+                }
+            }
+            Command::Inventory => {
+                if self.run.combat().is_none() {
+                    self.note("You carry nothing in this game.".into());
+                } else {
+                    self.mode = Mode::Inventory;
+                }
+            }
+            Command::Wield | Command::Quaff | Command::Read | Command::Drop => {
+                let verb = match command {
+                    Command::Wield => ItemVerb::Wield,
+                    Command::Quaff => ItemVerb::Quaff,
+                    Command::Read => ItemVerb::Read,
+                    _ => ItemVerb::Drop,
+                };
+                match self.run.combat() {
+                    Some(s) if !s.hero.pack.is_empty() => self.mode = Mode::Choose { verb },
+                    _ => self.note("You are not carrying anything.".into()),
+                }
+            }
             Command::Overview => self.mode = Mode::Overview,
             Command::Look => {
                 self.look_return = self.camera;
@@ -500,6 +629,14 @@ impl App {
 
     /// One step of the activity under way.
     pub fn tick(&mut self) -> Result<(), GenerateError> {
+        if let Some(control) = self.replay.as_mut() {
+            let turn = self.run.turn();
+            control.tick(&mut self.run);
+            if self.run.turn() != turn {
+                self.replayed();
+            }
+            return Ok(());
+        }
         let Some(activity) = self.activity else {
             return Ok(());
         };
@@ -611,6 +748,76 @@ impl App {
     fn on_stairs(&self, direction: StairDirection) -> bool {
         let level = &self.run.current().level;
         level.tile(self.run.player().pos) == stairs_tile(direction)
+    }
+
+    /// A key in a replay: the replay's controls first; then only what looks
+    /// (overview, look, history, help) and what is about the terminal go on
+    /// to the usual handling (returns true), never an action.
+    fn press_replay(&mut self, key: Key) -> bool {
+        let command = self.keymap.command(key);
+        if matches!(self.mode, Mode::Map) {
+            let control = self.replay.as_mut().expect("a replay");
+            let turn = (self.run.player().depth, self.run.turn());
+            match control.press(key, &mut self.run) {
+                Reply::Quit => {
+                    self.quit = true;
+                    return false;
+                }
+                Reply::Done => {
+                    if (self.run.player().depth, self.run.turn()) != turn {
+                        self.replayed();
+                    }
+                    if let Some(why) = self.replay.as_ref().and_then(|c| c.stopped()) {
+                        let why = why.to_string();
+                        if self.messages.last() != Some(&why) {
+                            self.note(why);
+                        }
+                    }
+                    return false;
+                }
+                Reply::Other => {}
+            }
+        }
+        match command {
+            // Ctrl-C leaves a replay: there is nothing to save.
+            Some(Command::Interrupt) => {
+                self.quit = true;
+                false
+            }
+            Some(
+                Command::Overview
+                | Command::Look
+                | Command::History
+                | Command::Help
+                | Command::Cancel
+                | Command::Suspend
+                | Command::Redraw,
+            ) => true,
+            // Inside look, history and help, keys move the cursor or scroll.
+            Some(Command::Move { .. }) => !matches!(self.mode, Mode::Map),
+            _ => false,
+        }
+    }
+
+    /// After a replay moved the run: its new log lines, the camera, the
+    /// monsters in view.
+    fn replayed(&mut self) {
+        let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
+        self.said = self.run.said();
+        let log = self.run.log();
+        let lines = &log[log.len() - new..];
+        if !lines.is_empty() {
+            // At speed many lines pass in a tick: the top line shows the last.
+            self.messages = lines[lines.len().saturating_sub(2)..].to_vec();
+            self.history.extend(lines.iter().cloned());
+            self.trim_history();
+        }
+        let depth = self.run.player().depth;
+        if self.in_view.0 != depth {
+            self.camera = None;
+        }
+        self.follow();
+        self.in_view = (depth, self.monsters_in_view());
     }
 
     /// Plays one action and collects what it brought.
@@ -779,10 +986,11 @@ impl App {
         let level = &state.level;
         if p == run.player().pos {
             let lives = run.player().lives;
-            return format!(
-                "You: {lives} {} left.",
-                if lives == 1 { "life" } else { "lives" }
-            );
+            let lives = format!("{lives} {} left", if lives == 1 { "life" } else { "lives" });
+            return match run.combat() {
+                Some(_) => format!("You: {}/{} HP, {lives}.", run.hp(), run.max_hp()),
+                None => format!("You: {lives}."),
+            };
         }
         let sees = run.sees(p);
         if sees && let Some(m) = state.monsters.iter().find(|m| m.pos == p) {
@@ -802,11 +1010,38 @@ impl App {
                 8..=12 => "as fast as you",
                 _ => "fast",
             });
+            if let Some((hp, max)) = run.monster_hp(m) {
+                let about = if kind.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", kind.description)
+                };
+                return format!(
+                    "{} ({}), {}: hits for {}; {}.{about}",
+                    capitalised(&with_article(&kind.name)),
+                    kind.glyph,
+                    crate::sim::wound_word(hp, max),
+                    kind.damage,
+                    traits.join(", ")
+                );
+            }
             return format!(
                 "{} ({}): {}.",
                 capitalised(&with_article(&kind.name)),
                 kind.glyph,
                 traits.join(", ")
+            );
+        }
+        if (sees || state.has_seen(p))
+            && let (Some(combat), Some(floor)) = (run.combat(), run.floor())
+            && let Some(item) = floor.items.iter().rev().find(|i| i.pos == p)
+        {
+            let kind = combat.kind(item.kind);
+            return format!(
+                "{} ({}): {}",
+                capitalised(&combat.describe(item.kind)),
+                kind.glyph,
+                kind.description
             );
         }
         if !sees && !state.has_seen(p) {

@@ -134,6 +134,18 @@ pub enum Command {
     Ascend,
     /// Auto-explore until something comes into view.
     Explore,
+    /// Pick up the item here (Combat).
+    PickUp,
+    /// Show the pack.
+    Inventory,
+    /// Wield a weapon or put on armour: asks which.
+    Wield,
+    /// Drink a potion: asks which.
+    Quaff,
+    /// Read a scroll: asks which.
+    Read,
+    /// Drop an item: asks which.
+    Drop,
     /// The whole level, scaled to the screen.
     Overview,
     /// A cursor that says what is under it.
@@ -173,6 +185,12 @@ struct KeymapFile {
     descend: Vec<String>,
     ascend: Vec<String>,
     explore: Vec<String>,
+    pick_up: Vec<String>,
+    inventory: Vec<String>,
+    wield: Vec<String>,
+    quaff: Vec<String>,
+    read: Vec<String>,
+    drop: Vec<String>,
     overview: Vec<String>,
     look: Vec<String>,
     history: Vec<String>,
@@ -201,6 +219,12 @@ impl Default for KeymapFile {
             descend: keys(&[">"]),
             ascend: keys(&["<"]),
             explore: keys(&["o"]),
+            pick_up: keys(&["g", ","]),
+            inventory: keys(&["i"]),
+            wield: keys(&["w"]),
+            quaff: keys(&["q"]),
+            read: keys(&["r"]),
+            drop: keys(&["d"]),
             overview: keys(&["m"]),
             look: keys(&["x"]),
             history: keys(&["P"]),
@@ -217,7 +241,7 @@ impl Default for KeymapFile {
 
 impl KeymapFile {
     /// Each field with its command, in the order the help lists them.
-    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 22] {
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 28] {
         let mv = |dx, dy| Command::Move { dx, dy };
         [
             ("north", mv(0, -1), &self.north),
@@ -232,6 +256,12 @@ impl KeymapFile {
             ("descend", Command::Descend, &self.descend),
             ("ascend", Command::Ascend, &self.ascend),
             ("explore", Command::Explore, &self.explore),
+            ("pick_up", Command::PickUp, &self.pick_up),
+            ("inventory", Command::Inventory, &self.inventory),
+            ("wield", Command::Wield, &self.wield),
+            ("quaff", Command::Quaff, &self.quaff),
+            ("read", Command::Read, &self.read),
+            ("drop", Command::Drop, &self.drop),
             ("overview", Command::Overview, &self.overview),
             ("look", Command::Look, &self.look),
             ("history", Command::History, &self.history),
@@ -261,6 +291,12 @@ fn describe(field: &str) -> &'static str {
         "descend" => "go down stairs here, else travel to the nearest known >",
         "ascend" => "go up stairs here, else travel to the nearest known <",
         "explore" => "auto-explore until something comes into view",
+        "pick_up" => "pick up the item here",
+        "inventory" => "list what you carry",
+        "wield" => "wield or wear (asks which)",
+        "quaff" => "drink a potion",
+        "read" => "read a scroll",
+        "drop" => "drop an item",
         "overview" => "the whole level, scaled to the screen",
         "look" => "look around: a cursor that says what is under it",
         "history" => "message history",

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod keymap;
+pub mod replay;
 pub mod screen;
 pub mod terminal;
 

@@ -67,6 +67,15 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             );
             overview(app, map_area, buf);
         }
+        Mode::Inventory => {
+            line(
+                buf,
+                top,
+                &format!("You carry ({} returns):", key_name(app, Command::Cancel)),
+                Style::new().add_modifier(Modifier::BOLD),
+            );
+            inventory(app, map_area, buf);
+        }
         Mode::History { scroll } => {
             line(
                 buf,
@@ -94,6 +103,18 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                     Style::new(),
                 ),
                 Mode::ConfirmQuit => (CONFIRM_QUIT.to_string(), prompt_style()),
+                Mode::Choose { verb } => {
+                    let letters = app.run().combat().map_or(0, |s| s.hero.pack.len()).max(1);
+                    (
+                        format!(
+                            "{} [a-{}] ({} cancels)",
+                            verb.question(),
+                            crate::sim::slot_letter(letters - 1),
+                            key_name(app, Command::Cancel)
+                        ),
+                        prompt_style(),
+                    )
+                }
                 _ => (messages_line(app, area.width), Style::new()),
             };
             line(buf, top, &text, style);
@@ -269,6 +290,17 @@ fn map(app: &App, area: Rect, buf: &mut Buffer) {
         })
         .collect();
     monsters.sort_by_key(|m| (m.0.y, m.0.x));
+    // Items the player has seen, the top one of each cell.
+    let mut items: Vec<(Pos, char, Color)> = Vec::new();
+    if let (Some(combat), Some(floor)) = (run.combat(), run.floor()) {
+        for item in floor.items.iter().rev() {
+            if state.has_seen(item.pos) && !items.iter().any(|i| i.0 == item.pos) {
+                let kind = combat.kind(item.kind);
+                items.push((item.pos, kind.glyph, monster_colour(kind.colour)));
+            }
+        }
+    }
+    items.sort_by_key(|m| (m.0.y, m.0.x));
     let cursor = match app.mode() {
         Mode::Look { cursor } => Some(cursor),
         _ => None,
@@ -282,7 +314,7 @@ fn map(app: &App, area: Rect, buf: &mut Buffer) {
                 continue;
             }
             let p = Pos::new(lx as u16, ly as u16);
-            let Some((glyph, style)) = cell_look(run, state, &monsters, player, p) else {
+            let Some((glyph, style)) = cell_look(run, state, &monsters, &items, player, p) else {
                 if cursor == Some(p) {
                     buf[(area.x + sx, area.y + sy)]
                         .set_char(' ')
@@ -307,9 +339,16 @@ fn cell_look(
     run: &Run,
     state: &LevelState,
     monsters: &[(Pos, char, Color)],
+    items: &[(Pos, char, Color)],
     player: Pos,
     p: Pos,
 ) -> Option<(char, Style)> {
+    let item = || {
+        items
+            .binary_search_by_key(&(p.y, p.x), |m| (m.0.y, m.0.x))
+            .ok()
+            .map(|i| items[i])
+    };
     if p == player {
         return Some((
             '@',
@@ -321,10 +360,16 @@ fn cell_look(
             let (_, glyph, colour) = monsters[i];
             return Some((glyph, Style::new().fg(colour).add_modifier(Modifier::BOLD)));
         }
+        if let Some((_, glyph, colour)) = item() {
+            return Some((glyph, Style::new().fg(colour)));
+        }
         let (glyph, colour) = tile_look(&state.level, p);
         return Some((glyph, Style::new().fg(colour)));
     }
     if state.has_seen(p) {
+        if let Some((_, glyph, _)) = item() {
+            return Some((glyph, Style::new().fg(REMEMBERED)));
+        }
         let (glyph, _) = tile_look(&state.level, p);
         return Some((glyph, Style::new().fg(REMEMBERED)));
     }
@@ -468,17 +513,44 @@ fn help_rows(entries: &[HelpEntry], key_width: usize, width: u16) -> Vec<Vec<&He
         (Some(a), Some(b)) => 2 + key_width + a + PAIR_GAP + key_width + b <= usize::from(width),
         _ => false,
     };
-    if !fits || straight.len() != diagonal.len() {
-        return entries.iter().map(|e| vec![e]).collect();
-    }
+    let moves_paired = fits && straight.len() == diagonal.len();
+    // Commands that read well side by side, when both fit on a line.
+    const PAIRS: [(Command, Command); 4] = [
+        (Command::PickUp, Command::Inventory),
+        (Command::Wield, Command::Drop),
+        (Command::Quaff, Command::Read),
+        (Command::Save, Command::SaveQuit),
+    ];
+    let find = |c: Command| entries.iter().find(|e| e.command == c);
+    let pair_fits = |a: &HelpEntry, b: &HelpEntry| {
+        2 + key_width + a.what.chars().count() + PAIR_GAP + key_width + b.what.chars().count()
+            <= usize::from(width)
+    };
     let mut rows = Vec::new();
     let mut paired = false;
+    let mut skip: Vec<Command> = Vec::new();
     for entry in entries {
-        if !is_move(&entry) {
-            rows.push(vec![entry]);
-        } else if !paired {
-            paired = true;
-            rows.extend(straight.iter().zip(&diagonal).map(|(s, d)| vec![*s, *d]));
+        if is_move(&entry) && moves_paired {
+            if !paired {
+                paired = true;
+                rows.extend(straight.iter().zip(&diagonal).map(|(s, d)| vec![*s, *d]));
+            }
+            continue;
+        }
+        if skip.contains(&entry.command) {
+            continue;
+        }
+        let partner = PAIRS
+            .iter()
+            .find(|(a, _)| *a == entry.command)
+            .and_then(|&(_, b)| find(b))
+            .filter(|b| pair_fits(entry, b));
+        match partner {
+            Some(b) => {
+                skip.push(b.command);
+                rows.push(vec![entry, b]);
+            }
+            None => rows.push(vec![entry]),
         }
     }
     rows
@@ -562,7 +634,16 @@ fn help(app: &App, scroll: usize, buf: &mut Buffer) {
             "░ ▒ ▓ rock from soft to hard, █ the edge; dim cells are remembered. {} returns.",
             key_name(app, Command::Cancel)
         ),
-        format!("Monsters: {}", monsters.join(", ")),
+        if app.run().combat().is_some() {
+            // Too many kinds for one line: the glyph classes, and the key
+            // that names any one.
+            format!(
+                "Items: ) weapon, [ armour, ! potion, ? scroll. Monsters are letters; {} names one.",
+                key_name(app, Command::Look)
+            )
+        } else {
+            format!("Monsters: {}", monsters.join(", "))
+        },
     ];
     for (i, text) in legend.iter().enumerate() {
         let y = area.bottom() - 3 + i as u16;
@@ -640,6 +721,40 @@ fn ended(app: &App, buf: &mut Buffer) {
     }
 }
 
+/// The pack, a line an item, and what is wielded and worn.
+fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(combat) = app.run().combat() else {
+        return;
+    };
+    let mut lines = Vec::new();
+    let worn = |k: Option<u16>, none: &str| k.map_or(none.to_string(), |k| combat.describe(k));
+    lines.push(format!(
+        "Wielding {}; wearing {}.",
+        worn(combat.hero.weapon, "nothing (bare hands)"),
+        worn(combat.hero.armour, "no armour")
+    ));
+    lines.push(String::new());
+    if combat.hero.pack.is_empty() {
+        lines.push("Your pack is empty.".into());
+    }
+    for (i, &k) in combat.hero.pack.iter().enumerate() {
+        lines.push(format!(
+            "{} - {}: {}",
+            crate::sim::slot_letter(i),
+            combat.describe(k),
+            combat.kind(k).description
+        ));
+    }
+    for (row, text) in lines.iter().enumerate().take(usize::from(area.height)) {
+        line(
+            buf,
+            Rect::new(area.x, area.y + row as u16, area.width, 1),
+            text,
+            Style::new(),
+        );
+    }
+}
+
 fn status(app: &App, area: Rect, buf: &mut Buffer) {
     let run = app.run();
     let player = run.player();
@@ -652,7 +767,7 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
         Style::new()
     };
     // First line: where you are and how you stand, the things that change.
-    let spans = [
+    let mut spans = vec![
         (
             format!("Depth {}/{}", player.depth, run.config().levels),
             Style::new().add_modifier(Modifier::BOLD),
@@ -667,6 +782,24 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
             Style::new(),
         ),
     ];
+    if let Some(combat) = run.combat() {
+        let (hp, max) = (run.hp(), run.max_hp());
+        let hp_style = if u32::from(hp) * 3 <= u32::from(max) {
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        let weapon = combat
+            .hero
+            .weapon
+            .map_or("bare hands".to_string(), |k| combat.describe(k));
+        spans.insert(1, (format!("HP {hp}/{max}"), hp_style));
+        spans.insert(3, (format!("XL {}", run.experience_level()), Style::new()));
+        spans.insert(4, (format!("Wielding {weapon}"), Style::new()));
+        spans.pop();
+    }
     let mut x = area.x;
     for (text, style) in spans {
         if x >= area.right() {
@@ -683,13 +816,39 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
         Some(super::app::Activity::Travel(_)) => "[travelling]  ",
         None => "",
     };
-    let right = format!("{activity}{} help", key_name(app, Command::Help));
-    let left = format!(
-        "Killed {}  Seed {}  Save {}",
-        run.killed(),
-        run.seed(),
-        app.save_name()
-    );
+    let (left, right) = match app.replay() {
+        // A replay says so, with its speed and its keys.
+        Some(replay) => {
+            let state = if let Some(digits) = replay.entry() {
+                format!("go to turn: {digits}_")
+            } else if replay.stopped().is_some() {
+                "stopped".into()
+            } else if replay.at_end() {
+                "ended".into()
+            } else if replay.paused() {
+                "paused".into()
+            } else {
+                "playing".into()
+            };
+            (
+                format!(
+                    "REPLAY {}  {} turns/s  {state}",
+                    app.save_name(),
+                    replay.speed()
+                ),
+                "Spc pause +- . g > Q".to_string(),
+            )
+        }
+        None => (
+            format!(
+                "Killed {}  Seed {}  Save {}",
+                run.killed(),
+                run.seed(),
+                app.save_name()
+            ),
+            format!("{activity}{} help", key_name(app, Command::Help)),
+        ),
+    };
     let right_len = right.chars().count() as u16;
     let room = usize::from(area.width.saturating_sub(right_len + 2));
     let left = if left.chars().count() > room {

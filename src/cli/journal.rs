@@ -1,0 +1,57 @@
+//! What `simulate` and `play` share about NAME.journal: whether it is
+//! there, the run rebuilt from it when the save and its backup are
+//! unusable, and opening it to keep in step with a run that plays.
+//! `delve replay` is in `replay`; each command's own use of the journal is
+//! in its file.
+
+use delve::journal::journal_path;
+use delve::journal::recover::{RecoverError, Source, read_run};
+use delve::journal::session::Session;
+use delve::save::{SaveDir, SaveError};
+use delve::sim::Run;
+
+use super::CliError;
+
+/// Whether NAME has a journal file (of any kind: what it is is checked
+/// when it is read).
+pub fn has_journal(saves: &SaveDir, name: &str) -> bool {
+    std::fs::symlink_metadata(journal_path(saves.path(), name)).is_ok()
+}
+
+/// The run rebuilt from NAME's journal, after `save_error` made the save
+/// and its backup unusable. Reads only.
+pub fn rebuild(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+) -> Result<delve::journal::recover::Recovered, CliError> {
+    match read_run(saves, name, &mut |_| {}) {
+        Ok(recovered) if recovered.source == Source::Journal => Ok(recovered),
+        // The files changed under us: load what is there.
+        Ok(recovered) => Ok(recovered),
+        Err(RecoverError::AllDamaged(problems)) => Err(CliError::NotLoaded(format!(
+            "{save_error}; nothing could be loaded: {}",
+            problems.join("; ")
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// NAME's journal for a run about to play, with what was done to the file
+/// said on stderr; `None` for a run that keeps no journal.
+pub fn open_session(saves: &SaveDir, name: &str, run: &Run) -> Result<Option<Session>, CliError> {
+    match Session::open(saves.path(), name, run)? {
+        Some((session, note)) => {
+            if let Some(note) = note {
+                eprintln!("delve: warning: {note}");
+            }
+            Ok(Some(session))
+        }
+        None => {
+            eprintln!(
+                "delve: note: this run was saved before delve recorded runs, so it keeps no journal"
+            );
+            Ok(None)
+        }
+    }
+}

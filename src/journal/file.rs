@@ -1,0 +1,291 @@
+//! Journal files: read with the saves directory's rules (only a regular
+//! file, never through a link, never one larger than a journal can be),
+//! and written append-only, a block at a time, each synced.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use crate::save::{guarded, kind_of, sync_dir};
+use crate::sim::record::Recording;
+
+use super::{
+    Checkpoint, Journal, JournalError, MAX_FILE, Start, blocks_of, decode, file_header, start_block,
+};
+
+/// Where NAME's journal lives in a saves directory.
+pub fn journal_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.journal"))
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
+    move |source| JournalError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), JournalError> {
+    if meta.file_type().is_file() {
+        Ok(())
+    } else {
+        Err(JournalError::NotRegular {
+            path: path.display().to_string(),
+            kind: kind_of(meta),
+        })
+    }
+}
+
+fn open_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
+    move |e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return JournalError::NotRegular {
+                path: path.display().to_string(),
+                kind: "a symbolic link",
+            };
+        }
+        if e.kind() == io::ErrorKind::NotFound {
+            return JournalError::Missing(path.display().to_string());
+        }
+        io_error(path)(e)
+    }
+}
+
+/// Opens a journal: checked before the open (a FIFO or device is never
+/// opened) and on what was opened; refused if larger than a journal can be
+/// or, for writing, if it has other hard links (writing through one would
+/// change another file). Returns the file and its size.
+fn open_checked(path: &Path, write: bool) -> Result<(File, u64), JournalError> {
+    let before = fs::symlink_metadata(path).map_err(open_error(path))?;
+    check_regular(path, &before)?;
+    let file = guarded(OpenOptions::new().read(true).write(write))
+        .open(path)
+        .map_err(open_error(path))?;
+    let meta = file.metadata().map_err(io_error(path))?;
+    check_regular(path, &meta)?;
+    if meta.len() > MAX_FILE {
+        return Err(JournalError::TooLarge {
+            path: path.display().to_string(),
+            size: meta.len(),
+        });
+    }
+    #[cfg(unix)]
+    if write {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() != 1 {
+            return Err(JournalError::NotRegular {
+                path: path.display().to_string(),
+                kind: "a file with other hard links",
+            });
+        }
+    }
+    Ok((file, meta.len()))
+}
+
+fn read_all(file: File, size: u64, path: &Path) -> Result<Vec<u8>, JournalError> {
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error(path))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(JournalError::TooLarge {
+            path: path.display().to_string(),
+            size: bytes.len() as u64,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Reads and decodes a journal file, with [`open_checked`]'s checks.
+pub fn read_file(path: &Path) -> Result<Journal, JournalError> {
+    let (file, size) = open_checked(path, false)?;
+    let bytes = read_all(file, size, path)?;
+    decode(&bytes, &path.display().to_string())
+}
+
+/// An open journal, appended to a block at a time. A run's actions are
+/// recorded in memory as it plays (`Run`'s recording); [`append`] writes
+/// those not yet written and syncs them.
+///
+/// [`append`]: JournalWriter::append
+#[derive(Debug)]
+pub struct JournalWriter {
+    path: PathBuf,
+    file: File,
+    /// Bytes of intact blocks in the file: where the next block goes.
+    len: u64,
+    /// Actions the file holds.
+    written: u64,
+}
+
+impl JournalWriter {
+    /// Starts a new journal at `path` for a run that begins with `start`
+    /// (its digest `digest`), replacing any journal there: it is written
+    /// complete under a temporary name, synced, and renamed into place, so
+    /// `path` always holds a whole journal, the old or the new.
+    pub fn create(path: &Path, start: &Start, digest: u64) -> Result<JournalWriter, JournalError> {
+        let mut bytes = file_header().to_vec();
+        bytes.extend_from_slice(&start_block(start, digest));
+        Self::replace(path, &bytes, 0)
+    }
+
+    /// Writes `bytes` (a whole journal holding `written` actions) to `path`
+    /// the safe way and keeps it open for appending.
+    fn replace(path: &Path, bytes: &[u8], written: u64) -> Result<JournalWriter, JournalError> {
+        if let Ok(meta) = fs::symlink_metadata(path)
+            && !meta.file_type().is_file()
+        {
+            // Never replace what delve did not make (a directory, a FIFO, a
+            // link someone planted): say so instead.
+            return Err(JournalError::NotRegular {
+                path: path.display().to_string(),
+                kind: kind_of(&meta),
+            });
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
+        let _ = fs::remove_file(&tmp);
+        let result = (|| {
+            let mut file = guarded(OpenOptions::new().read(true).write(true).create_new(true))
+                .open(&tmp)
+                .map_err(open_error(&tmp))?;
+            file.write_all(bytes).map_err(io_error(&tmp))?;
+            file.sync_all().map_err(io_error(&tmp))?;
+            fs::rename(&tmp, path).map_err(io_error(path))?;
+            sync_dir(dir).map_err(io_error(dir))?;
+            Ok(file)
+        })();
+        match result {
+            Ok(file) => Ok(JournalWriter {
+                path: path.to_path_buf(),
+                file,
+                len: bytes.len() as u64,
+                written,
+            }),
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                Err(e)
+            }
+        }
+    }
+
+    /// Opens the journal at `path` to go on recording a run that began with
+    /// `start` (digest `digest`) and holds `recording`, now at checkpoint
+    /// `now`. A journal whose start is this run's and whose actions begin
+    /// the recording is kept and appended to (a torn or damaged tail cut
+    /// off first); anything else that is a journal, or no journal at all,
+    /// is replaced by one rebuilt from the recording. Returns the writer
+    /// and, when the file was not simply continued, what was done and why.
+    pub fn resume(
+        path: &Path,
+        start: &Start,
+        digest: u64,
+        recording: &Recording,
+        now: Checkpoint,
+    ) -> Result<(JournalWriter, Option<String>), JournalError> {
+        let rebuild = |why: String| -> Result<(JournalWriter, Option<String>), JournalError> {
+            let bytes = super::encode(start, digest, recording, now);
+            let writer = Self::replace(path, &bytes, recording.len())?;
+            Ok((writer, Some(why)))
+        };
+        let (mut file, size) = match open_checked(path, true) {
+            Ok(opened) => opened,
+            Err(JournalError::Missing(_)) => {
+                return rebuild(format!(
+                    "{} was missing; rebuilt it from the save",
+                    path.display()
+                ));
+            }
+            Err(e) => return Err(e),
+        };
+        let bytes = read_all(file.try_clone().map_err(io_error(path))?, size, path)?;
+        let journal = match decode(&bytes, &path.display().to_string()) {
+            Ok(journal) => journal,
+            Err(e @ (JournalError::NewerFormat { .. } | JournalError::Io { .. })) => return Err(e),
+            Err(e) => return rebuild(format!("{e}; rebuilt it from the save")),
+        };
+        if journal.start != *start || !journal.recording.is_prefix_of(recording) {
+            return rebuild(format!(
+                "{} holds a different run, or one the save does not continue; rebuilt it from the save",
+                path.display()
+            ));
+        }
+        let note = journal
+            .cut
+            .as_ref()
+            .map(|cut| format!("{}: {cut}", path.display()));
+        if journal.cut.is_some() {
+            file.set_len(journal.intact_len).map_err(io_error(path))?;
+        }
+        file.seek(SeekFrom::Start(journal.intact_len))
+            .map_err(io_error(path))?;
+        let mut writer = JournalWriter {
+            path: path.to_path_buf(),
+            file,
+            len: journal.intact_len,
+            written: journal.recording.len(),
+        };
+        if writer.written < recording.len() {
+            writer.append(recording, now)?;
+        }
+        Ok((writer, note))
+    }
+
+    /// The journal file, to name in messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Actions the file holds.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Appends the actions of `recording` the file does not hold yet, as
+    /// blocks ending at checkpoint `now`, and syncs them. Nothing is
+    /// written if there are none. A failed write is cut back off, so the
+    /// file stays a run of intact blocks.
+    pub fn append(&mut self, recording: &Recording, now: Checkpoint) -> Result<(), JournalError> {
+        if recording.len() == self.written {
+            return Ok(());
+        }
+        debug_assert_eq!(now.actions, recording.len());
+        let bytes = blocks_of(&recording.runs_from(self.written), self.written, Some(now));
+        self.write_block(&bytes, recording.len())
+    }
+
+    /// [`JournalWriter::append`] without a checkpoint: for appends that
+    /// only keep the unwritten part small, where a digest would cost more
+    /// than it tells.
+    pub fn append_unchecked(&mut self, recording: &Recording) -> Result<(), JournalError> {
+        if recording.len() == self.written {
+            return Ok(());
+        }
+        let bytes = blocks_of(&recording.runs_from(self.written), self.written, None);
+        self.write_block(&bytes, recording.len())
+    }
+
+    fn write_block(&mut self, bytes: &[u8], written: u64) -> Result<(), JournalError> {
+        let result = (|| {
+            self.file.seek(SeekFrom::Start(self.len))?;
+            self.file.write_all(bytes)?;
+            self.file.sync_data()
+        })();
+        match result {
+            Ok(()) => {
+                self.len += bytes.len() as u64;
+                self.written = written;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.file.set_len(self.len);
+                Err(io_error(&self.path)(e))
+            }
+        }
+    }
+}

@@ -1,0 +1,316 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn start() -> Start {
+    Start {
+        seed: 7,
+        config: Config::default(),
+        kinds: MonsterKind::defaults(),
+        items: ItemKind::defaults(),
+    }
+}
+
+/// A journal of `pieces`, one block each, the checkpoint turn of each the
+/// running action count and its digest the block's index.
+fn journal_of(pieces: &[Vec<Action>]) -> (Vec<u8>, Vec<usize>) {
+    let mut bytes = file_header().to_vec();
+    bytes.extend_from_slice(&start_block(&start(), 99));
+    let mut ends = vec![bytes.len()];
+    let mut before = 0u64;
+    for (i, piece) in pieces.iter().enumerate() {
+        let mut r = Recording::new();
+        for &a in piece {
+            r.push(a);
+        }
+        let at = Checkpoint {
+            actions: before + r.len(),
+            turn: before + r.len(),
+            digest: i as u64,
+        };
+        bytes.extend_from_slice(&blocks_of(r.runs(), before, Some(at)));
+        before += r.len();
+        ends.push(bytes.len());
+    }
+    (bytes, ends)
+}
+
+fn all(pieces: &[Vec<Action>]) -> Recording {
+    let mut r = Recording::starting(99);
+    for &a in pieces.iter().flatten() {
+        r.push(a);
+    }
+    r
+}
+
+#[test]
+fn round_trip() {
+    let pieces = vec![
+        vec![Action::Wait, Action::Wait, Action::Move { dx: 1, dy: -1 }],
+        vec![],
+        vec![
+            Action::Descend,
+            Action::Ascend,
+            Action::Move { dx: 0, dy: 1 },
+        ],
+    ];
+    let (bytes, _) = journal_of(&pieces);
+    let journal = decode(&bytes, "j").unwrap();
+    assert_eq!(journal.start, start());
+    assert_eq!(journal.recording, all(&pieces));
+    assert_eq!(journal.cut, None);
+    assert_eq!(journal.intact_len, bytes.len() as u64);
+    // The start's checkpoint and one a block that holds actions.
+    let turns: Vec<u64> = journal.checkpoints.iter().map(|c| c.turn).collect();
+    assert_eq!(turns, vec![0, 3, 6]);
+    assert_eq!(journal.checkpoints[0].digest, 99);
+}
+
+#[test]
+fn actions_are_a_tag_and_their_fields() {
+    // A move is its variant index and two bytes; a wait its index alone;
+    // each record starts with its count.
+    assert_eq!(
+        encode_runs(&[(Action::Move { dx: -1, dy: 1 }, 3)]),
+        vec![3, 0, 0xff, 1]
+    );
+    assert_eq!(encode_runs(&[(Action::Wait, 300)]), vec![251, 44, 1, 1]);
+    assert_eq!(
+        encode_runs(&[(Action::Descend, 1), (Action::Ascend, 1)]),
+        vec![1, 2, 1, 3]
+    );
+}
+
+#[test]
+fn item_actions_follow_the_first_four_tags() {
+    // Combat's actions came after the four a format-3 journal knows, so
+    // those keep their tags; a slot is one byte after the tag.
+    assert_eq!(
+        encode_runs(&[
+            (Action::PickUp, 1),
+            (Action::Drop { slot: 0 }, 1),
+            (Action::Wield { slot: 1 }, 1),
+            (Action::Quaff { slot: 2 }, 1),
+            (Action::Read { slot: 25 }, 1),
+        ]),
+        vec![1, 4, 1, 5, 0, 1, 6, 1, 1, 7, 2, 1, 8, 25]
+    );
+}
+
+#[test]
+fn a_slot_past_the_pack_is_refused() {
+    // A crafted journal must not hand `Run::step` a slot the pack cannot
+    // have: the block is cut like any impossible action.
+    for action in [
+        Action::Drop { slot: 26 },
+        Action::Wield { slot: 200 },
+        Action::Quaff { slot: 255 },
+        Action::Read { slot: 26 },
+    ] {
+        let mut bytes = file_header().to_vec();
+        bytes.extend_from_slice(&start_block(&start(), 0));
+        bytes.extend_from_slice(&actions_block(&[(action, 1)], 0, None));
+        let journal = decode(&bytes, "j").unwrap();
+        assert!(journal.recording.is_empty(), "{action:?}");
+        let cut = journal.cut.unwrap();
+        assert!(cut.what.contains("impossible action"), "{}", cut.what);
+    }
+}
+
+#[test]
+fn impossible_actions_are_refused() {
+    let mut bytes = file_header().to_vec();
+    bytes.extend_from_slice(&start_block(&start(), 0));
+    let good = bytes.len();
+    let runs = [(Action::Move { dx: 2, dy: 0 }, 1)];
+    bytes.extend_from_slice(&actions_block(&runs, 0, None));
+    let journal = decode(&bytes, "j").unwrap();
+    assert!(journal.recording.is_empty());
+    let cut = journal.cut.unwrap();
+    assert_eq!(cut.offset, good as u64);
+    assert!(cut.what.contains("impossible action"), "{}", cut.what);
+}
+
+#[test]
+fn header_and_start_damage_is_an_error() {
+    let (bytes, ends) = journal_of(&[vec![Action::Wait]]);
+    assert!(matches!(
+        decode(b"DELVESAV", "j"),
+        Err(JournalError::NotAJournal(_))
+    ));
+    assert!(matches!(
+        decode(&bytes[..10], "j"),
+        Err(JournalError::Damaged { .. })
+    ));
+    let mut newer = bytes.clone();
+    newer[8] = 9;
+    let crc = crc32fast::hash(&newer[..12]);
+    newer[12..16].copy_from_slice(&crc.to_le_bytes());
+    assert!(matches!(
+        decode(&newer, "j"),
+        Err(JournalError::NewerFormat { found: 9, .. })
+    ));
+    // Every cut inside the start block leaves nothing to replay.
+    for len in FILE_HEADER_LEN..ends[0] {
+        assert!(
+            matches!(
+                decode(&bytes[..len], "j"),
+                Err(JournalError::Damaged { .. })
+            ),
+            "{len}"
+        );
+    }
+    let mut flipped = bytes.clone();
+    flipped[FILE_HEADER_LEN + BLOCK_HEADER_LEN] ^= 1;
+    assert!(decode(&flipped, "j").is_err());
+}
+
+#[test]
+fn a_block_out_of_sequence_is_cut() {
+    let mut bytes = file_header().to_vec();
+    bytes.extend_from_slice(&start_block(&start(), 0));
+    let runs = [(Action::Wait, 2)];
+    let at = |n| {
+        Some(Checkpoint {
+            actions: n,
+            turn: n,
+            digest: 0,
+        })
+    };
+    bytes.extend_from_slice(&actions_block(&runs, 0, at(2)));
+    let good = bytes.len();
+    // Claims to follow 5 actions: a block was lost in between.
+    bytes.extend_from_slice(&actions_block(&runs, 5, at(7)));
+    let journal = decode(&bytes, "j").unwrap();
+    assert_eq!(journal.recording.len(), 2);
+    assert_eq!(journal.intact_len, good as u64);
+    assert!(journal.cut.unwrap().what.contains("follows action 5"));
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        6 => (-1i8..=1, -1i8..=1)
+            .prop_filter("a move goes somewhere", |&(dx, dy)| (dx, dy) != (0, 0))
+            .prop_map(|(dx, dy)| Action::Move { dx, dy }),
+        2 => Just(Action::Wait),
+        1 => Just(Action::Descend),
+        1 => Just(Action::Ascend),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Encoding then decoding gives the actions back, block for block.
+    #[test]
+    fn encode_decode_round_trip(pieces in prop::collection::vec(prop::collection::vec(action(), 0..200), 0..6)) {
+        let (bytes, _) = journal_of(&pieces);
+        let journal = decode(&bytes, "j").unwrap();
+        prop_assert_eq!(&journal.recording, &all(&pieces));
+        prop_assert!(journal.cut.is_none());
+    }
+
+    /// Every truncation of the last block, and any damaged byte in it,
+    /// gives back every block before it, and says what was cut.
+    #[test]
+    fn a_torn_last_block_keeps_the_blocks_before(
+        pieces in prop::collection::vec(prop::collection::vec(action(), 1..120), 1..5),
+        flip in any::<prop::sample::Index>(),
+    ) {
+        let (bytes, ends) = journal_of(&pieces);
+        let before = &pieces[..pieces.len() - 1];
+        let last_start = ends[ends.len() - 2];
+        for len in last_start..bytes.len() {
+            let journal = decode(&bytes[..len], "j").unwrap();
+            prop_assert_eq!(&journal.recording, &all(before));
+            prop_assert_eq!(journal.intact_len, last_start as u64);
+            let cut = journal.cut.clone();
+            prop_assert_eq!(cut.map(|c| c.offset), if len == last_start { None } else { Some(last_start as u64) });
+        }
+        let mut damaged = bytes.clone();
+        let at = last_start + flip.index(bytes.len() - last_start);
+        damaged[at] ^= 0x20;
+        let journal = decode(&damaged, "j").unwrap();
+        prop_assert_eq!(&journal.recording, &all(before));
+        prop_assert!(journal.cut.is_some());
+    }
+}
+
+#[test]
+fn a_writer_appends_resumes_and_cuts_a_torn_tail() {
+    let dir = std::env::temp_dir().join(format!("delve-journal-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = journal_path(&dir, "run");
+    let mut w = JournalWriter::create(&path, &start(), 5).unwrap();
+    let mut r = Recording::starting(5);
+    for a in [
+        Action::Wait,
+        Action::Move { dx: 1, dy: 0 },
+        Action::Move { dx: 1, dy: 0 },
+    ] {
+        r.push(a);
+    }
+    let at = |r: &Recording| Checkpoint {
+        actions: r.len(),
+        turn: r.len(),
+        digest: r.len() * 10,
+    };
+    w.append(&r, at(&r)).unwrap();
+    // Nothing new: nothing written.
+    let len = std::fs::metadata(&path).unwrap().len();
+    w.append(&r, at(&r)).unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
+    r.push(Action::Descend);
+    w.append(&r, at(&r)).unwrap();
+    drop(w);
+    let j = read_file(&path).unwrap();
+    assert_eq!(j.recording, r);
+    assert_eq!(j.checkpoints.len(), 3);
+
+    // A crash mid-append: half a block at the end.
+    let full = std::fs::read(&path).unwrap();
+    let mut torn = full.clone();
+    torn.extend_from_slice(&actions_block(&[(Action::Wait, 9)], r.len(), None)[..20]);
+    std::fs::write(&path, &torn).unwrap();
+    let j = read_file(&path).unwrap();
+    assert_eq!(j.recording, r);
+    assert!(j.cut.is_some());
+    r.push(Action::Wait);
+    let (mut w, note) = JournalWriter::resume(&path, &start(), 5, &r, at(&r)).unwrap();
+    assert!(note.unwrap().contains("torn"));
+    r.push(Action::Wait);
+    w.append(&r, at(&r)).unwrap();
+    let j = read_file(&path).unwrap();
+    assert_eq!(j.recording, r);
+    assert_eq!(j.cut, None);
+
+    // Another run's journal is replaced by this one's.
+    let other = Start { seed: 8, ..start() };
+    let (_, note) = JournalWriter::resume(&path, &other, 5, &r, at(&r)).unwrap();
+    assert!(note.unwrap().contains("different run"));
+    let j = read_file(&path).unwrap();
+    assert_eq!((j.start.seed, j.recording.len()), (8, r.len()));
+
+    // Links and FIFOs are refused, never followed.
+    #[cfg(unix)]
+    {
+        let link = journal_path(&dir, "link");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(matches!(
+            read_file(&link),
+            Err(JournalError::NotRegular { .. })
+        ));
+        assert!(matches!(
+            JournalWriter::create(&link, &start(), 0),
+            Err(JournalError::NotRegular { .. })
+        ));
+        let hard = journal_path(&dir, "hard");
+        std::fs::hard_link(&path, &hard).unwrap();
+        assert!(matches!(
+            JournalWriter::resume(&hard, &start(), 5, &r, at(&r)),
+            Err(JournalError::NotRegular { .. })
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

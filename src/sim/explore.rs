@@ -1,0 +1,101 @@
+//! Walking toward things: the nearest frontier of the explored part of a
+//! level, the first step of a shortest walk, a target's distance. Both
+//! autopilots (Stomp's and Combat's) choose their moves with these.
+
+use crate::geom::Pos;
+use crate::level::Level;
+
+use super::{Action, DIRECTIONS, DistanceMap, LazyWalk, LevelState, Run};
+
+/// Why the autopilot chose its action: the viewer's auto-explore keeps
+/// going only while the reason is one a player would delegate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Stepping onto a monster next to the player.
+    Stomp,
+    /// Stepping away from monsters within 3 cells, as lives are low.
+    Flee,
+    /// Heading for the nearest monster in sight.
+    Hunt,
+    /// Heading for the nearest seen open cell next to an unseen one.
+    Explore,
+    /// Hunting monsters it senses but does not see (explored level, KillAll).
+    Sense,
+    /// Heading for, or taking, the stairs.
+    Stairs,
+    /// Nothing left to do: waiting.
+    Idle,
+    /// Attacking an adjacent monster (Combat).
+    Fight,
+    /// Drinking a potion.
+    Heal,
+    /// Waiting to regain hit points.
+    Rest,
+    /// Picking up or walking to an item.
+    Loot,
+    /// Wielding or wearing better gear.
+    Equip,
+    /// Reading a scroll.
+    Read,
+}
+
+/// A target's distance, index and cell, if it can be walked to: the key
+/// targets are chosen by (nearest, then lowest index).
+pub(super) fn reach(map: &mut LazyWalk, level: &Level, p: Pos) -> Option<(u32, usize, Pos)> {
+    let d = map.at(level, p);
+    (d != DistanceMap::UNREACHABLE).then(|| (d, level.index(p), p))
+}
+
+/// The nearest frontier of the player's level, remembering a level found
+/// explored so the next turns need not search it again.
+pub(super) fn frontier_of(run: &Run, map: &mut LazyWalk) -> Option<Pos> {
+    let depth = run.player().depth;
+    if run.explored().get() == Some(depth) {
+        return None;
+    }
+    let found = nearest_frontier(run.current(), map);
+    if found.is_none() {
+        run.explored().set(Some(depth));
+    }
+    found
+}
+
+/// The nearest frontier cell: a seen open cell next to an unseen cell,
+/// ties by index.
+fn nearest_frontier(state: &LevelState, map: &mut LazyWalk) -> Option<Pos> {
+    let level = &state.level;
+    let w = usize::from(level.width());
+    map.nearest(level, |i| {
+        state.has_seen(level.pos(i))
+            && DIRECTIONS.iter().any(|&(dx, dy)| {
+                let n = (i as isize + dy as isize * w as isize + dx as isize) as usize;
+                !state.has_seen(level.pos(n))
+            })
+    })
+    .map(|(_, i)| level.pos(i))
+}
+
+pub(super) fn step_to(from: Pos, to: Pos) -> Action {
+    Action::Move {
+        dx: (i32::from(to.x) - i32::from(from.x)) as i8,
+        dy: (i32::from(to.y) - i32::from(from.y)) as i8,
+    }
+}
+
+/// The first step of a shortest walk from `from` to `target`, read off a
+/// map of distances to `from`: walk downhill from the target until one step
+/// away.
+pub(super) fn first_step(map: &mut LazyWalk, level: &Level, from: Pos, target: Pos) -> Action {
+    let mut at = target;
+    while map.at(level, at) > 1 {
+        match map.downhill(level, at) {
+            Some(next) => at = next,
+            None => return Action::Wait,
+        }
+    }
+    if at == from {
+        Action::Wait
+    } else {
+        step_to(from, at)
+    }
+}
