@@ -42,6 +42,8 @@ pub const MAX_GIVE_UP_STREAK: u32 = 100_000;
 pub const MAX_COST: u16 = 10_000;
 /// Rooms are numbered with `u16` in the level graph.
 pub const MAX_ROOMS: u16 = 4096;
+/// The most vaults a level may ask for.
+pub const MAX_VAULTS: u16 = 16;
 /// 003: a room has up to eight doors.
 pub const MAX_DOORS: u8 = 8;
 /// Bounds on the `Grid` style's geometry and on extra loops.
@@ -109,8 +111,55 @@ pub struct Config {
     /// Attempts at a level, each from a fresh sub-seed, before giving up (at least 1).
     pub generation_retries: u16,
     /// The Tunnel's loops (002): corridors between rooms near in space but
-    /// far apart by walking. Last, as the newest field of the save format.
+    /// far apart by walking.
     pub room_loops: RoomLoopConfig,
+    /// How many vaults (set pieces from the vaults file) a level tries to
+    /// place before its ordinary rooms; each counts as one of its rooms.
+    pub vaults: VaultConfig,
+}
+
+/// Vaults a level tries to place, among those whose depths hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VaultConfig {
+    /// Drawn uniformly from the range for each level; either bound may be
+    /// left out of a file and keeps its default.
+    #[serde(with = "vault_count_field")]
+    pub count: Range,
+}
+
+/// `vaults.count` may give only one bound, like the room ranges.
+mod vault_count_field {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{PartialRange, Range, VaultConfig};
+
+    pub fn serialize<S: Serializer>(r: &Range, s: S) -> Result<S::Ok, S::Error> {
+        PartialRange {
+            min: Some(r.min),
+            max: Some(r.max),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range, D::Error> {
+        Ok(PartialRange::deserialize(d)?.or(VaultConfig::default().count))
+    }
+}
+
+impl Default for VaultConfig {
+    fn default() -> Self {
+        VaultConfig {
+            count: Range::new(0, 2),
+        }
+    }
+}
+
+impl VaultConfig {
+    /// None: what every run before save format 5 had.
+    pub const NONE: VaultConfig = VaultConfig {
+        count: Range { min: 0, max: 0 },
+    };
 }
 
 /// How the rooms of a level are joined.
@@ -295,6 +344,7 @@ impl Default for Config {
             simulation: SimulationConfig::default(),
             generation_retries: 32,
             room_loops: RoomLoopConfig::default(),
+            vaults: VaultConfig::default(),
         }
     }
 }
@@ -752,6 +802,13 @@ impl Config {
             },
         )?;
         within(rl.reach, 1..=MAX_SIDE, "room_loops.reach")?;
+        // A vault is one of the level's rooms.
+        check_range(
+            c.vaults.count,
+            "vaults.count",
+            0,
+            MAX_VAULTS.min(c.rooms.count.max),
+        )?;
         let sim = &c.simulation;
         within(sim.lives, 1..=99, "simulation.lives")?;
         within(sim.sight_radius, 1..=40, "simulation.sight_radius")?;

@@ -60,6 +60,9 @@ pub struct Profile {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// `dead_ends` of the band.
     pub dead_ends: Option<DeadEndPolicy>,
+    #[serde(skip_serializing_if = "VaultPatch::is_empty")]
+    /// Changes to `vaults`.
+    pub vaults: VaultPatch,
     #[serde(skip_serializing_if = "MonsterPatch::is_empty")]
     /// Changes to the per-level monster counts of `simulation`.
     pub simulation: MonsterPatch,
@@ -223,6 +226,12 @@ patch! {
 }
 
 patch! {
+    /// `vaults` in a profile.
+    VaultPatch for crate::config::VaultConfig {
+    } ranges { count }
+}
+
+patch! {
     /// `simulation` in a profile: only the per-level monster counts, since
     /// the other rules belong to the whole run.
     MonsterPatch for crate::config::SimulationConfig {
@@ -247,6 +256,7 @@ impl Profile {
         self.extra_loops.apply(&mut c.extra_loops);
         self.room_loops.apply(&mut c.room_loops);
         set(&mut c.dead_ends, self.dead_ends);
+        self.vaults.apply(&mut c.vaults);
         self.simulation.apply(&mut c.simulation);
         c
     }

@@ -500,6 +500,7 @@ pub(crate) mod v4 {
                 simulation: c.simulation,
                 generation_retries: c.generation_retries,
                 room_loops: RoomLoopConfig::NONE,
+                vaults: config::VaultConfig::NONE,
             }
         }
     }
@@ -599,6 +600,7 @@ mod v1 {
                 simulation: c.simulation.into(),
                 generation_retries: c.generation_retries,
                 room_loops: config::RoomLoopConfig::NONE,
+                vaults: config::VaultConfig::NONE,
             }
         }
     }
@@ -756,6 +758,7 @@ pub(crate) mod v2 {
                 simulation: c.simulation.into(),
                 generation_retries: c.generation_retries,
                 room_loops: config::RoomLoopConfig::NONE,
+                vaults: config::VaultConfig::NONE,
             }
         }
     }

@@ -7,7 +7,7 @@ use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
 
 use crate::config::{
     CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-    RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig,
+    RoomConfig, RoomLoopConfig, Rules, VaultConfig, SimulationConfig, StairsConfig, TunnelConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in
@@ -45,6 +45,9 @@ pub(crate) struct DigestConfig<'a> {
     /// Left out when off, so runs from before it digest as they did.
     #[serde(skip_serializing_if = "no_room_loops")]
     room_loops: &'a RoomLoopConfig,
+    /// Left out when none, as for runs from before vaults.
+    #[serde(skip_serializing_if = "no_vaults")]
+    vaults: &'a VaultConfig,
 }
 
 /// The rules as a digest sees them: save format 2's fields in their order,
@@ -103,6 +106,9 @@ fn is_false(b: &bool) -> bool {
 fn no_loops(l: &&LoopConfig) -> bool {
     **l == LoopConfig::NONE
 }
+fn no_vaults(v: &&VaultConfig) -> bool {
+    v.count.max == 0
+}
 fn no_room_loops(l: &&RoomLoopConfig) -> bool {
     l.count == 0
 }
@@ -130,6 +136,7 @@ impl<'a> DigestConfig<'a> {
             extra_loops: &c.extra_loops,
             dead_ends: c.dead_ends,
             room_loops: &c.room_loops,
+            vaults: &c.vaults,
         }
     }
 }
