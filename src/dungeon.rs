@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection};
+use crate::vault::{Vault, shipped};
 
 /// Where a staircase leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,31 +30,45 @@ pub struct Destination {
     pub stairs: usize,
 }
 
-/// A run's dungeon: config, seed and the levels generated so far.
+/// A run's dungeon: config, vaults, seed and the levels generated so far.
 #[derive(Clone, Debug)]
 pub struct Dungeon {
     config: Config,
+    vaults: Vec<Vault>,
     seed: u64,
     levels: Vec<Option<Level>>,
 }
 
 impl Dungeon {
-    /// A dungeon with no level generated yet.
+    /// A dungeon with no level generated yet, with the vaults delve ships.
     pub fn new(config: Config, seed: u64) -> Dungeon {
+        Dungeon::with_vaults(config, shipped().to_vec(), seed)
+    }
+
+    /// A dungeon with no level generated yet, placing vaults from `vaults`
+    /// (a vaults file's, or none).
+    pub fn with_vaults(config: Config, vaults: Vec<Vault>, seed: u64) -> Dungeon {
         let levels = vec![None; usize::from(config.levels)];
         Dungeon {
             config,
+            vaults,
             seed,
             levels,
         }
     }
 
-    /// A dungeon with every level generated, in parallel.
+    /// A dungeon with every level generated, in parallel, with the vaults
+    /// delve ships.
     pub fn generate_all(config: Config, seed: u64) -> Result<Dungeon, GenerateError> {
         let mut dungeon = Dungeon::new(config, seed);
         let depths: Vec<u16> = (1..=dungeon.config.levels).collect();
         dungeon.generate_depths(&depths)?;
         Ok(dungeon)
+    }
+
+    /// The vaults levels are given.
+    pub fn vaults(&self) -> &[Vault] {
+        &self.vaults
     }
 
     /// The config every level is generated from.
@@ -88,7 +103,7 @@ impl Dungeon {
     pub fn level(&mut self, depth: u16) -> Result<&Level, GenerateError> {
         let slot = self.slot(depth)?;
         if self.levels[slot].is_none() {
-            let level = Generator::default().level(&self.config, self.seed, depth)?;
+            let level = Generator::default().level(&self.config, &self.vaults, self.seed, depth)?;
             self.levels[slot] = Some(level);
         }
         Ok(self.levels[slot].as_ref().expect("just generated"))
@@ -126,7 +141,7 @@ impl Dungeon {
             let mut generator = Generator::default();
             for &d in &todo {
                 self.levels[usize::from(d) - 1] =
-                    Some(generator.level(&self.config, self.seed, d)?);
+                    Some(generator.level(&self.config, &self.vaults, self.seed, d)?);
             }
             return Ok(());
         }
@@ -137,7 +152,7 @@ impl Dungeon {
         let failed = AtomicUsize::new(usize::MAX);
         let results: Mutex<Vec<(u16, Result<Level, GenerateError>)>> =
             Mutex::new(Vec::with_capacity(todo.len()));
-        let (config, seed, todo_ref) = (&self.config, self.seed, &todo);
+        let (config, vaults, seed, todo_ref) = (&self.config, &self.vaults[..], self.seed, &todo);
         let work = || {
             let mut generator = Generator::default();
             loop {
@@ -146,7 +161,7 @@ impl Dungeon {
                     break;
                 }
                 let Some(&d) = todo_ref.get(i) else { break };
-                let level = generator.level(config, seed, d);
+                let level = generator.level(config, vaults, seed, d);
                 if level.is_err() {
                     failed.fetch_min(i, Ordering::Relaxed);
                 }

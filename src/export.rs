@@ -45,6 +45,9 @@ struct JsonRoom {
     y: u16,
     width: u16,
     height: u16,
+    /// The vault's name, for a room that is a vault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vault: Option<String>,
     doors: Vec<[u16; 2]>,
 }
 
@@ -84,6 +87,16 @@ pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
                             Shape::Rect(_) => "rect",
                             Shape::Circle { .. } => "circle",
                             Shape::Merged(_) => "merged",
+                            Shape::Vault(_) => "vault",
+                        },
+                        vault: match room.shape {
+                            Shape::Vault(v) => Some(
+                                dungeon
+                                    .vaults()
+                                    .get(usize::from(v.vault))
+                                    .map_or_else(|| format!("#{}", v.vault), |v| v.name.clone()),
+                            ),
+                            _ => None,
                         },
                         x: b.x,
                         y: b.y,

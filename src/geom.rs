@@ -155,6 +155,25 @@ pub enum Shape {
     /// Placements that overlapped or stood side by side, merged into one
     /// irregular room (000, with `rooms_may_overlap`).
     Merged(Merged),
+    /// A vault: a set piece from the vaults file. The shape is its whole
+    /// box, which the vault owns (its rock and corridors included); which of
+    /// its cells are floor is read from the level's tiles.
+    Vault(VaultBox),
+}
+
+/// Where a vault stands, and which vault of the run's list it is, laid down
+/// how: enough to find its drawing again (for its monsters, the JSON
+/// export and the tests) without keeping a copy in every level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VaultBox {
+    /// The drawing's box in the level.
+    pub bounds: Rect,
+    /// Index into the run's vault list.
+    pub vault: u16,
+    /// Quarter turns clockwise (0 to 3) before the flip.
+    pub quarter_turns: u8,
+    /// Whether the drawing was flipped left to right after turning.
+    pub mirrored: bool,
 }
 
 /// The most placements one merged room is made of. A fixed array keeps
@@ -209,6 +228,8 @@ impl Merged {
                 Shape::Rect(r) => parts.push(Part::Rect(r)),
                 Shape::Circle { center, radius } => parts.push(Part::Circle { center, radius }),
                 Shape::Merged(m) => parts.extend_from_slice(m.parts()),
+                // Vaults never merge (rooms::merge_with refuses them).
+                Shape::Vault(_) => return None,
             }
         }
         if parts.is_empty() || parts.len() > MAX_PARTS {
@@ -247,6 +268,7 @@ impl Shape {
                     height: y1 - y0 + 1,
                 }
             }
+            Shape::Vault(v) => v.bounds,
             Shape::Circle { center, radius } => Rect {
                 x: center.x - radius,
                 y: center.y - radius,
@@ -267,11 +289,13 @@ impl Shape {
                 dx * dx + dy * dy <= r * r + r
             }
             Shape::Merged(m) => m.parts().iter().any(|part| part.shape().contains(p)),
+            Shape::Vault(v) => v.bounds.contains(p),
         }
     }
 
     /// A cell inside the shape: the middle of the bounding box, or for a
-    /// merged room the middle of its first part.
+    /// merged room the middle of its first part. (For a vault it may be
+    /// rock: [`crate::Level::room_cell`] gives a floor cell of any room.)
     pub fn center(&self) -> Pos {
         if let Shape::Merged(m) = self {
             return m.parts[0].shape().center();
@@ -303,7 +327,9 @@ impl Shape {
     /// Cells in the shape; counted for circles and merged rooms, so not free for those.
     pub fn area(&self) -> usize {
         match *self {
-            Shape::Rect(r) => usize::from(r.width) * usize::from(r.height),
+            Shape::Rect(r) | Shape::Vault(VaultBox { bounds: r, .. }) => {
+                usize::from(r.width) * usize::from(r.height)
+            }
             Shape::Circle { .. } | Shape::Merged(_) => self.cells().count(),
         }
     }

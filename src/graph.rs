@@ -78,9 +78,16 @@ impl LevelGraph {
             graph.add_node(Node::Room(i as u16));
             // Part by part: the same cells as `shape.cells()`, without
             // walking a merged room's whole bounding box.
+            // A vault's box holds rock, corridor and doors of its own; only
+            // its floor is the room.
+            let vault = matches!(room.shape, crate::geom::Shape::Vault(_));
             for part in room.shape.plain_parts() {
                 for p in part.cells() {
-                    room_of[usize::from(p.y) * w + usize::from(p.x)] = i as u16 + 1;
+                    let c = usize::from(p.y) * w + usize::from(p.x);
+                    if !vault || matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
+                    {
+                        room_of[c] = i as u16 + 1;
+                    }
                 }
             }
         }

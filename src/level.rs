@@ -146,16 +146,30 @@ fn check_level(
     let at = |p: Pos| usize::from(p.y) * wu + usize::from(p.x);
     let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
 
+    // Vaults own their boxes: their rock may be immutable, and door cells
+    // there are drawn rather than opened by corridors.
+    let mut in_vault = vec![false; cells];
+    for (i, room) in rooms.iter().enumerate() {
+        if let Shape::Vault(v) = room.shape {
+            if !shape_fits(Shape::Rect(v.bounds), w, h) {
+                return Err(format!("room {i} lies outside the level"));
+            }
+            for p in Shape::Rect(v.bounds).cells() {
+                in_vault[at(p)] = true;
+            }
+        }
+    }
+
     // The grid: immutable rock (255) on the border, which every neighbour
-    // walk relies on instead of bounds checks; rock inside from 1 to 254;
-    // open cells 0.
+    // walk relies on instead of bounds checks; rock inside from 1 to 254,
+    // or 255 in a vault; open cells 0.
     for (c, (&tile, &hard)) in tiles.iter().zip(hardness).enumerate() {
         let (x, y) = (c % wu, c / wu);
         let border = x == 0 || y == 0 || x + 1 == wu || y + 1 == hu;
         let fine = match (border, tile) {
             (true, Tile::Rock) => hard == 255,
             (true, _) => return Err(format!("open cell on the border at {x},{y}")),
-            (false, Tile::Rock) => (1..=254).contains(&hard),
+            (false, Tile::Rock) => (1..=254).contains(&hard) || (hard == 255 && in_vault[c]),
             (false, _) => hard == 0,
         };
         if !fine {
@@ -175,12 +189,30 @@ fn check_level(
                 (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
                     && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
             }
+            Shape::Vault(v) => shape_fits(Shape::Rect(v.bounds), w, h),
             shape => shape_fits(shape, w, h),
         };
         if !fits {
             return Err(format!("room {i} lies outside the level"));
         }
         let me = i as u16 + 1;
+        // A vault owns its whole box; its floor is whatever the tiles say,
+        // but it has some.
+        if let Shape::Vault(v) = room.shape {
+            let mut floor = false;
+            for p in Shape::Rect(v.bounds).cells() {
+                let c = at(p);
+                if owner[c] != 0 {
+                    return Err(format!("rooms {} and {i} overlap at {p:?}", owner[c] - 1));
+                }
+                owner[c] = me;
+                floor |= matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs);
+            }
+            if !floor {
+                return Err(format!("vault room {i} has no floor"));
+            }
+            continue;
+        }
         for part in room.shape.plain_parts() {
             for p in part.cells() {
                 let c = at(p);
@@ -221,7 +253,7 @@ fn check_level(
                 return Err(format!("the door at {p:?} is listed twice"));
             }
             listed[c] = true;
-            doors += 1;
+            doors += usize::from(!in_vault[c]);
             if ![c - wu, c + 1, c + wu, c - 1]
                 .iter()
                 .any(|&n| usize::from(owner[n]) == i + 1)
@@ -230,7 +262,12 @@ fn check_level(
             }
         }
     }
-    if tiles.iter().filter(|&&t| t == Tile::Door).count() != doors {
+    let unlisted_ok = |c: usize| in_vault[c];
+    if (0..cells)
+        .filter(|&c| tiles[c] == Tile::Door && !unlisted_ok(c))
+        .count()
+        != doors
+    {
         return Err("a door cell belongs to no room".into());
     }
 
@@ -297,7 +334,7 @@ fn shape_fits(shape: Shape, w: u16, h: u16) -> bool {
                 && u32::from(center.x) + u32::from(radius) < u32::from(w) - 1
                 && u32::from(center.y) + u32::from(radius) < u32::from(h) - 1
         }
-        Shape::Merged(_) => false,
+        Shape::Merged(_) | Shape::Vault(_) => false,
     }
 }
 
@@ -416,6 +453,24 @@ impl Level {
         let x = i32::from(p.x) + d.dx();
         let y = i32::from(p.y) + d.dy();
         self.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+    }
+
+    /// A floor cell of room `i` to start from or measure by: its centre,
+    /// or for a vault (whose centre may be rock) its first floor cell.
+    pub fn room_cell(&self, i: usize) -> Pos {
+        let shape = self.rooms[i].shape;
+        match shape {
+            Shape::Vault(_) => shape
+                .cells()
+                .find(|&p| {
+                    matches!(
+                        self.tile(p),
+                        Tile::Floor | Tile::UpStairs | Tile::DownStairs
+                    )
+                })
+                .unwrap_or_else(|| shape.center()),
+            _ => shape.center(),
+        }
     }
 
     /// The index of the room whose outline holds `p`.

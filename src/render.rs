@@ -61,6 +61,8 @@ pub const DOOR: [u8; 3] = [190, 40, 40];
 pub const UP_STAIRS: [u8; 3] = [40, 170, 70];
 /// Down stairs: blue.
 pub const DOWN_STAIRS: [u8; 3] = [50, 90, 220];
+/// Vault floor: a warm gold, so set pieces stand out from ordinary rooms.
+pub const VAULT_FLOOR: [u8; 3] = [236, 200, 110];
 /// The immutable border, darker than any rock.
 pub const BORDER: [u8; 3] = [16, 16, 22];
 /// Between the levels of a sheet.
@@ -117,6 +119,17 @@ fn draw_level(image: &mut Image, level: &Level, scale: u32, ox: u32, oy: u32) {
             scale,
             cell_colour(tile, hard[i]),
         );
+    }
+    // Vault floor in its own colour.
+    for room in level.rooms() {
+        if let crate::geom::Shape::Vault(v) = room.shape {
+            for p in crate::geom::Shape::Rect(v.bounds).cells() {
+                if level.tile(p) == Tile::Floor {
+                    let (x, y) = (u32::from(p.x), u32::from(p.y));
+                    image.fill_rect(ox + x * scale, oy + y * scale, scale, scale, VAULT_FLOOR);
+                }
+            }
+        }
     }
 }
 

@@ -516,7 +516,7 @@ pub(crate) mod v4 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording)
+            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, Vec::new())
         }
     }
 }
@@ -541,7 +541,7 @@ mod v3 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, Vec::new())
         }
     }
 }
@@ -607,7 +607,7 @@ mod v1 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None, Vec::new())
         }
     }
 }
@@ -765,7 +765,7 @@ pub(crate) mod v2 {
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None, Vec::new())
         }
     }
 }

@@ -30,6 +30,8 @@ pub struct LevelStats {
     pub circle_rooms: usize,
     /// Rooms merged from overlapping placements (`rooms_may_overlap`).
     pub merged_rooms: usize,
+    /// Vaults: set pieces from the vaults file.
+    pub vault_rooms: usize,
     /// Door cells.
     pub doors: usize,
     /// Corridor cells, dug ones included.
@@ -63,10 +65,8 @@ impl LevelStats {
             }
             _ => None,
         };
-        let centres: Vec<usize> = level
-            .rooms()
-            .iter()
-            .map(|r| level.index(r.shape.center()))
+        let centres: Vec<usize> = (0..level.rooms().len())
+            .map(|i| level.index(level.room_cell(i)))
             .collect();
         let mut longest = 0;
         for (i, &from) in centres.iter().enumerate() {
@@ -83,6 +83,7 @@ impl LevelStats {
             rect_rooms: count(|s| matches!(s, Shape::Rect(_))),
             circle_rooms: count(|s| matches!(s, Shape::Circle { .. })),
             merged_rooms: count(|s| matches!(s, Shape::Merged(_))),
+            vault_rooms: count(|s| matches!(s, Shape::Vault(_))),
             doors: tiles.iter().filter(|&&t| t == Tile::Door).count(),
             corridor_cells: tiles.iter().filter(|&&t| t == Tile::Corridor).count(),
             open_share: level.open_cells() as f64 / tiles.len() as f64,
@@ -136,11 +137,12 @@ pub fn median_us(times_us: &[u64]) -> u64 {
 }
 
 /// The metrics `delve stats` reports, in order: key, column heading, unit.
-pub const METRICS: [(&str, &str, &str); 12] = [
+pub const METRICS: [(&str, &str, &str); 13] = [
     ("rooms", "rooms", ""),
     ("rect_rooms", "rect", ""),
     ("circle_rooms", "circle", ""),
     ("merged_rooms", "merged", ""),
+    ("vault_rooms", "vaults", ""),
     ("doors", "doors", ""),
     ("corridor_cells", "corridor", "cells"),
     ("open_share", "open", "%"),
@@ -159,6 +161,7 @@ fn value(s: &LevelStats, time_us: u64, key: &str) -> Option<f64> {
         "rect_rooms" => s.rect_rooms as f64,
         "circle_rooms" => s.circle_rooms as f64,
         "merged_rooms" => s.merged_rooms as f64,
+        "vault_rooms" => s.vault_rooms as f64,
         "doors" => s.doors as f64,
         "corridor_cells" => s.corridor_cells as f64,
         "open_share" => s.open_share * 100.0,
@@ -177,7 +180,7 @@ fn value(s: &LevelStats, time_us: u64, key: &str) -> Option<f64> {
 pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     let columns = [
         ("depth", ""),
-        ("rooms", "(r/c/m)"),
+        ("rooms", "(r/c/m/v)"),
         ("doors", ""),
         ("corridor", "cells"),
         ("open", "%"),
@@ -199,8 +202,8 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
         rows.push(vec![
             s.depth.to_string(),
             format!(
-                "{} ({}/{}/{})",
-                s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms
+                "{} ({}/{}/{}/{})",
+                s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms, s.vault_rooms
             ),
             number("doors"),
             number("corridor_cells"),

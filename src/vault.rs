@@ -25,6 +25,8 @@ use crate::config::Range;
 
 /// The longest side a drawing may have: the largest level's side.
 pub const MAX_VAULT_SIDE: usize = crate::config::MAX_SIDE as usize;
+/// The most vaults a file (or a saved run) may hold.
+pub const MAX_VAULTS_IN_LIST: usize = 1000;
 /// The largest weight, so sums of weights stay small.
 pub const MAX_WEIGHT: u16 = 10_000;
 
@@ -278,21 +280,75 @@ impl Vault {
     }
 
     /// Whether the vault can stand in a `width` x `height` level: inside
-    /// the rock border, with the one-cell gap every room keeps.
+    /// the rock border with two cells of rock round it, so corridors can
+    /// reach its doors.
     pub fn fits(&self, width: u16, height: u16) -> bool {
         let (w, h) = (
             u32::from(self.drawing.width),
             u32::from(self.drawing.height),
         );
         let (lw, lh) = (u32::from(width), u32::from(height));
-        let fits = |a: u32, b: u32, la: u32, lb: u32| a + 4 <= la && b + 4 <= lb;
+        let fits = |a: u32, b: u32, la: u32, lb: u32| a + 6 <= la && b + 6 <= lb;
         fits(w, h, lw, lh) || (self.rotate && fits(h, w, lw, lh))
+    }
+
+    /// Checks a list of vaults read from a save or a journal, which may be
+    /// damaged or forged, as the vault file's loader would: every vault
+    /// must read back from its own rows exactly, and names be unique.
+    pub fn check_list(vaults: &[Vault]) -> Result<(), String> {
+        if vaults.len() > MAX_VAULTS_IN_LIST {
+            return Err(format!(
+                "{} vaults (at most {MAX_VAULTS_IN_LIST})",
+                vaults.len()
+            ));
+        }
+        for (i, v) in vaults.iter().enumerate() {
+            v.check().map_err(|what| format!("vault {i}: {what}"))?;
+            if vaults[..i].iter().any(|o| o.name == v.name) {
+                return Err(format!("vault {i}: the name {:?} is taken", v.name));
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let d = &self.drawing;
+        let (w, h) = (usize::from(d.width), usize::from(d.height));
+        if w == 0 || h == 0 || w > MAX_VAULT_SIDE || h > MAX_VAULT_SIDE || d.cells.len() != w * h {
+            return Err(format!("a {w}x{h} drawing of {} cells", d.cells.len()));
+        }
+        let draft = VaultDraft {
+            name: self.name.clone(),
+            depths: self.depths,
+            weight: self.weight,
+            rotate: self.rotate,
+            mirror: self.mirror,
+            map: d.rows(),
+        };
+        let rebuilt = build(&[draft], &|c| c.is_alphabetic()).map_err(|p| p.to_string())?;
+        if rebuilt[0] != *self {
+            return Err(format!("{:?} does not read back as drawn", self.name));
+        }
+        Ok(())
     }
 
     /// Whether the vault may appear at `depth`.
     pub fn allows_depth(&self, depth: u16) -> bool {
         (self.depths.min..=self.depths.max).contains(&depth)
     }
+}
+
+/// The vaults delve ships (`data/vaults.ron`, built in), checked once. Any
+/// letter is taken for a monster here, since this module knows no monster
+/// kinds; a test holds the file to the shipped kinds, and a letter with no
+/// kind places no monster.
+pub fn shipped() -> &'static [Vault] {
+    static SHIPPED: std::sync::OnceLock<Vec<Vault>> = std::sync::OnceLock::new();
+    SHIPPED.get_or_init(|| {
+        let drafts: Vec<VaultDraft> = ron::from_str(include_str!("../data/vaults.ron"))
+            .expect("data/vaults.ron is valid RON (tests/vaults.rs)");
+        build(&drafts, &|c| c.is_alphabetic()).expect("data/vaults.ron is valid")
+    })
 }
 
 /// What is wrong with one vault of a file: which vault, which of its
@@ -328,6 +384,13 @@ pub fn build(
                 cell,
                 message,
             };
+        if i >= MAX_VAULTS_IN_LIST {
+            return Err(problem(
+                "name",
+                None,
+                format!("a vault file holds at most {MAX_VAULTS_IN_LIST} vaults"),
+            ));
+        }
         if draft.name.trim().is_empty() {
             return Err(problem("name", None, "a vault needs a name".into()));
         }
@@ -649,12 +712,12 @@ mod tests {
             .collect();
         let mut v = one(&rows).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((v.drawing().width(), v.drawing().height()), (26, 10));
-        assert!(v.fits(30, 14));
-        assert!(!v.fits(29, 14));
-        assert!(!v.fits(30, 13));
+        assert!(v.fits(32, 16));
+        assert!(!v.fits(31, 16));
+        assert!(!v.fits(32, 15));
         // Turned, it fits a tall level.
-        assert!(v.fits(14, 30));
+        assert!(v.fits(16, 32));
         v.rotate = false;
-        assert!(!v.fits(14, 30));
+        assert!(!v.fits(16, 32));
     }
 }

@@ -20,12 +20,22 @@ pub fn load_vaults(
     path: &Path,
     is_monster: &dyn Fn(char) -> bool,
 ) -> Result<Vec<Vault>, ConfigError> {
+    load_vaults_for(path, is_monster, None)
+}
+
+/// [`load_vaults`] for levels of `level` = (width, height): a vault that
+/// could never stand in such a level is refused too.
+pub fn load_vaults_for(
+    path: &Path,
+    is_monster: &dyn Fn(char) -> bool,
+    level: Option<(u16, u16)>,
+) -> Result<Vec<Vault>, ConfigError> {
     let origin = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
         path: origin.clone(),
         source,
     })?;
-    vaults_from_ron(&text, &origin, is_monster)
+    vaults_from_ron_for(&text, &origin, is_monster, level)
 }
 
 /// Parses and checks the text of a vault file.
@@ -34,8 +44,39 @@ pub fn vaults_from_ron(
     origin: &str,
     is_monster: &dyn Fn(char) -> bool,
 ) -> Result<Vec<Vault>, ConfigError> {
+    vaults_from_ron_for(text, origin, is_monster, None)
+}
+
+/// [`vaults_from_ron`] for levels of `level` = (width, height).
+pub fn vaults_from_ron_for(
+    text: &str,
+    origin: &str,
+    is_monster: &dyn Fn(char) -> bool,
+    level: Option<(u16, u16)>,
+) -> Result<Vec<Vault>, ConfigError> {
     let (drafts, _) = parse::<Vec<VaultDraft>>(text, origin, |_, _, _| Ok(()))?;
-    build(&drafts, is_monster).map_err(|p| locate(text, origin, p))
+    let vaults = build(&drafts, is_monster).map_err(|p| locate(text, origin, p))?;
+    if let Some((w, h)) = level
+        && let Some(i) = vaults.iter().position(|v| !v.fits(w, h))
+    {
+        let d = vaults[i].drawing();
+        let problem = VaultProblem {
+            vault: i,
+            name: vaults[i].name.clone(),
+            field: "map",
+            cell: None,
+            message: format!(
+                "the map is {}x{} cells, larger than a {w}x{h} level can hold (a vault keeps                  two cells of rock inside the border: at most {}x{}{})",
+                d.width(),
+                d.height(),
+                w.saturating_sub(6),
+                h.saturating_sub(6),
+                if vaults[i].rotate { ", or turned" } else { "" }
+            ),
+        };
+        return Err(locate(text, origin, problem));
+    }
+    Ok(vaults)
 }
 
 /// A vault problem as a config error, pointing at the field, or for a

@@ -29,25 +29,38 @@ pub fn level(level: &Level, config: &Config) {
 }
 
 /// A level's cells with, for each, the room whose floor it is (1-based; 0
-/// for none): what the rules about rooms are checked against.
+/// for none): what the rules about rooms are checked against. A vault owns
+/// its whole box (`owner`), but only the floor in it is the room's
+/// (`room_of`): its own rock, corridor and doors are drawn, and checked
+/// against the drawing by the vault tests.
 pub struct Cells<'a> {
     pub level: &'a Level,
     pub width: usize,
     pub height: usize,
     pub room_of: Vec<u16>,
+    pub owner: Vec<u16>,
 }
 
 impl<'a> Cells<'a> {
     pub fn of(level: &'a Level) -> Cells<'a> {
         let (width, height) = (usize::from(level.width()), usize::from(level.height()));
         let mut room_of = vec![0u16; width * height];
+        let mut owner = vec![0u16; width * height];
         for (i, room) in level.rooms().iter().enumerate() {
+            let vault = matches!(room.shape, Shape::Vault(_));
             for p in room.shape.cells() {
                 let c = usize::from(p.y) * width + usize::from(p.x);
                 // Overlap is for `rooms_never_overlap` to report; the
                 // first room keeps the cell.
-                if c < room_of.len() && room_of[c] == 0 {
-                    room_of[c] = i as u16 + 1;
+                if c < owner.len() && owner[c] == 0 {
+                    owner[c] = i as u16 + 1;
+                    let floor = matches!(
+                        level.tiles()[c],
+                        Tile::Floor | Tile::UpStairs | Tile::DownStairs
+                    );
+                    if !vault || floor {
+                        room_of[c] = i as u16 + 1;
+                    }
                 }
             }
         }
@@ -56,7 +69,18 @@ impl<'a> Cells<'a> {
             width,
             height,
             room_of,
+            owner,
         }
+    }
+
+    /// Whether the cell is in a vault's box.
+    fn in_vault(&self, c: usize) -> bool {
+        let o = self.owner[c];
+        o != 0
+            && matches!(
+                self.level.rooms()[usize::from(o) - 1].shape,
+                Shape::Vault(_)
+            )
     }
 
     fn index(&self, p: Pos) -> usize {
@@ -131,8 +155,9 @@ pub fn hardness_fits_the_tile(cells: &Cells) {
         }
         let (x, y) = cells.at(c);
         if tile == Tile::Rock {
+            // A vault's own rock is immutable: no tunneller digs it.
             assert!(
-                (1..=254).contains(&hard[c]),
+                (1..=254).contains(&hard[c]) || (hard[c] == 255 && cells.in_vault(c)),
                 "rock {x},{y} hardness {}",
                 hard[c]
             );
@@ -188,7 +213,7 @@ pub fn rooms_lie_inside_the_border(cells: &Cells) {
 pub fn rooms_never_overlap(cells: &Cells) {
     for (i, room) in cells.level.rooms().iter().enumerate() {
         for p in room.shape.cells() {
-            let owner = cells.room_of[cells.index(p)];
+            let owner = cells.owner[cells.index(p)];
             assert_eq!(
                 usize::from(owner),
                 i + 1,
@@ -199,9 +224,17 @@ pub fn rooms_never_overlap(cells: &Cells) {
     }
 }
 
-/// Every room cell is floor or stairs.
+/// Every room cell is floor or stairs (a vault's floor is what its
+/// drawing makes it; it has some).
 pub fn room_cells_are_floor(cells: &Cells) {
     for (i, room) in cells.level.rooms().iter().enumerate() {
+        if let Shape::Vault(_) = room.shape {
+            assert!(
+                cells.room_of.contains(&(i as u16 + 1)),
+                "vault room {i} has no floor"
+            );
+            continue;
+        }
         for p in room.shape.cells() {
             let t = cells.tiles()[cells.index(p)];
             assert!(
@@ -216,9 +249,9 @@ pub fn room_cells_are_floor(cells: &Cells) {
 /// between any two.
 pub fn rooms_keep_their_gap(cells: &Cells) {
     for (c, around) in cells.interior_with_neighbours() {
-        let me = cells.room_of[c];
+        let me = cells.owner[c];
         for n in around {
-            let other = cells.room_of[n];
+            let other = cells.owner[n];
             if me != 0 && other != 0 {
                 let (x, y) = cells.at(c);
                 assert_eq!(me, other, "rooms {me} and {other} touch at {x},{y}");
@@ -231,7 +264,8 @@ pub fn rooms_keep_their_gap(cells: &Cells) {
 /// floor, diagonals included): rooms are entered only through doors.
 pub fn corridors_stay_out_of_room_rings(cells: &Cells) {
     for (c, around) in cells.interior_with_neighbours() {
-        if cells.tiles()[c] != Tile::Corridor {
+        // A vault's own corridor is drawn inside it.
+        if cells.tiles()[c] != Tile::Corridor || cells.in_vault(c) {
             continue;
         }
         for n in around {
@@ -277,8 +311,13 @@ pub fn doors_join_their_room_to_a_corridor(cells: &Cells) {
             assert_eq!(tiles[c], Tile::Door, "door {:?} is no door tile", d.pos);
             assert!(!cells.on_border(c), "door {:?} on the border", d.pos);
             let orth = [c - w, c + 1, c + w, c - 1];
+            // A vault's door may lead to its own corridor rather than floor.
+            let mine = |o: usize| {
+                usize::from(cells.room_of[o]) == i + 1
+                    || (cells.in_vault(o) && usize::from(cells.owner[o]) == i + 1)
+            };
             assert!(
-                orth.iter().any(|&o| usize::from(cells.room_of[o]) == i + 1),
+                orth.iter().any(|&o| mine(o)),
                 "door {:?} off its room",
                 d.pos
             );
@@ -298,12 +337,22 @@ pub fn doors_join_their_room_to_a_corridor(cells: &Cells) {
     }
 }
 
-/// Every door tile is some room's door: no stray doors.
+/// Every door tile is some room's door: no stray doors (a vault's doors
+/// are drawn, joined by corridors or not).
 pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
-    let doors: usize = cells.level.rooms().iter().map(|r| r.doors.len()).sum();
+    let listed = |c: usize| !cells.in_vault(c);
+    let doors: usize = cells
+        .level
+        .rooms()
+        .iter()
+        .flat_map(|r| &r.doors)
+        .filter(|d| listed(cells.index(d.pos)))
+        .count();
     assert_eq!(
         doors,
-        cells.tiles().iter().filter(|&&t| t == Tile::Door).count(),
+        (0..cells.tiles().len())
+            .filter(|&c| cells.tiles()[c] == Tile::Door && listed(c))
+            .count(),
         "stray door tiles"
     );
 }
@@ -450,7 +499,17 @@ fn rooms_grouped_as_the_flood_fill_finds(
     // Any floor cell stands for its room (a merged room's centre may be
     // rock); a room is one piece of floor.
     let flood_of = |r: usize| {
-        let p = rooms[r].shape.cells().next().expect("a room has floor");
+        let p = rooms[r]
+            .shape
+            .cells()
+            .find(|p| {
+                matches!(
+                    tiles[usize::from(p.y) * width + usize::from(p.x)],
+                    Tile::Floor | Tile::UpStairs | Tile::DownStairs
+                )
+            })
+            .or_else(|| rooms[r].shape.cells().next())
+            .expect("a room has floor");
         labels[usize::from(p.y) * width + usize::from(p.x)]
     };
     assert_eq!(graph_labels.len(), rooms.len(), "a graph label a room");

@@ -84,7 +84,9 @@ fn json_document() {
                 .all(|r| r.as_str().unwrap().chars().count() == 60)
         );
         for room in level["rooms"].as_array().unwrap() {
-            assert!(["rect", "circle"].contains(&room["shape"].as_str().unwrap()));
+            let shape = room["shape"].as_str().unwrap();
+            assert!(["rect", "circle", "vault"].contains(&shape), "{shape}");
+            assert_eq!(room["vault"].is_string(), shape == "vault");
             for key in ["id", "x", "y", "width", "height"] {
                 assert!(room[key].is_u64(), "{key}");
             }

@@ -110,7 +110,7 @@ proptest! {
         // The run recorded itself: every action it carried out, and only those.
         prop_assert_eq!(run.recording(), Some(&recording));
         let end = Checkpoint { actions: recording.len(), turn: run.turn(), digest: run.digest() };
-        let start = Start { seed, config, kinds, items: ItemKind::defaults() };
+        let start = Start { seed, config, kinds, items: ItemKind::defaults(), vaults: run.vaults().to_vec() };
         let bytes = encode(&start, start_digest, &recording, end);
         let journal = decode(&bytes, "journal").unwrap();
         prop_assert!(journal.cut.is_none());
@@ -234,6 +234,7 @@ fn a_run_comes_back_from_its_journal() {
         config,
         kinds,
         items: Vec::new(),
+        vaults: run.vaults().to_vec(),
     };
     let mut writer = JournalWriter::create(&journal_path(&dir, "r"), &start, run.digest()).unwrap();
     let mut recording = Recording::new();
@@ -311,6 +312,7 @@ fn a_save_check_compares_with_journal_and_save() {
         config,
         kinds,
         items: Vec::new(),
+        vaults: run.vaults().to_vec(),
     };
     let start_digest = run.digest();
     let mut recording = Recording::new();

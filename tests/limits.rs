@@ -19,7 +19,7 @@ fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
     let out = delve(&[
         "simulate",
         "--seed",
-        "2",
+        "6",
         "--config",
         &cfg,
         "--turns",
@@ -36,7 +36,7 @@ fn a_new_run_whose_stack_cannot_be_made_is_refused_before_it_starts() {
         "a run that cannot be finished was saved"
     );
     // The same config with a seed whose levels can all be made plays.
-    let out = delve(&["simulate", "--seed", "1", "--config", &cfg, "--turns", "50"]);
+    let out = delve(&["simulate", "--seed", "8", "--config", &cfg, "--turns", "50"]);
     ok(&out);
 }
 
@@ -143,7 +143,9 @@ fn ordinary_levels_stay_far_within_their_budget() {
                 let limit = budget::total_for(config.width, config.height) / 10;
                 for seed in 0..seeds {
                     for depth in 1..=config.levels {
-                        generator.level(&config, seed, depth).unwrap();
+                        generator
+                            .level(&config, delve::vault::shipped(), seed, depth)
+                            .unwrap();
                         assert!(
                             generator.work_spent() <= limit,
                             "{text} {style:?} overlap {overlap} seed {seed} depth {depth}: {} of {}",
@@ -160,7 +162,9 @@ fn ordinary_levels_stay_far_within_their_budget() {
         "test",
     )
     .unwrap();
-    let e = generator.level(&sparse, 1, 1).unwrap_err();
+    let e = generator
+        .level(&sparse, delve::vault::shipped(), 1, 1)
+        .unwrap_err();
     assert!(matches!(e, GenerateError::Unjoinable { .. }), "{e}");
     assert!(generator.work_spent() <= budget::total_for(500, 500) / 4);
 }

@@ -15,4 +15,5 @@ mod saves_dir;
 mod sim;
 mod stack;
 mod stats;
+mod vaults;
 mod view;

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use delve::config::Config;
 use delve::sim::{ItemKind, MonsterKind};
+use delve::vault::Vault;
 
-use super::{CliError, load_config, load_kinds, seed_or_random};
+use super::{CliError, load_config, load_kinds, load_vaults, seed_or_random};
 
 // `--seed`. Its help says where a random seed is shown, which differs per
 // command, so the default text below (the one most commands use) is
@@ -41,14 +42,43 @@ pub struct ConfigArg {
     pub config: Option<PathBuf>,
 }
 
-// `--seed`, `--config` and `--levels`: the stack of levels a command
-// generates (generate, stats).
+// `--vaults FILE`, on every command that generates levels.
+#[derive(clap::Args)]
+pub struct VaultsArg {
+    /// RON list of vaults, set pieces drawn by hand (default: the vaults of
+    /// data/vaults.ron).
+    #[arg(long, value_name = "FILE")]
+    pub vaults: Option<PathBuf>,
+}
+
+impl VaultsArg {
+    /// The vaults of `--vaults FILE`, their monster letters checked against
+    /// `kinds` and their size against the config's levels, or the shipped
+    /// ones.
+    pub fn load(&self, kinds: &[MonsterKind], config: &Config) -> Result<Vec<Vault>, CliError> {
+        load_vaults(self.vaults.as_deref(), kinds, config)
+    }
+
+    /// The vaults for a command with no monsters of its own: letters are
+    /// checked against the config's built-in kinds.
+    pub fn load_for(&self, config: &Config) -> Result<Vec<Vault>, CliError> {
+        match &self.vaults {
+            Some(_) => self.load(&load_kinds(None, config)?, config),
+            None => Ok(delve::vault::shipped().to_vec()),
+        }
+    }
+}
+
+// `--seed`, `--config`, `--vaults` and `--levels`: the stack of levels a
+// command generates (generate, stats).
 #[derive(clap::Args)]
 pub struct StackArgs {
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
     pub config: ConfigArg,
+    #[command(flatten)]
+    pub vaults: VaultsArg,
     /// Number of levels, overriding the config.
     #[arg(long, value_name = "N")]
     pub levels: Option<u16>,
@@ -76,6 +106,8 @@ pub struct NewRunArgs {
     /// RON list of item kinds for the Combat rules (default: data/items.ron).
     #[arg(long, value_name = "FILE")]
     pub items: Option<PathBuf>,
+    #[command(flatten)]
+    pub vaults: VaultsArg,
 }
 
 impl NewRunArgs {

@@ -33,6 +33,7 @@ enum Format {
 
 pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     let config = args.stack.load_config()?;
+    let vaults = args.stack.vaults.load_for(&config)?;
     let seed = args.stack.seed.or_random();
     let levels = config.levels;
     let shown: Vec<u16> = match args.depth {
@@ -44,7 +45,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         Some(d) => vec![d],
         None => (1..=levels).collect(),
     };
-    let mut dungeon = Dungeon::new(config, seed);
+    let mut dungeon = Dungeon::with_vaults(config, vaults, seed);
     // Neighbours of the shown levels are needed for stair destinations.
     let mut needed: Vec<u16> = shown
         .iter()

@@ -182,6 +182,23 @@ pub fn load_kinds(path: Option<&Path>, config: &Config) -> Result<Vec<MonsterKin
     })
 }
 
+/// The vaults of `--vaults FILE` (each monster letter one of `kinds`'
+/// glyphs), or the shipped ones.
+pub fn load_vaults(
+    path: Option<&Path>,
+    kinds: &[MonsterKind],
+    config: &Config,
+) -> Result<Vec<delve::vault::Vault>, CliError> {
+    Ok(match path {
+        Some(path) => delve::vault_file::load_vaults_for(
+            path,
+            &|c| kinds.iter().any(|k| k.glyph == c),
+            Some((config.width, config.height)),
+        )?,
+        None => delve::vault::shipped().to_vec(),
+    })
+}
+
 /// Writes NAME's morgue file for a finished run, beside its save.
 pub fn write_morgue(
     saves: &delve::save::SaveDir,

@@ -70,8 +70,9 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 e => e.into(),
             })?;
             let items = args.new_run.load_items()?;
+            let vaults = args.new_run.vaults.load(&kinds, &config)?;
             (
-                Run::with_items(config, kinds, items, seed)?,
+                Run::with_items(config, kinds, items, vaults, seed)?,
                 (name, lock),
                 None,
             )

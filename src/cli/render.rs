@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use delve::dungeon::Dungeon;
 use delve::render;
 
-use super::args::{ConfigArg, SeedArg};
+use super::args::{ConfigArg, SeedArg, VaultsArg};
 use super::{CliError, load_config, write_output};
 
 #[derive(clap::Args)]
@@ -14,6 +14,8 @@ pub struct RenderArgs {
     seed: SeedArg,
     #[command(flatten)]
     config: ConfigArg,
+    #[command(flatten)]
+    vaults: VaultsArg,
     /// The level to draw (1 is the top; the default).
     #[arg(long, value_name = "D", conflicts_with = "all")]
     depth: Option<u16>,
@@ -31,6 +33,7 @@ pub struct RenderArgs {
 
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let config = load_config(args.config.config.as_deref(), None)?;
+    let vaults = args.vaults.load_for(&config)?;
     let levels = config.levels;
     if let Some(d) = args.depth
         && (d == 0 || d > levels)
@@ -54,11 +57,13 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     let seed = args.seed.or_random();
     let image = if args.all {
-        let dungeon = Dungeon::generate_all(config, seed)?;
+        let mut dungeon = Dungeon::with_vaults(config, vaults, seed);
+        dungeon.generate_depths(&(1..=levels).collect::<Vec<_>>())?;
         let all: Vec<&delve::Level> = (1..=levels).filter_map(|d| dungeon.generated(d)).collect();
         render::sheet(&all, args.scale, SHEET_COLUMNS)
     } else {
-        let level = delve::generate_level(&config, seed, args.depth.unwrap_or(1))?;
+        let level =
+            delve::Generator::default().level(&config, &vaults, seed, args.depth.unwrap_or(1))?;
         render::level_image(&level, args.scale)
     };
     write_output(Some(&args.out), &render::encode_png(&image))

@@ -8,6 +8,7 @@ use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::batch::{Report, RunRecord, Summary, run_batch};
 use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
+use delve::vault::Vault;
 
 use super::args::NewRunArgs;
 use super::journal;
@@ -79,11 +80,12 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         None => {
             let (config, kinds) = args.new_run.load()?;
             let items = args.new_run.load_items()?;
+            let vaults = args.new_run.vaults.load(&kinds, &config)?;
             if let Some(runs) = args.runs {
-                return runs_summary(&args, config, kinds, items, runs);
+                return runs_summary(&args, config, (kinds, items, vaults), runs);
             }
             let seed = args.new_run.seed.or_random();
-            Run::with_items(config, kinds, items, seed)?
+            Run::with_items(config, kinds, items, vaults, seed)?
         }
     };
     // --turns counts this session's turns, so a continued run plays N more;
@@ -158,8 +160,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
 fn runs_summary(
     args: &SimulateArgs,
     config: Config,
-    kinds: Vec<MonsterKind>,
-    items: Vec<ItemKind>,
+    (kinds, items, vaults): (Vec<MonsterKind>, Vec<ItemKind>, Vec<Vault>),
     runs: u64,
 ) -> Result<(), CliError> {
     let first = args.new_run.seed.or_random();
@@ -193,7 +194,13 @@ fn runs_summary(
         runs,
         jobs,
         |seed| -> Result<RunRecord, GenerateError> {
-            let mut run = Run::with_items(config.clone(), kinds.clone(), items.clone(), seed)?;
+            let mut run = Run::with_items(
+                config.clone(),
+                kinds.clone(),
+                items.clone(),
+                vaults.clone(),
+                seed,
+            )?;
             play_headless(&mut run, turns)?;
             Ok(run.record())
         },

@@ -31,6 +31,7 @@ enum StatsFormat {
 
 pub fn run(args: StatsArgs) -> Result<(), CliError> {
     let config = args.stack.load_config()?;
+    let vaults = args.stack.vaults.load_for(&config)?;
     let seed = args.stack.seed.or_random();
     let samples = args.samples.unwrap_or(1);
     // Levels are generated one at a time on this thread, so each time is
@@ -38,13 +39,13 @@ pub fn run(args: StatsArgs) -> Result<(), CliError> {
     let mut generator = delve::Generator::default();
     // One untimed level first: the generator's reusable buffers are
     // allocated and touched once, so no level's time includes that.
-    generator.level(&config, seed, 1)?;
+    generator.level(&config, &vaults, seed, 1)?;
     let mut measured = Vec::new();
     let mut times_us = Vec::new();
     for k in 0..samples {
         for depth in 1..=config.levels {
             let start = std::time::Instant::now();
-            let level = generator.level(&config, seed.wrapping_add(k), depth)?;
+            let level = generator.level(&config, &vaults, seed.wrapping_add(k), depth)?;
             times_us.push(start.elapsed().as_micros() as u64);
             measured.push(LevelStats::of(&level));
         }

@@ -231,6 +231,10 @@ pub(super) fn prune(site: &mut Site<'_>, pristine: &[u8]) {
         .filter(|&c| matches!(site.tiles[c], Tile::Corridor | Tile::Door))
         .collect();
     while let Some(c) = todo.pop() {
+        // A vault's own corridor and inner doors stay as drawn.
+        if site.room_id[c] != 0 {
+            continue;
+        }
         let dead = match site.tiles[c] {
             Tile::Corridor => open_around(site.tiles, c, is_open) <= 1,
             Tile::Door => open_around(site.tiles, c, is_corridor) == 0,

@@ -2,7 +2,7 @@
 //!
 //! The pipeline of one attempt:
 //! 1. hardness field (smooth noise, immutable border),
-//! 2. rooms by random placement,
+//! 2. vaults, then rooms, by random placement,
 //! 3. corridors by weighted A* between nearest rooms, with doors,
 //! 4. stairs far apart by path,
 //! 5. the level graph read off the grid,
@@ -12,7 +12,7 @@
 //! and the next attempt (a fresh sub-seed) is made, up to
 //! `generation_retries`, and within the level's work budget (see
 //! [`budget`]). No IO, no clock, no global state: the result depends on
-//! (config, seed, depth) alone.
+//! (config, vaults, seed, depth) alone.
 
 pub mod budget;
 mod corridors;
@@ -25,8 +25,10 @@ mod vault_place;
 pub(crate) mod verify;
 
 use crate::config::{Config, DeadEndPolicy};
+use crate::geom::{Rect, Shape, VaultBox};
 use crate::grid_search::Bfs;
 use crate::level::{Door, Level, Room, Tile};
+use crate::vault::{Vault, VaultCell};
 
 use self::budget::Budget;
 use self::corridors::{Carver, Site};
@@ -280,9 +282,10 @@ pub struct Generator {
     work_spent: u64,
 }
 
-/// Generates one level with fresh buffers.
+/// Generates one level with fresh buffers and the vaults delve ships
+/// ([`crate::vault::shipped`]), as `delve generate` does by default.
 pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, GenerateError> {
-    Generator::default().level(config, seed, depth)
+    Generator::default().level(config, crate::vault::shipped(), seed, depth)
 }
 
 /// Hardness and rooms of a level's first attempt, ready for the corridor
@@ -292,6 +295,7 @@ pub fn generate_level(config: &Config, seed: u64, depth: u16) -> Result<Level, G
 pub struct Groundwork {
     ground: Ground,
     room_id: Vec<u16>,
+    entrances: Vec<Vec<u32>>,
     seed: u64,
     depth: u16,
 }
@@ -301,18 +305,32 @@ pub struct Groundwork {
 struct Ground {
     tiles: Vec<Tile>,
     hardness: Vec<u8>,
-    shapes: Vec<crate::geom::Shape>,
+    shapes: Vec<Shape>,
+    /// For each vault (rooms 0 to k-1), the cells of its doors on its
+    /// edge: the only places corridors may join it. They stay rock, out of
+    /// the room, until a corridor opens one; the rest become doors as drawn
+    /// once the corridors are done.
+    entrances: Vec<Vec<u32>>,
+    /// For each vault, the cells its drawing marks for stairs.
+    stair_spots: Vec<Vec<crate::geom::Pos>>,
 }
 
 impl Generator {
     /// The hardness and rooms of attempt 0 of a level (`None` if it placed
     /// too few rooms).
     #[doc(hidden)]
-    pub fn groundwork(&mut self, config: &Config, seed: u64, depth: u16) -> Option<Groundwork> {
+    pub fn groundwork(
+        &mut self,
+        config: &Config,
+        vaults: &[Vault],
+        seed: u64,
+        depth: u16,
+    ) -> Option<Groundwork> {
         validated(config).ok()?;
         let budget = Budget::for_level(config.width, config.height);
-        let ground = self.ground(config, seed, depth, 0, &budget).ok()?;
+        let ground = self.ground(config, vaults, seed, depth, 0, &budget).ok()?;
         Some(Groundwork {
+            entrances: ground.entrances.clone(),
             ground,
             room_id: self.room_id.clone(),
             seed,
@@ -338,6 +356,7 @@ impl Generator {
             config,
             &mut work.ground,
             &work.room_id,
+            &work.entrances,
             (work.seed, work.depth, 0),
             &budget,
         )
@@ -350,6 +369,7 @@ impl Generator {
     fn ground(
         &mut self,
         config: &Config,
+        vaults: &[Vault],
         seed: u64,
         depth: u16,
         attempt: u32,
@@ -370,7 +390,48 @@ impl Generator {
             self.pristine.clone_from(&hardness);
         }
         let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
-        let shapes = rooms::place(config, &mut rng, &mut self.room_id, budget);
+        self.room_id.clear();
+        self.room_id.resize(w * h, 0);
+        // Vaults first (they draw nothing from the stream when there are
+        // none to place), then the ordinary rooms round them. Only the
+        // styles that search their way to a door (Tunnel) or grow until
+        // they meet one (DeadEnd) place vaults: Grid corridors wander along
+        // their lines and Straight ones walk straight, and neither can aim
+        // at a vault's few doors (with a one-door vault most such levels
+        // could not be joined at all).
+        let wanted = match config.corridors {
+            crate::config::CorridorStyle::Tunnel | crate::config::CorridorStyle::DeadEnd => {
+                config.vaults.count
+            }
+            _ => crate::config::VaultConfig::NONE.count,
+        };
+        let placed = vault_place::place(
+            vaults,
+            wanted,
+            depth,
+            (config.width, config.height),
+            &mut rng,
+            &mut self.room_id,
+            1,
+            budget,
+        );
+        let vault_shapes: Vec<Shape> = placed
+            .iter()
+            .map(|p| {
+                Shape::Vault(VaultBox {
+                    bounds: Rect {
+                        x: p.x,
+                        y: p.y,
+                        width: p.drawing.width(),
+                        height: p.drawing.height(),
+                    },
+                    vault: p.vault as u16,
+                    quarter_turns: p.orientation.quarter_turns,
+                    mirrored: p.orientation.mirrored,
+                })
+            })
+            .collect();
+        let shapes = rooms::place(config, &mut rng, &mut self.room_id, &vault_shapes, budget);
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
         }
@@ -384,12 +445,61 @@ impl Generator {
                 hardness[c] = 0;
             }
         }
+        let (entrances, stair_spots) = placed
+            .iter()
+            .map(|p| lay_vault(p, w, &mut tiles, &mut hardness, &mut self.room_id))
+            .unzip();
         Ok(Ground {
             tiles,
             hardness,
             shapes,
+            entrances,
+            stair_spots,
         })
     }
+}
+
+/// Lays a placed vault's drawing into the level, cell by cell, and returns
+/// its entrances and stair places. Its own rock is immutable (255), so neither corridors nor
+/// tunnellers go through it; `?` cells and entrances leave the room (to
+/// the generator, and to the corridors that may open them).
+fn lay_vault(
+    placed: &vault_place::PlacedVault,
+    w: usize,
+    tiles: &mut [Tile],
+    hardness: &mut [u8],
+    room_id: &mut [u16],
+) -> (Vec<u32>, Vec<crate::geom::Pos>) {
+    let d = &placed.drawing;
+    let mut entrances = Vec::new();
+    let mut spots = Vec::new();
+    for (x, y, cell) in d.cells() {
+        let c =
+            (usize::from(placed.y) + usize::from(y)) * w + usize::from(placed.x) + usize::from(x);
+        let edge = x == 0 || y == 0 || x + 1 == d.width() || y + 1 == d.height();
+        let (tile, hard) = match cell {
+            VaultCell::StairSpot => {
+                spots.push(crate::geom::Pos::new(placed.x + x, placed.y + y));
+                (Tile::Floor, 0)
+            }
+            VaultCell::Floor | VaultCell::Monster(_) => (Tile::Floor, 0),
+            VaultCell::Door if edge => {
+                entrances.push(c as u32);
+                room_id[c] = 0;
+                (Tile::Rock, hardness[c].clamp(1, 254))
+            }
+            VaultCell::Door => (Tile::Door, 0),
+            VaultCell::Corridor => (Tile::Corridor, 0),
+            VaultCell::Rock => (Tile::Rock, 255),
+            VaultCell::Open => {
+                room_id[c] = 0;
+                (Tile::Rock, hardness[c].clamp(1, 254))
+            }
+        };
+        tiles[c] = tile;
+        hardness[c] = hard;
+    }
+    (entrances, spots)
 }
 
 /// The corridor stage of one attempt: the configured style, then extra
@@ -404,6 +514,7 @@ fn join_rooms(
     config: &Config,
     ground: &mut Ground,
     room_id: &[u16],
+    entrances: &[Vec<u32>],
     (seed, depth, attempt): (u64, u16, u32),
     budget: &Budget,
 ) -> Result<Vec<Vec<Door>>, Rejected> {
@@ -415,6 +526,7 @@ fn join_rooms(
         hardness: &mut ground.hardness,
         room_id,
         shapes: &ground.shapes,
+        entrances,
         doors: &mut doors,
         budget,
     };
@@ -434,6 +546,11 @@ fn join_rooms(
     if config.dead_ends == DeadEndPolicy::Prune {
         loops::prune(&mut site, pristine);
     }
+    // Every door of a vault's edge is there as drawn, joined or not.
+    for &c in entrances.iter().flatten() {
+        site.tiles[c as usize] = Tile::Door;
+        site.hardness[c as usize] = 0;
+    }
     Ok(doors)
 }
 
@@ -445,10 +562,12 @@ enum Rejected {
 }
 
 impl Generator {
-    /// Generates the level at `depth` (1-based) of the run `seed`.
+    /// Generates the level at `depth` (1-based) of the run `seed`, placing
+    /// vaults from `vaults` (those whose depths hold it; none if empty).
     pub fn level(
         &mut self,
         config: &Config,
+        vaults: &[Vault],
         seed: u64,
         depth: u16,
     ) -> Result<Level, GenerateError> {
@@ -470,7 +589,7 @@ impl Generator {
             // Whatever else it does, an attempt fills and verifies a whole
             // level.
             let outcome = if budget.spend(attempt_work) {
-                self.attempt(config, seed, depth, attempt, &budget)
+                self.attempt(config, vaults, seed, depth, attempt, &budget)
             } else {
                 Err(Rejected::OverBudget(WorkStage::Attempt))
             };
@@ -557,13 +676,16 @@ impl Generator {
     fn attempt(
         &mut self,
         config: &Config,
+        vaults: &[Vault],
         seed: u64,
         depth: u16,
         attempt: u32,
         budget: &Budget,
     ) -> Result<Level, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
-        let mut ground = self.ground(config, seed, depth, attempt, budget)?;
+        let mut ground = self.ground(config, vaults, seed, depth, attempt, budget)?;
+        let entrances = std::mem::take(&mut ground.entrances);
+        let stair_spots = std::mem::take(&mut ground.stair_spots);
         let doors = join_rooms(
             &mut self.carver,
             &mut self.bfs,
@@ -571,6 +693,7 @@ impl Generator {
             config,
             &mut ground,
             &self.room_id,
+            &entrances,
             (seed, depth, attempt),
             budget,
         )?;
@@ -578,6 +701,7 @@ impl Generator {
             mut tiles,
             hardness,
             shapes,
+            ..
         } = ground;
 
         let rooms: Vec<Room> = shapes
@@ -591,8 +715,12 @@ impl Generator {
         // One breadth-first search from the anchor room both proves the
         // level connected and ranks the rooms for the stairs.
         let mut rng = stage_rng(seed, depth, attempt, Stage::Stairs);
-        let anchor = stairs::anchor(rooms.len(), &counts, &mut rng);
-        let centre = rooms[anchor].shape.center();
+        let places = stairs::StairPlaces {
+            vault_spots: &stair_spots,
+        };
+        let too_few = Rejected::TooFewRooms(rooms.len());
+        let anchor = stairs::anchor(rooms.len(), &counts, &places, &mut rng).ok_or(too_few)?;
+        let centre = places.reference(w, &tiles, &rooms, anchor);
         let from = usize::from(centre.y) * w + usize::from(centre.x);
         let reached = verify::distance_map(w, &tiles, from, &mut self.bfs);
         // Stairs change neither what is walkable nor the graph, so the
@@ -602,10 +730,12 @@ impl Generator {
             &mut tiles,
             &rooms,
             &counts,
+            &places,
             anchor,
             self.bfs.distances(),
             &mut rng,
-        );
+        )
+        .ok_or(Rejected::TooFewRooms(rooms.len()))?;
         let level = Level::assemble(
             depth,
             config.width,
@@ -698,7 +828,10 @@ mod tests {
                 other => panic!("{field}: expected InvalidConfig, got {other:?}"),
             }
             let mut generator = Generator::default();
-            assert!(generator.groundwork(&config, 7, 1).is_none(), "{field}");
+            assert!(
+                generator.groundwork(&config, &[], 7, 1).is_none(),
+                "{field}"
+            );
         }
     }
 }

@@ -17,30 +17,70 @@ use crate::geom::{Merged, Pos, Rect, Shape};
 
 use super::budget::Budget;
 
-/// Places rooms and marks their cells in `room_id` (0 = no room, otherwise
-/// room index + 1). Returns the shapes in placement order. Each try spends
-/// from `budget` for the rooms and cells it looks at; placement stops when
-/// it is overspent (the caller asks the budget).
+/// Marks on cells around a vault's box while rooms are placed: no room comes
+/// within a cell of them, so a room's ring never covers the cell outside a
+/// vault's door, where corridors reach it.
+const MARGIN: u16 = u16::MAX;
+
+/// Places rooms after the level's `vaults` (rooms 1 to k, their boxes
+/// already marked in `room_id`) and marks their cells in `room_id` (0 = no
+/// room, otherwise room index + 1). Returns every shape, vaults first, in
+/// placement order. Each try spends from `budget` for the rooms and cells it
+/// looks at; placement stops when it is overspent (the caller asks the
+/// budget).
 pub(crate) fn place(
     cfg: &Config,
     rng: &mut Pcg64,
-    room_id: &mut Vec<u16>,
+    room_id: &mut [u16],
+    vaults: &[Shape],
     budget: &Budget,
 ) -> Vec<Shape> {
-    if cfg.rooms_may_overlap {
-        return place_overlapping(cfg, rng, room_id, budget);
-    }
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
-    room_id.clear();
-    room_id.resize(w * h, 0);
+    mark_margins(room_id, vaults, w, MARGIN);
+    let shapes = if cfg.rooms_may_overlap {
+        place_overlapping(cfg, rng, room_id, vaults, budget)
+    } else {
+        place_apart(cfg, rng, room_id, vaults, budget)
+    };
+    mark_margins(room_id, vaults, w, 0);
+    debug_assert!(room_id.len() == w * h);
+    shapes
+}
+
+/// Sets the ring of cells around each vault's box to `mark`.
+fn mark_margins(room_id: &mut [u16], vaults: &[Shape], w: usize, mark: u16) {
+    for v in vaults {
+        let b = v.bounds();
+        let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
+        let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = &mut room_id[y * w + x];
+                if (y == y0 || y == y1 || x == x0 || x == x1) && (*c == 0 || *c == MARGIN) {
+                    *c = mark;
+                }
+            }
+        }
+    }
+}
+
+fn place_apart(
+    cfg: &Config,
+    rng: &mut Pcg64,
+    room_id: &mut [u16],
+    vaults: &[Shape],
+    budget: &Budget,
+) -> Vec<Shape> {
+    let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     let rc = &cfg.rooms;
     let target = usize::from(rc.count.max);
     let mut shapes: Vec<Shape> = Vec::with_capacity(target);
+    shapes.extend_from_slice(vaults);
     let mut streak = 0u32;
     // Past the minimum count, stop once rooms cover this much of the level:
     // packed rooms seal each other off, and a level needs rock for corridors.
     let floor_cap = (rc.max_floor_share * ((w - 2) * (h - 2)) as f64) as usize;
-    let mut floor = 0usize;
+    let mut floor: usize = vaults.iter().map(Shape::area).sum();
     'rooms: while shapes.len() < target
         && (shapes.len() < usize::from(rc.count.min) || floor < floor_cap)
     {
@@ -79,21 +119,21 @@ pub(crate) fn place(
 fn place_overlapping(
     cfg: &Config,
     rng: &mut Pcg64,
-    room_id: &mut Vec<u16>,
+    room_id: &mut [u16],
+    vaults: &[Shape],
     budget: &Budget,
 ) -> Vec<Shape> {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
-    room_id.clear();
-    room_id.resize(w * h, 0);
     let rc = &cfg.rooms;
     let target = usize::from(rc.count.max);
     // Slots in placement order; a slot merged into another is emptied, and
-    // the survivors are renumbered at the end.
+    // the survivors are renumbered at the end. Vaults never merge.
     let mut slots: Vec<Option<Shape>> = Vec::with_capacity(target);
-    let mut live = 0usize;
+    slots.extend(vaults.iter().copied().map(Some));
+    let mut live = vaults.len();
     let mut streak = 0u32;
     let floor_cap = (rc.max_floor_share * ((w - 2) * (h - 2)) as f64) as usize;
-    let mut floor = 0usize;
+    let mut floor: usize = vaults.iter().map(Shape::area).sum();
     let mut touched: Vec<(u16, bool)> = Vec::new();
     'rooms: while live < target && (live < usize::from(rc.count.min) || floor < floor_cap) {
         let size = random_size(cfg, rng);
@@ -146,7 +186,7 @@ fn place_overlapping(
         }
     }
     if shapes.len() + 1 != new_id.len() {
-        for id in room_id.iter_mut() {
+        for id in room_id.iter_mut().filter(|id| **id != MARGIN) {
             *id = new_id[usize::from(*id)];
         }
     }
@@ -166,7 +206,11 @@ fn merge_with(
 ) -> Option<Shape> {
     touched.clear();
     let b = shape.bounds();
-    if !slots.iter().flatten().any(|p| p.bounds().within(&b, 1)) {
+    if !slots
+        .iter()
+        .flatten()
+        .any(|p| p.bounds().within(&b, reach(p)))
+    {
         return Some(*shape);
     }
     // A close look at each cell of the box and its neighbours.
@@ -201,7 +245,10 @@ fn merge_with(
     if touched.is_empty() {
         return Some(*shape);
     }
-    if touched.iter().any(|t| !t.1) {
+    // A corner only, a vault or the margin round a vault: refused.
+    let vault =
+        |id: u16| id == MARGIN || matches!(slots[usize::from(id) - 1], Some(Shape::Vault(_)));
+    if touched.iter().any(|t| !t.1 || vault(t.0)) {
         return None;
     }
     touched.sort_unstable();
@@ -265,7 +312,7 @@ fn fits(
 ) -> bool {
     let b = shape.bounds();
     // Cheap rejection first: most candidates are far from every room.
-    if !placed.iter().any(|p| p.bounds().within(&b, 1)) {
+    if !placed.iter().any(|p| p.bounds().within(&b, reach(p))) {
         return true;
     }
     let x0 = usize::from(b.x).saturating_sub(1);
@@ -286,11 +333,21 @@ fn fits(
     true
 }
 
+/// How far from its box a placed shape's marks reach: a vault's margin
+/// lies a cell outside it.
+fn reach(placed: &Shape) -> u16 {
+    if matches!(placed, Shape::Vault(_)) {
+        2
+    } else {
+        1
+    }
+}
+
 /// Whether cell (x, y) is within one cell (Chebyshev) of the shape.
 fn near(shape: &Shape, x: usize, y: usize) -> bool {
     match shape {
         // The dilated bounding box is exactly the rectangle's neighbourhood.
-        Shape::Rect(_) => true,
+        Shape::Rect(_) | Shape::Vault(_) => true,
         Shape::Circle { .. } | Shape::Merged(_) => (-1i32..=1).any(|dy| {
             (-1i32..=1).any(|dx| {
                 let (nx, ny) = (x as i32 + dx, y as i32 + dy);

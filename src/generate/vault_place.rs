@@ -5,13 +5,10 @@
 //! chosen by weight among the vaults whose depths hold the level and that
 //! fit it, laid down in one of its allowed orientations, and given up to
 //! `ATTEMPTS` random positions. A vault owns its whole box (its rock
-//! included): the box stays off the border and keeps the one-cell gap every
-//! room keeps, so its cells are marked as a room in `room_id` and ordinary
-//! rooms placed afterwards go round it.
-
-// Phase A of issue 12: generation calls this once issue 11 has landed;
-// until then only its tests do.
-#![cfg_attr(not(test), allow(dead_code))]
+//! included): its cells are marked as a room in `room_id`, and ordinary
+//! rooms placed afterwards go round it (see `rooms::place`). The box keeps
+//! two cells of rock from the border and from other vaults, so the cell
+//! outside each of its doors stays open to corridors.
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -80,22 +77,24 @@ pub(crate) fn place(
             .into_iter()
             .filter(|&o| {
                 let d = vaults[vault].drawing().oriented(o);
-                d.width() + 4 <= width && d.height() + 4 <= height
+                d.width() + 6 <= width && d.height() + 6 <= height
             })
             .collect();
         let orientation = fitting[rng.random_range(0..fitting.len())];
         let drawing = vaults[vault].drawing().oriented(orientation);
         let (dw, dh) = (usize::from(drawing.width()), usize::from(drawing.height()));
         for _ in 0..ATTEMPTS {
-            // The box stays a cell off the border cells, so its gap does
-            // too: x from 2 to width - 2 - dw.
-            let x = rng.random_range(2..=usize::from(width) - 2 - dw);
-            let y = rng.random_range(2..=usize::from(height) - 2 - dh);
-            if !budget.spend((dw + 2) * (dh + 2)) {
+            // Two cells of rock between the box and the border, so the
+            // cell outside a door on the edge (its porch) has a way on: x
+            // from 3 to width - 3 - dw. Vaults keep two cells apart, so no
+            // porch is in another vault's ring.
+            let x = rng.random_range(3..=usize::from(width) - 3 - dw);
+            let y = rng.random_range(3..=usize::from(height) - 3 - dh);
+            if !budget.spend((dw + 4) * (dh + 4)) {
                 return placed;
             }
-            let clear = (y - 1..=y + dh).all(|cy| {
-                room_id[cy * w + x - 1..=cy * w + x + dw]
+            let clear = (y - 2..=y + dh + 1).all(|cy| {
+                room_id[cy * w + x - 2..=cy * w + x + dw + 1]
                     .iter()
                     .all(|&id| id == 0)
             });
@@ -166,9 +165,9 @@ mod tests {
                 prop_assert_eq!(&v.drawing().oriented(p.orientation), &p.drawing);
                 let (x, y) = (usize::from(p.x), usize::from(p.y));
                 let (dw, dh) = (usize::from(p.drawing.width()), usize::from(p.drawing.height()));
-                prop_assert!(x >= 2 && y >= 2 && x + dw + 2 <= wu && y + dh + 2 <= usize::from(h));
-                for cy in y - 1..=y + dh {
-                    for cx in x - 1..=x + dw {
+                prop_assert!(x >= 3 && y >= 3 && x + dw + 3 <= wu && y + dh + 3 <= usize::from(h));
+                for cy in y - 2..=y + dh + 1 {
+                    for cx in x - 2..=x + dw + 1 {
                         let inside = (y..y + dh).contains(&cy) && (x..x + dw).contains(&cx);
                         let id = room_id[cy * wu + cx];
                         prop_assert_eq!(id, if inside { i as u16 + 1 } else { 0 });

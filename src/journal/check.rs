@@ -196,6 +196,7 @@ pub fn start_run(start: &Start) -> Result<Run, crate::generate::GenerateError> {
         start.config.clone(),
         start.kinds.clone(),
         start.items.clone(),
+        start.vaults.clone(),
         start.seed,
     )
 }

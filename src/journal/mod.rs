@@ -89,6 +89,9 @@ pub struct Start {
     /// The item kinds a Combat run began with, kept for the same reason;
     /// empty for a Stomp run, which has none.
     pub items: Vec<ItemKind>,
+    /// The vaults the run's levels are given, kept for the same reason;
+    /// empty for a run from before vaults (start format 3 or 4).
+    pub vaults: Vec<crate::vault::Vault>,
 }
 
 /// A format-3 start (before Combat), in the pre-Combat shapes the save
@@ -107,6 +110,7 @@ impl From<StartV3> for Start {
             config: s.config.into(),
             kinds: s.kinds.into_iter().map(Into::into).collect(),
             items: Vec::new(),
+            vaults: Vec::new(),
         }
     }
 }
@@ -128,6 +132,7 @@ impl From<StartV4> for Start {
             config: s.config.into(),
             kinds: s.kinds,
             items: s.items,
+            vaults: Vec::new(),
         }
     }
 }
@@ -490,6 +495,8 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
         .config
         .validate()
         .map_err(|p| damaged(format!("its config: {}: {}", p.field, p.message)))?;
+    crate::vault::Vault::check_list(&start.vaults)
+        .map_err(|what| damaged(format!("its vaults: {what}")))?;
     MonsterKind::check_list(&start.kinds).map_err(|p| {
         damaged(match p.index {
             Some(i) => format!("its monster kind {i}: {}: {}", p.field, p.message),

@@ -26,6 +26,7 @@ pub fn start_of(run: &Run) -> Start {
         config: run.config().clone(),
         kinds: run.kinds().to_vec(),
         items: run.combat().map(|c| c.items.clone()).unwrap_or_default(),
+        vaults: run.vaults().to_vec(),
     }
 }
 

@@ -8,6 +8,7 @@ fn start() -> Start {
         config: Config::default(),
         kinds: MonsterKind::defaults(),
         items: ItemKind::defaults(),
+        vaults: crate::vault::shipped().to_vec(),
     }
 }
 

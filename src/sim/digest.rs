@@ -7,7 +7,7 @@ use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
 
 use crate::config::{
     CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-    RoomConfig, RoomLoopConfig, Rules, VaultConfig, SimulationConfig, StairsConfig, TunnelConfig,
+    RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in

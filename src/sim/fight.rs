@@ -203,7 +203,7 @@ impl Run {
             .stairs_going(StairDirection::Up)
             .next()
             .map(|s| s.pos)
-            .unwrap_or_else(|| level.rooms()[0].shape.center());
+            .unwrap_or_else(|| level.room_cell(0));
         let wake = self.free_cell_near(stairs);
         self.state.player.pos = wake;
         self.say(format!(

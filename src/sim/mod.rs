@@ -60,6 +60,7 @@ use crate::generate::seed::{Stage, stage_rng};
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
+use crate::vault::Vault;
 
 /// How many log lines a run keeps.
 const LOG_LINES: usize = 200;
@@ -270,6 +271,11 @@ pub struct Run {
     /// history of the state rather than part of it. `None` for a run from
     /// a save made before runs were recorded, or built on a hand-made level.
     recording: Option<record::Recording>,
+    /// The vaults the run's levels are given (save format 5 on), kept with
+    /// the run because the vaults file may change after it started: a level
+    /// not visited yet must come out as it would have. Empty for runs from
+    /// before vaults.
+    vaults: Vec<Vault>,
     #[serde(skip)]
     sight: Sight,
     /// Lines logged since this value was made (not saved): lets a viewer
@@ -369,14 +375,22 @@ impl Run {
     /// depth 1 populated, the player on its arrival staircase (or in the
     /// first room's centre).
     pub fn new(config: Config, kinds: Vec<MonsterKind>, seed: u64) -> Result<Run, GenerateError> {
-        Run::with_items(config, kinds, ItemKind::defaults(), seed)
+        Run::with_items(
+            config,
+            kinds,
+            ItemKind::defaults(),
+            crate::vault::shipped().to_vec(),
+            seed,
+        )
     }
 
-    /// A new run with its own item kinds (used only under Combat).
+    /// A new run with its own item kinds (used only under Combat) and
+    /// vaults (a vaults file's, or none).
     pub fn with_items(
         config: Config,
         kinds: Vec<MonsterKind>,
         items: Vec<ItemKind>,
+        vaults: Vec<Vault>,
         seed: u64,
     ) -> Result<Run, GenerateError> {
         let levels = vec![None; usize::from(config.levels)];
@@ -398,6 +412,7 @@ impl Run {
             config,
             RunState::new(kinds, seed, levels, player, combat),
             None,
+            vaults,
         );
         run.prove_stack()?;
         run.enter(1)?;
@@ -406,7 +421,7 @@ impl Run {
             .stairs_going(StairDirection::Up)
             .next()
             .map(|s| s.pos)
-            .unwrap_or_else(|| level.rooms()[0].shape.center());
+            .unwrap_or_else(|| level.room_cell(0));
         run.state.player.pos = start;
         run.say("You enter the dungeon.".to_string());
         run.refresh();
@@ -474,6 +489,7 @@ impl Run {
             config,
             RunState::new(kinds, 0, levels, player, combat),
             None,
+            Vec::new(),
         );
         run.refresh();
         run
@@ -505,7 +521,8 @@ impl Run {
         if missing.is_empty() {
             return Ok(());
         }
-        let mut dungeon = Dungeon::new(self.config.clone(), self.state.seed);
+        let mut dungeon =
+            Dungeon::with_vaults(self.config.clone(), self.vaults.clone(), self.state.seed);
         dungeon.generate_depths(&missing)?;
         for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
             if level.is_some() {
@@ -697,11 +714,13 @@ impl Run {
         config: Config,
         state: RunState,
         recording: Option<record::Recording>,
+        vaults: Vec<Vault>,
     ) -> Run {
         Run {
             config,
             state,
             recording,
+            vaults,
             sight: Sight::default(),
             said: 0,
             made: Vec::new(),
@@ -734,6 +753,7 @@ impl Run {
             Some(i) => format!("monster kind {i}: {}: {}", p.field, p.message),
             None => format!("monster kinds: {}", p.message),
         })?;
+        Vault::check_list(&self.vaults)?;
         if self.state.levels.len() != usize::from(self.config.levels) {
             return Err(format!(
                 "{} level slots for {} levels",
@@ -817,7 +837,9 @@ impl Run {
             if state.seen.len() != cells.div_ceil(64) {
                 return Err(at("fog of war of the wrong size".into()));
             }
-            let wanted = monsters_wanted(&self.config, depth);
+            // The level's share, and one for each monster its vaults draw.
+            let wanted =
+                monsters_wanted(&self.config, depth) + vault_monsters(&self.vaults, level).len();
             placed += wanted as u64;
             alive += state.monsters.len() as u64;
             if state.monsters.len() > wanted {
@@ -911,6 +933,32 @@ impl Run {
         {
             return Err(format!("room {i} has more than {} doors", rooms.max_doors));
         }
+        // A vault room must be one of the run's vaults, laid down in a way
+        // it allows, filling its box.
+        for (i, room) in level.rooms().iter().enumerate() {
+            let crate::geom::Shape::Vault(v) = room.shape else {
+                continue;
+            };
+            let Some(vault) = self.vaults.get(usize::from(v.vault)) else {
+                return Err(format!(
+                    "room {i} is vault {}, which the run has not",
+                    v.vault
+                ));
+            };
+            let allowed = v.quarter_turns < 4
+                && (v.quarter_turns == 0 || vault.rotate)
+                && (!v.mirrored || vault.mirror);
+            let d = vault.drawing().oriented(crate::vault::Orientation {
+                quarter_turns: v.quarter_turns,
+                mirrored: v.mirrored,
+            });
+            if !allowed || (d.width(), d.height()) != (v.bounds.width, v.bounds.height) {
+                return Err(format!(
+                    "room {i} is vault {:?} laid down in a way it does not allow or does not fit",
+                    vault.name
+                ));
+            }
+        }
         let (up, down) = self.config.stair_counts(level.depth());
         let have = (
             level.stairs_going(StairDirection::Up).count(),
@@ -939,7 +987,12 @@ impl Run {
         if self.state.levels[slot].is_none() {
             let level = match self.made.get_mut(slot).and_then(Option::take) {
                 Some(level) => level,
-                None => Generator::default().level(&self.config, self.state.seed, depth)?,
+                None => Generator::default().level(
+                    &self.config,
+                    &self.vaults,
+                    self.state.seed,
+                    depth,
+                )?,
             };
             let monsters = if let Some(state) = &mut self.state.combat {
                 let (monsters, hp) = fight::populate_by_depth(
@@ -958,6 +1011,8 @@ impl Run {
             } else {
                 populate(&self.config, &self.state.kinds, self.state.seed, &level)
             };
+            let mut monsters = monsters;
+            self.add_vault_monsters(slot, &level, &mut monsters);
             let cells = usize::from(level.width()) * usize::from(level.height());
             self.state.levels[slot] = Some(LevelState {
                 level,
@@ -976,6 +1031,37 @@ impl Run {
             m.next = m.next.max(now);
         }
         Ok(())
+    }
+
+    /// The monsters drawn in the level's vaults, each on its cell (unless a
+    /// monster stands there already), with full hit points under Combat.
+    fn add_vault_monsters(&mut self, slot: usize, level: &Level, monsters: &mut Vec<Monster>) {
+        for (glyph, pos) in vault_monsters(&self.vaults, level) {
+            let Some(kind) = self.state.kinds.iter().position(|k| k.glyph == glyph) else {
+                continue;
+            };
+            if monsters.iter().any(|m| m.pos == pos) {
+                continue;
+            }
+            monsters.push(Monster {
+                id: monsters.len() as u32,
+                kind: kind as u16,
+                pos,
+                next: 0,
+                memory: None,
+            });
+            if let Some(state) = &mut self.state.combat {
+                let hp = self.state.kinds[kind].hp.max().clamp(1, 10_000) as u16;
+                let floor = &mut state.floors[slot];
+                floor.monster_hp.push(hp);
+                floor.monster_max_hp.push(hp);
+            }
+        }
+    }
+
+    /// The vaults the run's levels are given.
+    pub fn vaults(&self) -> &[Vault] {
+        &self.vaults
     }
 
     /// Plays one player action and the monster moves it lets happen.
@@ -1324,6 +1410,33 @@ fn monsters_wanted(config: &Config, depth: u16) -> usize {
     let sim = &config.simulation;
     (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
         .min(u32::from(sim.monsters_max)) as usize
+}
+
+/// The monster letters of the vaults in `level`, with the cells they stand
+/// on, in room order then row by row.
+pub fn vault_monsters(vaults: &[Vault], level: &Level) -> Vec<(char, Pos)> {
+    let mut out = Vec::new();
+    for room in level.rooms() {
+        let crate::geom::Shape::Vault(v) = room.shape else {
+            continue;
+        };
+        let Some(vault) = vaults.get(usize::from(v.vault)) else {
+            continue;
+        };
+        let drawing = vault.drawing().oriented(crate::vault::Orientation {
+            quarter_turns: v.quarter_turns,
+            mirrored: v.mirrored,
+        });
+        for (x, y, cell) in drawing.cells() {
+            let pos = Pos::new(v.bounds.x + x, v.bounds.y + y);
+            if let crate::vault::VaultCell::Monster(glyph) = cell
+                && level.tile(pos) == Tile::Floor
+            {
+                out.push((glyph, pos));
+            }
+        }
+    }
+    out
 }
 
 fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {

@@ -220,18 +220,25 @@ mod tests {
             simulation: crate::config::SimulationConfig::stomp(),
             ..Config::default()
         };
-        let start = Run::new(config, MonsterKind::defaults(), 11).unwrap();
-        let mut run = start.clone();
-        let mut recording = Recording::new();
-        while run.turn() < turns {
-            let mut action = autopilot(&mut run);
-            if run.step(action).unwrap() == [Event::Blocked] {
-                action = Action::Wait;
-                run.step(action).unwrap();
+        // The first run from seed 11 on that is still going at `turns`
+        // (a run that ends early blocks every action).
+        for seed in 11..60 {
+            let start = Run::new(config.clone(), MonsterKind::defaults(), seed).unwrap();
+            let mut run = start.clone();
+            let mut recording = Recording::new();
+            while run.turn() < turns && run.outcome() == crate::sim::Outcome::Playing {
+                let mut action = autopilot(&mut run);
+                if run.step(action).unwrap() == [Event::Blocked] {
+                    action = Action::Wait;
+                    run.step(action).unwrap();
+                }
+                recording.push(action);
             }
-            recording.push(action);
+            if run.turn() == turns {
+                return (start, run, recording);
+            }
         }
-        (start, run, recording)
+        panic!("no run from seeds 11 to 59 lasts {turns} turns")
     }
 
     fn keys(control: &mut ReplayControl, run: &mut Run, text: &str) {

@@ -28,6 +28,9 @@ pub(crate) struct Site<'a> {
     pub hardness: &'a mut [u8],
     pub room_id: &'a [u16],
     pub shapes: &'a [Shape],
+    /// The doors on each vault's edge (vaults are rooms 0 to k-1): a
+    /// vault's only door candidates.
+    pub entrances: &'a [Vec<u32>],
     pub doors: &'a mut [Vec<Door>],
     /// The level's work budget: every search step and growth step spends
     /// from it, and a stage that overspends gives up.
@@ -89,7 +92,7 @@ impl Rules {
                         }
                     }
                 }
-                Shape::Circle { .. } | Shape::Merged(_) => {
+                Shape::Circle { .. } | Shape::Merged(_) | Shape::Vault(_) => {
                     for y in y0..=y1 {
                         for x in x0..=x1 {
                             let c = y * w + x;
@@ -104,10 +107,24 @@ impl Rules {
                 }
             }
         }
+        // The cell outside each vault door (its porch) is where a corridor
+        // comes to the door, so it stays open unless another room's ring
+        // claims it too.
+        for (i, doors) in site.entrances.iter().enumerate() {
+            let id = i as u16 + 1;
+            for &d in doors {
+                if let Some(p) = porch(site, d as usize) {
+                    if self.ring[p] == id {
+                        self.ring[p] = 0;
+                    }
+                }
+            }
+        }
     }
 
     /// Door candidates: ring cells of one room, orthogonally next to its
-    /// floor, off the border, with a way out into free rock.
+    /// floor, off the border, with a way out into free rock. A vault's are
+    /// its edge doors whose porch is free.
     fn door_candidates(&mut self, site: &Site<'_>) {
         let w = site.width;
         self.candidates.resize_with(site.shapes.len(), Vec::new);
@@ -115,6 +132,15 @@ impl Rules {
             let id = i as u16 + 1;
             let list = &mut self.candidates[i];
             list.clear();
+            if let Some(doors) = site.entrances.get(i) {
+                let ring = &self.ring;
+                list.extend(doors.iter().copied().filter(|&d| {
+                    porch(site, d as usize).is_some_and(|p| {
+                        ring[p] == 0 && site.room_id[p] == 0 && site.hardness[p] != 255
+                    })
+                }));
+                continue;
+            }
             let b = shape.bounds();
             for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
                 for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
@@ -225,6 +251,38 @@ pub(super) fn outward(site: &Site<'_>, c: usize) -> Dir {
         .into_iter()
         .find(|&d| site.room_id[step(c, d.opposite(), site.width)] != 0)
         .unwrap_or(Dir::North)
+}
+
+/// The cell just outside a vault's edge door: the neighbour that is not
+/// part of the vault's box (`None` if the door is not on an edge, or the
+/// level's border is there).
+fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
+    let w = site.width;
+    let (x, y) = (door % w, door / w);
+    let r = site.room_id;
+    // The vault's own cells are marked with its id; entrances and `?`
+    // cells are not, so the porch is the orthogonal neighbour outside the
+    // box: the one whose opposite neighbour is the vault's.
+    let sides = [
+        (x.checked_sub(1).map(|nx| y * w + nx), x + 1 < w, door + 1),
+        ((x + 1 < w).then_some(door + 1), x > 0, door.wrapping_sub(1)),
+        (
+            y.checked_sub(1).map(|ny| ny * w + x),
+            y + 1 < site.height,
+            door + w,
+        ),
+        (
+            (y + 1 < site.height).then_some(door + w),
+            y > 0,
+            door.wrapping_sub(w),
+        ),
+    ];
+    sides.into_iter().find_map(|(out, has_in, inside)| {
+        let out = out?;
+        let (ox, oy) = (out % w, out / w);
+        let off_border = ox > 0 && oy > 0 && ox + 1 < w && oy + 1 < site.height;
+        (has_in && r[inside] != 0 && r[out] == 0 && off_border).then_some(out)
+    })
 }
 
 fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {

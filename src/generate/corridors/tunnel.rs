@@ -160,7 +160,9 @@ impl Tunnel {
                 let row = y * w + usize::from(b.x) - 1..=y * w + usize::from(b.right()) + 1;
                 match shape {
                     crate::geom::Shape::Rect(_) => self.step[row].fill(0),
-                    crate::geom::Shape::Circle { .. } | crate::geom::Shape::Merged(_) => {
+                    crate::geom::Shape::Circle { .. }
+                    | crate::geom::Shape::Merged(_)
+                    | crate::geom::Shape::Vault(_) => {
                         for c in row {
                             if rules.in_ring(c) || site.room_id[c] != 0 {
                                 self.step[c] = 0;
@@ -480,9 +482,9 @@ mod tests {
             let (w, h) = (70usize, 40usize);
             let mut hard = vec![0u8; w * h];
             hardness::fill(&mut hard, &mut Vec::new(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
-            let mut room_id = Vec::new();
+            let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
-            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &budget);
+            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget);
             prop_assume!(shapes.len() >= 2);
             let mut tiles = vec![Tile::Rock; w * h];
             for (c, &id) in room_id.iter().enumerate() {
@@ -492,7 +494,7 @@ mod tests {
                 }
             }
             let mut doors = vec![Vec::new(); shapes.len()];
-            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, doors: &mut doors, budget: &budget };
+            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, entrances: &[], doors: &mut doors, budget: &budget };
             let mut rules = Rules::default();
             rules.prepare(&site);
             let mut tunnel = Tunnel::default();

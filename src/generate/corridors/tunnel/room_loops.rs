@@ -190,6 +190,7 @@ impl Tunnel {
                 hardness: &mut *site.hardness,
                 room_id: site.room_id,
                 shapes: site.shapes,
+                entrances: site.entrances,
                 doors: &mut *site.doors,
                 budget: &budget,
             };
@@ -386,7 +387,7 @@ mod tests {
 
     fn level(generator: &mut Generator, cfg: &Config, seed: u64, depth: u16) -> Level {
         generator
-            .level(cfg, seed, depth)
+            .level(cfg, crate::vault::shipped(), seed, depth)
             .unwrap_or_else(|e| panic!("seed {seed} depth {depth}: {e}"))
     }
 

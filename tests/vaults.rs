@@ -1,0 +1,336 @@
+//! Vaults: the shipped file, every vault found in its level exactly as
+//! drawn, levels with random vault sets keeping every promise, and the
+//! vault file's located errors.
+
+use std::path::Path;
+
+use delve::config::Range;
+use delve::sim::MonsterKind;
+use delve::vault::{Orientation, Vault, VaultCell, VaultDraft, build, shipped};
+use delve::{Config, Generator, Level, Pos, Shape, Tile};
+use proptest::prelude::*;
+
+use crate::check;
+use crate::common::{TempDir, delve, ok, refused, stdout};
+use crate::properties::STYLES;
+
+fn shipped_glyphs() -> Vec<char> {
+    MonsterKind::defaults().iter().map(|k| k.glyph).collect()
+}
+
+#[test]
+fn shipped_vaults_use_shipped_monsters_and_each_appears_by_default() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/vaults.ron");
+    let glyphs = shipped_glyphs();
+    let vaults = delve::vault_file::load_vaults(&path, &|c| glyphs.contains(&c)).unwrap();
+    assert_eq!(vaults, shipped(), "the built-in list is the file's");
+    assert!(vaults.len() >= 12, "{} vaults", vaults.len());
+    let config = Config::default();
+    for v in &vaults {
+        assert!(
+            v.fits(config.width, config.height),
+            "{} does not fit",
+            v.name
+        );
+        assert!(
+            (1..=config.levels).any(|d| v.allows_depth(d)),
+            "{} is at no depth of the default stack",
+            v.name
+        );
+    }
+    let sides: Vec<(u16, u16)> = vaults
+        .iter()
+        .map(|v| (v.drawing().width(), v.drawing().height()))
+        .collect();
+    assert!(sides.iter().any(|&(w, h)| w <= 5 && h <= 5), "no closet");
+    assert!(
+        sides.iter().any(|&(w, h)| w >= 30 && h >= 20),
+        "no 30x20 hall"
+    );
+    let monsters = |v: &Vault| {
+        v.drawing()
+            .cells()
+            .any(|(_, _, c)| matches!(c, VaultCell::Monster(_)))
+    };
+    assert!(vaults.iter().any(monsters) && !vaults.iter().all(monsters));
+}
+
+/// Every vault of `level` stands exactly as its drawing, turned and
+/// flipped as it allows: floor, doors, its own corridor, immutable rock,
+/// stairs only where it marks them, corridors joined only at its edge
+/// doors.
+pub fn vaults_as_drawn(level: &Level, vaults: &[Vault]) {
+    let hard = level.hardness_grid();
+    for (i, room) in level.rooms().iter().enumerate() {
+        let Shape::Vault(v) = room.shape else {
+            continue;
+        };
+        let vault = &vaults[usize::from(v.vault)];
+        let o = Orientation {
+            quarter_turns: v.quarter_turns,
+            mirrored: v.mirrored,
+        };
+        assert!(
+            vault.orientations().contains(&o),
+            "{}: {o:?} not allowed",
+            vault.name
+        );
+        let d = vault.drawing().oriented(o);
+        assert_eq!((d.width(), d.height()), (v.bounds.width, v.bounds.height));
+        let edge_doors: Vec<Pos> = d
+            .entrances()
+            .map(|(x, y)| Pos::new(v.bounds.x + x, v.bounds.y + y))
+            .collect();
+        for (x, y, cell) in d.cells() {
+            let p = Pos::new(v.bounds.x + x, v.bounds.y + y);
+            let (t, h) = (level.tile(p), hard[level.index(p)]);
+            let fine = match cell {
+                VaultCell::Floor | VaultCell::Monster(_) => t == Tile::Floor,
+                VaultCell::StairSpot => {
+                    matches!(t, Tile::Floor | Tile::UpStairs | Tile::DownStairs)
+                }
+                VaultCell::Door => t == Tile::Door,
+                VaultCell::Corridor => t == Tile::Corridor,
+                VaultCell::Rock => t == Tile::Rock && h == 255,
+                VaultCell::Open => matches!(t, Tile::Rock | Tile::Corridor) && h != 255,
+            };
+            assert!(
+                fine,
+                "{} at {p:?}: drawn {cell:?}, found {t:?} ({h})",
+                vault.name
+            );
+        }
+        for s in level.stairs().iter().filter(|s| usize::from(s.room) == i) {
+            let (x, y) = (s.pos.x - v.bounds.x, s.pos.y - v.bounds.y);
+            assert_eq!(d.cell(x, y), VaultCell::StairSpot, "{} stairs", vault.name);
+        }
+        for door in &room.doors {
+            assert!(
+                edge_doors.contains(&door.pos),
+                "{} joined off a door",
+                vault.name
+            );
+        }
+    }
+}
+
+fn vault_count(level: &Level) -> usize {
+    level
+        .rooms()
+        .iter()
+        .filter(|r| matches!(r.shape, Shape::Vault(_)))
+        .count()
+}
+
+/// A random vault: a walled box of floor with doors on its edges, maybe
+/// pillars, a monster, a stair place, an inner corridor.
+fn random_vault() -> impl Strategy<Value = VaultDraft> {
+    (
+        (5usize..=16, 5usize..=12),
+        prop::collection::vec((0u8..4, 0.0f64..1.0), 1..=4),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+        (any::<bool>(), any::<bool>(), 1u16..=5),
+    )
+        .prop_map(
+            |((w, h), doors, (pillars, monster, stairs), (rotate, mirror, weight))| {
+                let mut grid = vec![vec!['x'; w]; h];
+                for row in grid.iter_mut().take(h - 1).skip(1) {
+                    for c in row.iter_mut().take(w - 1).skip(1) {
+                        *c = '.';
+                    }
+                }
+                if pillars {
+                    for y in (2..h - 2).step_by(2) {
+                        for x in (2..w - 2).step_by(2) {
+                            grid[y][x] = 'x';
+                        }
+                    }
+                }
+                if monster {
+                    grid[1][1] = 'r';
+                }
+                if stairs {
+                    grid[h - 2][w - 2] = '>';
+                }
+                for (side, at) in doors {
+                    let along = |n: usize| 1 + ((n - 2) as f64 * at) as usize % (n - 2);
+                    let (x, y) = match side {
+                        0 => (along(w), 0),
+                        1 => (along(w), h - 1),
+                        2 => (0, along(h)),
+                        _ => (w - 1, along(h)),
+                    };
+                    grid[y][x] = '+';
+                }
+                VaultDraft {
+                    name: String::new(),
+                    depths: Range::new(1, 10),
+                    weight,
+                    rotate,
+                    mirror,
+                    map: grid.into_iter().map(|r| r.into_iter().collect()).collect(),
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Levels with random vault sets (and the shipped ones), in every
+    /// corridor style, keep every promise of a level, and every vault is
+    /// found exactly as drawn.
+    #[test]
+    fn random_vault_sets_keep_every_promise(
+        seed in any::<u64>(),
+        style in prop::sample::select(&STYLES[..]),
+        drafts in prop::collection::vec(random_vault(), 1..=6),
+        with_shipped in any::<bool>(),
+        count in (0u16..=3, 0u16..=3).prop_map(|(a, b)| Range::new(a.min(b), a.max(b))),
+    ) {
+        let mut drafts = drafts;
+        for (i, d) in drafts.iter_mut().enumerate() {
+            d.name = format!("random {i}");
+        }
+        let mut vaults = build(&drafts, &|c| c == 'r').expect("drawn to be valid");
+        if with_shipped {
+            vaults.extend_from_slice(shipped());
+        }
+        let mut config = Config { levels: 3, corridors: style, ..Config::default() };
+        config.vaults.count = count;
+        let mut generator = Generator::default();
+        for depth in 1..=config.levels {
+            let level = generator.level(&config, &vaults, seed, depth).unwrap();
+            check::level(&level, &config);
+            vaults_as_drawn(&level, &vaults);
+            prop_assert!(vault_count(&level) <= usize::from(count.max));
+        }
+    }
+}
+
+#[test]
+fn default_levels_have_vaults_as_drawn() {
+    let config = Config::default();
+    let mut generator = Generator::default();
+    let mut seen = 0;
+    for seed in 0..8 {
+        for depth in 1..=config.levels {
+            let level = generator.level(&config, shipped(), seed, depth).unwrap();
+            vaults_as_drawn(&level, shipped());
+            seen += vault_count(&level);
+        }
+    }
+    // (0, 2) a level: about one a level on average.
+    assert!(seen >= 40, "{seen} vaults in 80 levels");
+}
+
+#[test]
+fn no_vaults_asked_for_none_placed() {
+    let mut config = Config::default();
+    config.vaults.count = Range::new(0, 0);
+    for style in STYLES {
+        config.corridors = style;
+        let level = Generator::default()
+            .level(&config, shipped(), 3, 2)
+            .unwrap();
+        assert_eq!(vault_count(&level), 0);
+    }
+    // And an empty list places none whatever the count.
+    let level = Generator::default()
+        .level(&Config::default(), &[], 3, 2)
+        .unwrap();
+    assert_eq!(vault_count(&level), 0);
+}
+
+#[test]
+fn json_export_names_the_vault() {
+    let out = delve(&[
+        "generate", "--seed", "2", "--depth", "1", "--format", "json",
+    ]);
+    ok(&out);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rooms = doc["levels"][0]["rooms"].as_array().unwrap();
+    let vault = rooms
+        .iter()
+        .find(|r| r["shape"] == "vault")
+        .expect("seed 2 depth 1 has a vault");
+    let name = vault["vault"].as_str().unwrap();
+    assert!(shipped().iter().any(|v| v.name == name), "{name}");
+    assert!(vault["width"].as_u64().unwrap() > 0 && !vault["doors"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_bad_vault_file_is_refused_with_its_place() {
+    let dir = TempDir::new("bad-vaults");
+    let one = r#"(name: "a", depths: (min: 1, max: 9), map: ["xx+xx", "x...x", "xxxxx"])"#;
+    let crypt = r#"[(name: "crypt", depths: (min: 1, max: 9), map: ["xx+xx", "x.Q.x", "xxxxx"])]"#;
+    // Line 1, the column of the Q itself.
+    let q = format!(
+        "vaults.ron:1:{}: [0].map: vault \"crypt\", map row 2, column 3: 'Q' is not a known glyph or monster",
+        crypt.find('Q').unwrap() + 1
+    );
+    let wide = "x".repeat(150);
+    let huge = format!(
+        "[\n  (name: \"huge\", depths: (min: 1, max: 9), rotate: true,\n   map: [\"{wide}\", \"+{}x\", \"{wide}\"])]",
+        ".".repeat(148)
+    );
+    let cases: Vec<(String, &str)> = vec![
+        (crypt.to_string(), &q),
+        (
+            r#"[(name: "shut", depths: (min: 1, max: 9), map: ["xxxxx", "x...x", "xxxxx"])]"#
+                .into(),
+            "vault \"shut\": the vault has no door",
+        ),
+        (
+            r#"[(name: "split", depths: (min: 1, max: 9), map: ["x+x+x", "x.x.x", "xxxxx"])]"#
+                .into(),
+            "vault \"split\", map row 1, column 4: this floor is cut off",
+        ),
+        (
+            format!("[{one}, {one}]"),
+            "vault \"a\": the name is taken by vault 1",
+        ),
+        (
+            r#"[(name: "z", depths: (min: 1, max: 9), map: ["xx+xx"], size: 3)]"#.into(),
+            "size",
+        ),
+        (
+            r#"[(name: "b", depths: (min: 1, max: 9), map: ["x.+xx", "x...x", "xxxxx"])]"#.into(),
+            "map row 1, column 2: '.' on the edge of the map",
+        ),
+        (huge, "vaults.ron:3:"),
+    ];
+    for (text, expect) in &cases {
+        let file = dir.file("vaults.ron", text);
+        let out = delve(&[
+            "generate", "--seed", "1", "--levels", "1", "--vaults", &file,
+        ]);
+        let err = refused(&out);
+        assert!(err.contains("vaults.ron:"), "{err}");
+        assert!(err.contains(expect), "expected {expect:?} in {err}");
+    }
+    let file = dir.file("vaults.ron", &cases[6].0);
+    let err = refused(&delve(&[
+        "generate", "--seed", "1", "--levels", "1", "--vaults", &file,
+    ]));
+    assert!(
+        err.contains("larger than a 150x150 level can hold"),
+        "{err}"
+    );
+    // Each command that generates reads --vaults.
+    for command in ["stats", "render", "simulate"] {
+        let mut args = vec![command, "--seed", "1", "--vaults", &file];
+        let png = dir.join("x.png");
+        let png = png.to_str().unwrap();
+        if command == "render" {
+            args.extend(["--out", png]);
+        }
+        let err = refused(&delve(&args));
+        assert!(err.contains("larger than a 150x150"), "{command}: {err}");
+    }
+    // A good file is used.
+    let file = dir.file("vaults.ron", &format!("[{one}]"));
+    ok(&delve(&[
+        "generate", "--seed", "1", "--levels", "1", "--vaults", &file,
+    ]));
+}
