@@ -603,14 +603,19 @@ fn readme_playing_section_names_its_options_keys_and_signals() {
 
 #[test]
 fn readme_loop_counts_are_the_measured_ones() {
-    // The style table and "How a level is made" both quote the default
-    // style's mean loops over `stats --seed 1 --samples 20`.
+    // The style table and "How a level is made" both quote the Tunnel's
+    // mean loops over `stats --seed 1 --samples 20 --config tunnel.ron`,
+    // a file without profiles, so every depth is a Tunnel level.
+    let dir = TempDir::new("tunnel-loops");
+    let tunnel = dir.file("tunnel.ron", "(corridors: Tunnel)");
     let out = delve(&[
         "stats",
         "--seed",
         "1",
         "--samples",
         "20",
+        "--config",
+        &tunnel,
         "--format",
         "json",
     ]);

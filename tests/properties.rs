@@ -179,27 +179,41 @@ proptest! {
     /// down, as they do unless a profile changes `stairs.per_level`).
     #[test]
     fn stacks_with_random_profiles_keep_every_promise(config in profiled_config(), seed in any::<u64>()) {
-        match Dungeon::generate_all(config.clone(), seed) {
-            Ok(dungeon) => {
-                for d in 1..=config.levels {
-                    let level = dungeon.generated(d).unwrap();
-                    check::level(level, &config);
-                    let own = config.at_depth(d);
-                    prop_assert!(own.profiles.is_empty());
-                    if own.stair_counts(d) == config.stair_counts(d) {
-                        prop_assert_eq!(&generate_level(&own, seed, d).unwrap(), level);
-                    }
-                }
-                crate::stack::check_links(&dungeon);
-                crate::stack::check_reachable(&dungeon);
+        let Some(dungeon) = checked_stack(&config, seed)? else {
+            return Ok(());
+        };
+        for d in 1..=config.levels {
+            let own = config.at_depth(d);
+            prop_assert!(own.profiles.is_empty());
+            if own.stair_counts(d) == config.stair_counts(d) {
+                prop_assert_eq!(&generate_level(&own, seed, d).unwrap(), dungeon.generated(d).unwrap());
             }
-            Err(
-                delve::GenerateError::TooFewRooms { .. }
-                | delve::GenerateError::Crowded { .. }
-                | delve::GenerateError::Unjoinable { .. },
-            ) => {}
-            Err(e) => prop_assert!(false, "unexpected error: {e}"),
         }
+    }
+}
+
+/// The stack of a random config with every promise checked, or `None` if
+/// it could not be made. A crowded random config may fail to place its
+/// minimum, and a style that grows corridors blindly may fail to join a
+/// layout; that must be the typed error, never a broken level or a panic.
+/// (At 80x21 and the default size every style must succeed: the tests
+/// below unwrap.)
+fn checked_stack(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCaseError> {
+    match Dungeon::generate_all(config.clone(), seed) {
+        Ok(dungeon) => {
+            for d in 1..=config.levels {
+                check::level(dungeon.generated(d).unwrap(), config);
+            }
+            crate::stack::check_links(&dungeon);
+            crate::stack::check_reachable(&dungeon);
+            Ok(Some(dungeon))
+        }
+        Err(
+            delve::GenerateError::TooFewRooms { .. }
+            | delve::GenerateError::Crowded { .. }
+            | delve::GenerateError::Unjoinable { .. },
+        ) => Ok(None),
+        Err(e) => Err(TestCaseError::fail(format!("unexpected error: {e}"))),
     }
 }
 
@@ -238,26 +252,7 @@ proptest! {
     fn small_stacks_keep_every_promise(config in small_config(), layout in layout(), seed in any::<u64>()) {
         let config = with_layout(config, layout);
         prop_assume!(config.validate().is_ok());
-        match Dungeon::generate_all(config.clone(), seed) {
-            Ok(dungeon) => {
-                for d in 1..=config.levels {
-                    check::level(dungeon.generated(d).unwrap(), &config);
-                }
-                crate::stack::check_links(&dungeon);
-                crate::stack::check_reachable(&dungeon);
-            }
-            // A crowded random config may fail to place its minimum, and a
-            // style that grows corridors blindly may fail to join a layout;
-            // that must be the typed error, never a broken level or a panic.
-            // (At 80x21 and the default size every style must succeed: the
-            // tests below unwrap.)
-            Err(
-                delve::GenerateError::TooFewRooms { .. }
-                | delve::GenerateError::Crowded { .. }
-                | delve::GenerateError::Unjoinable { .. },
-            ) => {}
-            Err(e) => prop_assert!(false, "unexpected error: {e}"),
-        }
+        checked_stack(&config, seed)?;
     }
 
     /// 002's exact setting: 80x21, at least 5 rooms, in every style.

@@ -194,9 +194,14 @@ fn stats_name_each_levels_style_and_sum_up_each_style() {
         "(width: 60, height: 30, levels: 3, profiles: [(depths: (min: 2, max: 2), corridors: Grid), \
          (depths: (min: 3), corridors: DeadEnd)])",
     );
-    let out = delve(&["stats", "--seed", "2", "--config", &config]);
-    ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let stats = |more: &[&str]| {
+        let mut args = vec!["stats", "--seed", "2", "--config", &config];
+        args.extend(more);
+        let out = delve(&args);
+        ok(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = stats(&[]);
     let styles: Vec<&str> = text
         .lines()
         .skip(2)
@@ -205,17 +210,7 @@ fn stats_name_each_levels_style_and_sum_up_each_style() {
         .collect();
     assert_eq!(styles, ["Tunnel", "Grid", "DeadEnd"], "{text}");
 
-    let out = delve(&[
-        "stats",
-        "--seed",
-        "2",
-        "--config",
-        &config,
-        "--samples",
-        "2",
-    ]);
-    ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stats(&["--samples", "2"]);
     let head = text.lines().find(|l| l.starts_with("metric")).unwrap();
     let heads: Vec<&str> = head.split_whitespace().collect();
     assert_eq!(
@@ -231,18 +226,8 @@ fn stats_name_each_levels_style_and_sum_up_each_style() {
     let rooms_row = text.lines().find(|l| l.starts_with("rooms ")).unwrap();
     assert_eq!(rooms_row.split_whitespace().count(), 7, "{text}");
 
-    let out = delve(&[
-        "stats",
-        "--seed",
-        "2",
-        "--config",
-        &config,
-        "--samples",
-        "2",
-        "--format",
-        "json",
-    ]);
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = stats(&["--samples", "2", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let styles = doc["styles"].as_array().unwrap();
     let names: Vec<&str> = styles
         .iter()
