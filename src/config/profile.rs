@@ -342,19 +342,36 @@ pub(super) fn setting<T>(
 
 /// The distinct stretches of depths in `1..=last` that the same
 /// profiles apply to, each with the indices of those profiles: every
-/// stretch's config is validated once.
+/// stretch's config is validated once. The set of profiles can change only
+/// where a band starts or just after one ends, so only those depths are
+/// looked at: the work grows with the profiles, not the depths.
 pub fn stretches(profiles: &[Profile], last: u16) -> Vec<(Band, Vec<usize>)> {
     let applying = |d: u16| -> Vec<usize> {
         (0..profiles.len())
             .filter(|&i| profiles[i].depths.contains(d))
             .collect()
     };
+    let mut starts: Vec<u16> = profiles
+        .iter()
+        .flat_map(|p| [p.depths.min, p.depths.max.saturating_add(1)])
+        .chain([1])
+        .filter(|d| (1..=last).contains(d))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
     let mut out: Vec<(Band, Vec<usize>)> = Vec::new();
-    for d in 1..=last {
-        let set = applying(d);
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(last, |next| next - 1);
+        let set = applying(start);
         match out.last_mut() {
-            Some((band, last)) if *last == set => band.max = d,
-            _ => out.push((Band { min: d, max: d }, set)),
+            Some((band, prev)) if *prev == set => band.max = end,
+            _ => out.push((
+                Band {
+                    min: start,
+                    max: end,
+                },
+                set,
+            )),
         }
     }
     out
@@ -423,15 +440,16 @@ pub(super) fn check(config: &Config) -> Result<(), Problem> {
         .iter()
         .map(|p| p.depths.max.min(MAX_LEVELS))
         .fold(config.levels, u16::max);
-    for (band, applying) in stretches(profiles, last) {
+    let all = stretches(profiles, last);
+    for (band, applying) in &all {
         if applying.is_empty() {
             continue;
         }
         at_depth(config, profiles, band.min)
             .validate_level()
-            .map_err(|problem| blame(problem, where_(config, band), &applying, profiles))?;
+            .map_err(|problem| blame(problem, where_(config, *band), applying, profiles))?;
     }
-    check_stair_rooms(config, last)
+    check_stair_rooms(config, &all)
 }
 
 /// How a problem names the stretch it is in: `depths 4-6`, `depths 7 and
@@ -460,10 +478,11 @@ fn where_(config: &Config, band: Band) -> String {
 /// level has the upper's count of staircases up and its own down: it must
 /// have a room for each (every stretch's own check counted its own count
 /// both ways).
-fn check_stair_rooms(config: &Config, last: u16) -> Result<(), Problem> {
+fn check_stair_rooms(config: &Config, stretches: &[(Band, Vec<usize>)]) -> Result<(), Problem> {
     let profiles = &config.profiles;
     let per = |d: u16| setting(profiles, d, config.stairs.per_level, |p| p.stairs.per_level);
-    for d in 2..=last {
+    // Within a stretch nothing changes.
+    for d in stretches.iter().map(|s| s.0.min).filter(|&d| d > 1) {
         let (up, own) = (per(d - 1), per(d));
         if up == own {
             continue;
@@ -781,6 +800,34 @@ mod tests {
             "x",
         )
         .unwrap();
+    }
+
+    proptest::proptest! {
+        /// Stretches found from the bands' ends are the ones a walk over
+        /// every depth finds.
+        #[test]
+        fn stretches_are_those_of_every_depth(
+            bands in proptest::collection::vec((0u16..=12, 0u16..=12), 0..5),
+            last in 1u16..=14,
+        ) {
+            let profiles: Vec<Profile> = bands
+                .iter()
+                .map(|&(min, span)| Profile {
+                    depths: Band { min, max: min.saturating_add(span) },
+                    ..Profile::default()
+                })
+                .collect();
+            let mut walked: Vec<(Band, Vec<usize>)> = Vec::new();
+            for d in 1..=last {
+                let set: Vec<usize> =
+                    (0..profiles.len()).filter(|&i| profiles[i].depths.contains(d)).collect();
+                match walked.last_mut() {
+                    Some((band, prev)) if *prev == set => band.max = d,
+                    _ => walked.push((Band { min: d, max: d }, set)),
+                }
+            }
+            proptest::prop_assert_eq!(stretches(&profiles, last), walked);
+        }
     }
 
     #[test]
