@@ -7,9 +7,12 @@
 //! editing a config file needs to know where to look, not just what is wrong.
 //!
 //! A leaf: it imports nothing of delve's but the RON diagnostics
-//! ([`crate::ron_diag`]), so every other module may depend on it. Besides
-//! [`Config::load`] nothing here touches the file system; everything else
-//! receives a validated `Config`.
+//! ([`crate::ron_diag`]) and the dice notation, so every other module may
+//! depend on it. Besides [`Config::load`] nothing here touches the file
+//! system; everything else receives a validated `Config`. Its child
+//! [`profile`] holds the bands of depths that change settings.
+
+pub mod profile;
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -20,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 pub use crate::ron_diag::{ConfigError, Location};
 use crate::ron_diag::{FieldIndex, parse, read_text};
+
+use self::profile::Profile;
 
 /// Smallest level that still holds a couple of rooms and corridors.
 pub const MIN_WIDTH: u16 = 30;
@@ -116,6 +121,13 @@ pub struct Config {
     /// How many vaults (set pieces from the vaults file) a level tries to
     /// place before its ordinary rooms; each counts as one of its rooms.
     pub vaults: VaultConfig,
+    /// Bands of depths with settings of their own, applied over the rest
+    /// in the order written (see [`profile`]). A file that leaves them out
+    /// has none, rather than the shipped progression of `data/default.ron`:
+    /// a profile overrides the top level, so inherited ones would undo the
+    /// file's own settings at depth. [`Config::default`] has none either;
+    /// [`Config::shipped`] is the file.
+    pub profiles: Vec<Profile>,
 }
 
 /// Vaults a level tries to place, among those whose depths hold it.
@@ -345,6 +357,68 @@ impl Default for Config {
             generation_retries: 32,
             room_loops: RoomLoopConfig::default(),
             vaults: VaultConfig::default(),
+            profiles: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// The config `delve` uses when given none: `data/default.ron`, built
+    /// in. It is [`Config::default`] with the shipped progression of
+    /// profiles (a test checks the file against both).
+    pub fn shipped() -> Config {
+        Config::from_ron(include_str!("../data/default.ron"), "data/default.ron")
+            .expect("data/default.ron is a valid config (a test checks)")
+    }
+
+    /// The config of the level at `depth`: this one with its profiles for
+    /// the depth applied, and no profiles of its own.
+    pub fn at_depth(&self, depth: u16) -> Config {
+        profile::at_depth(self, &self.profiles, depth)
+    }
+
+    /// A copy without the profiles, made without copying them. Every
+    /// field is named, so a new one cannot be forgotten.
+    fn without_profiles(&self) -> Config {
+        let Config {
+            width,
+            height,
+            levels,
+            rooms,
+            hardness,
+            tunnel,
+            stairs,
+            corridors,
+            grid_spacing,
+            grid_segment,
+            rooms_may_overlap,
+            extra_loops,
+            dead_ends,
+            simulation,
+            generation_retries,
+            room_loops,
+            vaults,
+            profiles: _,
+        } = self;
+        Config {
+            width: *width,
+            height: *height,
+            levels: *levels,
+            rooms: rooms.clone(),
+            hardness: hardness.clone(),
+            tunnel: tunnel.clone(),
+            stairs: stairs.clone(),
+            corridors: *corridors,
+            grid_spacing: *grid_spacing,
+            grid_segment: *grid_segment,
+            rooms_may_overlap: *rooms_may_overlap,
+            extra_loops: extra_loops.clone(),
+            dead_ends: *dead_ends,
+            simulation: simulation.clone(),
+            generation_retries: *generation_retries,
+            room_loops: room_loops.clone(),
+            vaults: *vaults,
+            profiles: Vec::new(),
         }
     }
 }
@@ -653,11 +727,7 @@ impl Config {
 /// [`Config::validate`], with the problem located where the file wrote it.
 fn check_config(config: &Config, fields: &FieldIndex, origin: &str) -> Result<(), ConfigError> {
     config.validate().map_err(|problem| {
-        let blamed = match &problem.instead {
-            Some(other) if !fields.is_written(&problem.field) && fields.is_written(other) => other,
-            _ => &problem.field,
-        };
-        let (line, column) = fields.locate(blamed);
+        let (line, column) = locate(&problem, fields);
         ConfigError::Invalid {
             location: Location {
                 origin: origin.into(),
@@ -670,10 +740,44 @@ fn check_config(config: &Config, fields: &FieldIndex, origin: &str) -> Result<()
     })
 }
 
+/// Where the file writes the field a problem is about: the field itself, or
+/// the one sharing the blame when only that is written, or else the
+/// field's nearest written parent. A field of a profile
+/// (`profiles[1].rooms.count.max`) is looked for inside that entry of the
+/// list alone, since every entry's keys have the same paths.
+fn locate(problem: &Problem, fields: &FieldIndex) -> (usize, usize) {
+    let written = |path: &str| match profile::entry_of(path) {
+        Some((entry, field)) => {
+            fields.written_in_entry("profiles", entry, &format!("profiles.{field}"))
+        }
+        None => fields.is_written(path).then(|| fields.locate(path)),
+    };
+    let nearest = |path: &str| match profile::entry_of(path) {
+        Some((entry, field)) => fields
+            .locate_in_entry("profiles", entry, &format!("profiles.{field}"))
+            .unwrap_or_else(|| fields.locate("profiles")),
+        None => fields.locate(path),
+    };
+    written(&problem.field)
+        .or_else(|| problem.instead.as_deref().and_then(written))
+        .unwrap_or_else(|| nearest(&problem.field))
+}
+
 impl Config {
     /// Checks the meaning of the values. The first problem found is
-    /// returned with the dotted path of the field it is about.
+    /// returned with the dotted path of the field it is about. The top
+    /// level is checked as it stands, then each profile's band, and then
+    /// the config of every stretch of depths the same profiles apply to,
+    /// as a whole; a problem there names the profile and the depths
+    /// (`profiles[1].rooms.count.max`, `at depths 4-6: ...`).
     pub fn validate(&self) -> Result<(), Problem> {
+        self.validate_level()?;
+        profile::check(self)
+    }
+
+    /// The checks of one level's settings: [`Config::validate`] without
+    /// the profiles.
+    fn validate_level(&self) -> Result<(), Problem> {
         let c = self;
         let r = &c.rooms;
         within(c.width, MIN_WIDTH..=MAX_SIDE, "width")?;
@@ -911,14 +1015,29 @@ impl Config {
     /// lead to each other, so neighbours have matching counts. Depth 1 has
     /// an up staircase (out of the dungeon) only with
     /// `exit_on_first_level`; the deepest level has none down.
+    ///
+    /// With profiles, a depth has as many staircases down as its own
+    /// `stairs.per_level`, and as many up as the depth above has down.
     pub fn stair_counts(&self, depth: u16) -> (usize, usize) {
-        let per = usize::from(self.stairs.per_level);
-        let up = if depth > 1 {
-            per
-        } else {
-            usize::from(self.stairs.exit_on_first_level)
+        let per = |d: u16| {
+            usize::from(profile::setting(
+                &self.profiles,
+                d,
+                self.stairs.per_level,
+                |p| p.stairs.per_level,
+            ))
         };
-        let down = if depth < self.levels { per } else { 0 };
+        let up = if depth > 1 {
+            per(depth - 1)
+        } else {
+            usize::from(profile::setting(
+                &self.profiles,
+                1,
+                self.stairs.exit_on_first_level,
+                |p| p.stairs.exit_on_first_level,
+            ))
+        };
+        let down = if depth < self.levels { per(depth) } else { 0 };
         (up, down)
     }
 
@@ -960,6 +1079,17 @@ pub struct Problem {
     /// Another field that shares the blame; errors point at it when the
     /// file writes it and not `field`.
     pub instead: Option<String>,
+}
+
+impl Problem {
+    /// A problem with `field` alone to blame.
+    pub(crate) fn new(field: &str, message: String) -> Problem {
+        Problem {
+            field: field.into(),
+            message,
+            instead: None,
+        }
+    }
 }
 
 fn check(ok: bool, field: &str, message: impl FnOnce() -> String) -> Result<(), Problem> {
@@ -1306,9 +1436,30 @@ mod default_file {
 
     #[test]
     fn data_default_ron_matches_the_built_in_defaults() {
+        // Field for field the built-in defaults, but for the shipped
+        // progression of profiles, which the built-in config lacks.
         let text = include_str!("../data/default.ron");
         let parsed = Config::from_ron(text, "data/default.ron").unwrap();
-        assert_eq!(parsed, Config::default());
+        assert!(parsed.profiles.len() >= 3, "{:?}", parsed.profiles);
+        assert_eq!(
+            Config {
+                profiles: Vec::new(),
+                ..parsed.clone()
+            },
+            Config::default()
+        );
+        assert_eq!(Config::shipped(), parsed);
+    }
+
+    #[test]
+    fn the_shipped_progression_varies_the_style_with_depth() {
+        let c = Config::shipped();
+        let styles: Vec<CorridorStyle> = (1..=c.levels).map(|d| c.at_depth(d).corridors).collect();
+        assert_eq!(styles[0], CorridorStyle::Tunnel);
+        assert_eq!(styles[4], CorridorStyle::Grid);
+        assert_eq!(styles[9], CorridorStyle::DeadEnd);
+        // Deeper stacks stay mazes.
+        assert_eq!(c.at_depth(40).corridors, CorridorStyle::DeadEnd);
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub mod grid_search;
 pub mod journal;
 pub mod layout;
 pub mod level;
-pub mod profile;
+pub use config::profile;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod ron_diag;

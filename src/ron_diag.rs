@@ -532,6 +532,11 @@ pub(crate) struct FieldIndex {
     /// The innermost bracket never closed: the bracket, its byte offset, and
     /// the path of the field whose value it opens ("" for none).
     unclosed: Option<(char, usize, String)>,
+    /// The entries of lists, in order: the path of the field whose list
+    /// holds them and the byte offsets of the entry's opening bracket and
+    /// just past its closing one. Entries of a list share their keys' paths
+    /// (`profiles.depths` for every profile), so these tell them apart.
+    entries: Vec<(String, usize, usize)>,
 }
 
 impl FieldIndex {
@@ -548,11 +553,12 @@ impl FieldIndex {
             line_starts,
             text: text.to_string(),
             unclosed: None,
+            entries: Vec::new(),
         };
         // Stack of open brackets; for each, the path of the key whose value
         // it opened (or the parent path for brackets not opened by a key),
-        // and where it stands.
-        let mut stack: Vec<(String, Option<usize>, usize)> = Vec::new();
+        // where it stands, and the list entry it opens, if it opens one.
+        let mut stack: Vec<(String, Option<usize>, usize, Option<usize>)> = Vec::new();
         let mut pending: Option<usize> = None; // key index whose value is next
         let mut i = 0;
         while i < bytes.len() {
@@ -597,19 +603,29 @@ impl FieldIndex {
                 }
                 b'(' | b'[' | b'{' => {
                     let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                    let in_list = stack.last().is_some_and(|s| bytes[s.2] == b'[');
                     let (path, owner) = match pending.take() {
                         Some(k) => (index.keys[k].0.clone(), Some(k)),
                         None => (parent, None),
                     };
-                    stack.push((path, owner, i));
+                    let entry = (in_list && owner.is_none()).then(|| {
+                        index.entries.push((path.clone(), i, usize::MAX));
+                        index.entries.len() - 1
+                    });
+                    stack.push((path, owner, i, entry));
                 }
                 b')' | b']' | b'}' => {
                     // A struct's last value ends at its closing bracket.
                     if let Some(k) = pending.take() {
                         index.keys[k].3 = i;
                     }
-                    if let Some((_, Some(k), _)) = stack.pop() {
-                        index.keys[k].3 = i + 1;
+                    if let Some((_, owner, _, entry)) = stack.pop() {
+                        if let Some(k) = owner {
+                            index.keys[k].3 = i + 1;
+                        }
+                        if let Some(e) = entry {
+                            index.entries[e].2 = i + 1;
+                        }
                     }
                 }
                 b',' => {
@@ -645,7 +661,7 @@ impl FieldIndex {
             }
             i += 1;
         }
-        index.unclosed = stack.pop().map(|(path, owner, at)| {
+        index.unclosed = stack.pop().map(|(path, owner, at, _)| {
             (
                 char::from(bytes[at]),
                 at,
@@ -698,6 +714,52 @@ impl FieldIndex {
 
     pub(crate) fn is_written(&self, path: &str) -> bool {
         self.keys.iter().any(|k| k.0 == path)
+    }
+
+    /// The byte span of the `n`-th entry of the list that is the value of
+    /// the field `list` (a dotted path).
+    fn entry_span(&self, list: &str, n: usize) -> Option<(usize, usize)> {
+        self.entries
+            .iter()
+            .filter(|e| e.0 == list)
+            .nth(n)
+            .map(|e| (e.1, e.2))
+    }
+
+    /// Where the `n`-th entry of the list `list` writes the key `path` (a
+    /// full dotted path, `profiles.rooms.count.max`), if it does.
+    pub(crate) fn written_in_entry(
+        &self,
+        list: &str,
+        n: usize,
+        path: &str,
+    ) -> Option<(usize, usize)> {
+        let (start, end) = self.entry_span(list, n)?;
+        self.keys
+            .iter()
+            .filter(|k| k.0 == path)
+            .find(|k| (start..end).contains(&self.offset(k.1, k.2)))
+            .map(|k| (k.1, k.2))
+    }
+
+    /// Where the `n`-th entry of `list` sets `path`; for a field it leaves
+    /// out, its nearest written ancestor inside the entry; failing that,
+    /// the entry's opening bracket. `None` if the list has no such entry.
+    pub(crate) fn locate_in_entry(
+        &self,
+        list: &str,
+        n: usize,
+        path: &str,
+    ) -> Option<(usize, usize)> {
+        let (start, _) = self.entry_span(list, n)?;
+        let mut p = path;
+        while p.len() > list.len() {
+            if let Some(at) = self.written_in_entry(list, n, p) {
+                return Some(at);
+            }
+            p = p.rsplit_once('.').map_or("", |(parent, _)| parent);
+        }
+        Some(self.line_col(start))
     }
 
     /// The character at a (line, character column) position.

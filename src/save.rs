@@ -501,6 +501,7 @@ pub(crate) mod v4 {
                 generation_retries: c.generation_retries,
                 room_loops: RoomLoopConfig::NONE,
                 vaults: config::VaultConfig::NONE,
+                profiles: Vec::new(),
             }
         }
     }
@@ -601,6 +602,7 @@ mod v1 {
                 generation_retries: c.generation_retries,
                 room_loops: config::RoomLoopConfig::NONE,
                 vaults: config::VaultConfig::NONE,
+                profiles: Vec::new(),
             }
         }
     }
@@ -759,6 +761,7 @@ pub(crate) mod v2 {
                 generation_retries: c.generation_retries,
                 room_loops: config::RoomLoopConfig::NONE,
                 vaults: config::VaultConfig::NONE,
+                profiles: Vec::new(),
             }
         }
     }

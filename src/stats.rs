@@ -11,6 +11,7 @@
 
 use serde::Serialize;
 
+use crate::config::CorridorStyle;
 use crate::generate::verify::distance_map;
 use crate::geom::Shape;
 use crate::graph::LevelGraph;
@@ -22,6 +23,10 @@ use crate::level::{Level, StairDirection, Tile};
 pub struct LevelStats {
     /// The level's place in the stack, 1 at the top.
     pub depth: u16,
+    /// The corridor style the level was made with, which profiles may vary
+    /// by depth; `None` when not known (a level is measured from its cells
+    /// alone; [`LevelStats::with_style`] adds it).
+    pub style: Option<CorridorStyle>,
     /// Rooms of all shapes.
     pub rooms: usize,
     /// Rectangular rooms.
@@ -79,6 +84,7 @@ impl LevelStats {
         }
         LevelStats {
             depth: level.depth(),
+            style: None,
             rooms: level.rooms().len(),
             rect_rooms: count(|s| matches!(s, Shape::Rect(_))),
             circle_rooms: count(|s| matches!(s, Shape::Circle { .. })),
@@ -93,6 +99,32 @@ impl LevelStats {
             longest_room_path: longest,
         }
     }
+
+    /// The metrics with the corridor style the level was made with.
+    pub fn with_style(self, style: CorridorStyle) -> LevelStats {
+        LevelStats {
+            style: Some(style),
+            ..self
+        }
+    }
+}
+
+/// How tables name a style: as the config writes it, `-` if unknown.
+fn style_name(style: Option<CorridorStyle>) -> String {
+    style.map_or_else(|| "-".to_string(), |s| format!("{s:?}"))
+}
+
+/// The styles among `levels`, in order of first appearance, each with the
+/// indices of its levels.
+fn by_style(levels: &[LevelStats]) -> Vec<(Option<CorridorStyle>, Vec<usize>)> {
+    let mut groups: Vec<(Option<CorridorStyle>, Vec<usize>)> = Vec::new();
+    for (i, s) in levels.iter().enumerate() {
+        match groups.iter_mut().find(|g| g.0 == s.style) {
+            Some(g) => g.1.push(i),
+            None => groups.push((s.style, vec![i])),
+        }
+    }
+    groups
 }
 
 /// Mean, least and greatest of one metric over many levels.
@@ -175,11 +207,12 @@ fn value(s: &LevelStats, time_us: u64, key: &str) -> Option<f64> {
 }
 
 /// One row a level, right-aligned under two heading lines (names, then
-/// units), narrow enough for an 80-column terminal: the rooms by shape
-/// share one column.
+/// units): the rooms by shape share one column, so that with the style of
+/// each level it stays under 90 columns.
 pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     let columns = [
         ("depth", ""),
+        ("style", ""),
         ("rooms", "(r/c/m/v)"),
         ("doors", ""),
         ("corridor", "cells"),
@@ -201,6 +234,7 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
         };
         rows.push(vec![
             s.depth.to_string(),
+            style_name(s.style),
             format!(
                 "{} ({}/{}/{}/{})",
                 s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms, s.vault_rooms
@@ -228,23 +262,39 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     out
 }
 
-/// One row a metric: mean, min and max over every level given.
+/// The spread of one metric over some of the levels (`None`: all).
+fn spread_of(
+    levels: &[LevelStats],
+    times_us: &[u64],
+    only: Option<&[usize]>,
+    key: &str,
+) -> Option<Spread> {
+    let value_at = |i: usize| value(&levels[i], *times_us.get(i)?, key);
+    match only {
+        Some(indices) => Spread::of(indices.iter().filter_map(|&i| value_at(i))),
+        None => Spread::of((0..levels.len()).filter_map(value_at)),
+    }
+}
+
+/// One row a metric: mean, min and max over every level given; when the
+/// levels have more than one corridor style (profiles), also the mean over
+/// each style's levels.
 pub fn summary_table(levels: &[LevelStats], times_us: &[u64]) -> String {
-    let mut rows = vec![vec![
+    let styles = by_style(levels);
+    let split = styles.len() > 1;
+    let mut head = vec![
         "metric".to_string(),
         "mean".into(),
         "min".into(),
         "max".into(),
-    ]];
+    ];
+    if split {
+        head.extend(styles.iter().map(|(style, _)| style_name(*style)));
+    }
+    let mut rows = vec![head];
     for (key, h, u) in METRICS {
-        let spread = Spread::of(
-            levels
-                .iter()
-                .zip(times_us)
-                .filter_map(|(s, &t)| value(s, t, key)),
-        );
         let mut row = vec![heading(h, u)];
-        match spread {
+        match spread_of(levels, times_us, None, key) {
             Some(sp) => {
                 let places = if key == "open_share" { 1 } else { 0 };
                 row.push(format!("{:.1}", sp.mean));
@@ -253,9 +303,27 @@ pub fn summary_table(levels: &[LevelStats], times_us: &[u64]) -> String {
             }
             None => row.extend(["-".to_string(), "-".into(), "-".into()]),
         }
+        if split {
+            for (_, indices) in &styles {
+                row.push(match spread_of(levels, times_us, Some(indices), key) {
+                    Some(sp) => format!("{:.1}", sp.mean),
+                    None => "-".into(),
+                });
+            }
+        }
         rows.push(row);
     }
     let mut out = align(&rows, true);
+    if split {
+        let counts: Vec<String> = styles
+            .iter()
+            .map(|(style, indices)| format!("{} {}", style_name(*style), indices.len()))
+            .collect();
+        out.push_str(&format!(
+            "\nby style, the mean over its levels ({})\n",
+            counts.join(", ")
+        ));
+    }
     out.push_str(&format!(
         "\ngeneration: median {} µs a level over {} level(s)\n",
         median_us(times_us),
@@ -303,26 +371,34 @@ pub fn summary_json(
     levels: &[LevelStats],
     times_us: &[u64],
 ) -> String {
-    let metrics: serde_json::Map<String, serde_json::Value> = METRICS
-        .iter()
-        .map(|&(key, ..)| {
-            let spread = Spread::of(
-                levels
-                    .iter()
-                    .zip(times_us)
-                    .filter_map(|(s, &t)| value(s, t, key)),
-            );
-            (
-                key.to_string(),
-                serde_json::to_value(spread).expect("plain data"),
-            )
+    let metrics = |only: Option<&[usize]>| -> serde_json::Map<String, serde_json::Value> {
+        METRICS
+            .iter()
+            .map(|&(key, ..)| {
+                let spread = spread_of(levels, times_us, only, key);
+                (
+                    key.to_string(),
+                    serde_json::to_value(spread).expect("plain data"),
+                )
+            })
+            .collect()
+    };
+    let styles: Vec<serde_json::Value> = by_style(levels)
+        .into_iter()
+        .map(|(style, indices)| {
+            serde_json::json!({
+                "style": style,
+                "levels": indices.len(),
+                "metrics": metrics(Some(&indices)),
+            })
         })
         .collect();
     let doc = serde_json::json!({
         "first_seed": first_seed,
         "samples": samples,
         "levels": levels.len(),
-        "metrics": metrics,
+        "metrics": metrics(None),
+        "styles": styles,
         "generation_median_us": median_us(times_us),
     });
     let mut s = serde_json::to_string_pretty(&doc).expect("plain data always serialises");

@@ -5,20 +5,24 @@
 
 use delve::{Config, Level, Pos, Shape, StairDirection, Tile};
 
-/// Asserts every promise the generator makes about one level.
+/// Asserts every promise the generator makes about one level. `config`
+/// is the whole stack's: the level is held to its own depth's settings,
+/// its profiles applied.
 pub fn level(level: &Level, config: &Config) {
     let cells = Cells::of(level);
+    let own = config.at_depth(level.depth());
+    let own = &own;
     size_is_the_configured_one(level, config);
     border_is_solid(&cells);
     hardness_fits_the_tile(&cells);
-    rooms_are_as_many_and_as_large_as_configured(level, config);
+    rooms_are_as_many_and_as_large_as_configured(level, own);
     rooms_lie_inside_the_border(&cells);
     rooms_never_overlap(&cells);
     room_cells_are_floor(&cells);
     rooms_keep_their_gap(&cells);
     corridors_stay_out_of_room_rings(&cells);
     outside_rooms_only_rock_corridors_and_doors(&cells);
-    doors_at_most_max_per_room(level, config);
+    doors_at_most_max_per_room(level, own);
     doors_join_their_room_to_a_corridor(&cells);
     every_door_tile_is_a_rooms_door(&cells);
     stairs_as_many_as_the_depth_needs(level, config);
@@ -357,17 +361,22 @@ pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
     );
 }
 
-/// `stairs.per_level` up and down a level; none down from the bottom, and
-/// depth 1's way up only when the config has an exit there.
+/// `stairs.per_level` of the depth down, and as many up as the depth above
+/// has down (the same count unless profiles change it); none down from the
+/// bottom, and depth 1's way up only when its config has an exit there.
 pub fn stairs_as_many_as_the_depth_needs(level: &Level, config: &Config) {
     let depth = level.depth();
-    let per = usize::from(config.stairs.per_level);
+    let per = |d: u16| usize::from(config.at_depth(d).stairs.per_level);
     let want_up = if depth == 1 {
-        usize::from(config.stairs.exit_on_first_level)
+        usize::from(config.at_depth(1).stairs.exit_on_first_level)
     } else {
-        per
+        per(depth - 1)
     };
-    let want_down = if depth == config.levels { 0 } else { per };
+    let want_down = if depth == config.levels {
+        0
+    } else {
+        per(depth)
+    };
     assert_eq!(
         (
             level.stairs_going(StairDirection::Up).count(),

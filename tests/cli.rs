@@ -189,6 +189,53 @@ fn invalid_values_exit_2() {
     }
 }
 
+/// A bad field inside a profile, or a bad band, is refused like any bad
+/// config value: exit 2, nothing on standard output, and the file, line
+/// and column of the entry's field, with the band it breaks.
+#[test]
+fn a_bad_profile_exits_2_naming_the_entry_and_band() {
+    let dir = TempDir::new("bad-profile");
+    let cfg = dir.file(
+        "mine.ron",
+        "(\n  profiles: [\n    (depths: (min: 1, max: 3), corridors: Grid),\n    \
+         (depths: (min: 4, max: 6), grid_spacing: 99),\n  ],\n)\n",
+    );
+    let err = refused(&delve(&["generate", "--seed", "1", "--config", &cfg]));
+    assert!(
+        err.starts_with(&format!(
+            "delve: {cfg}:4:32: profiles[1].grid_spacing: at depths 4-6: must be from 3 to 64 \
+             cells, got 99"
+        )),
+        "{err}"
+    );
+    let cfg = dir.file("band.ron", "(profiles: [(depths: (min: 0, max: 2))])");
+    let err = refused(&delve(&["stats", "--seed", "1", "--config", &cfg]));
+    assert!(
+        err.starts_with(&format!(
+            "delve: {cfg}:1:23: profiles[0].depths.min: must be at least 1"
+        )),
+        "{err}"
+    );
+}
+
+/// Without `--config`, delve uses the shipped data/default.ron, profiles
+/// and all; a file of its own that leaves `profiles` out has none.
+#[test]
+fn the_shipped_progression_is_the_default_and_a_file_without_it_has_none() {
+    let dir = TempDir::new("progression");
+    let plain = dir.file("plain.ron", "()");
+    let shipped = delve(&["generate", "--seed", "5", "--depth", "5"]);
+    let own = delve(&[
+        "generate", "--seed", "5", "--depth", "5", "--config", &plain,
+    ]);
+    ok(&shipped);
+    ok(&own);
+    assert_ne!(shipped.stdout, own.stdout);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.ron");
+    let file = delve(&["generate", "--seed", "5", "--depth", "5", "--config", path]);
+    assert_eq!(shipped.stdout, file.stdout);
+}
+
 #[test]
 fn bad_usage_exits_2() {
     for args in [
@@ -558,14 +605,19 @@ fn readme_playing_section_names_its_options_keys_and_signals() {
 
 #[test]
 fn readme_loop_counts_are_the_measured_ones() {
-    // The style table and "How a level is made" both quote the default
-    // style's mean loops over `stats --seed 1 --samples 20`.
+    // The style table and "How a level is made" both quote the Tunnel's
+    // mean loops over `stats --seed 1 --samples 20 --config tunnel.ron`,
+    // a file without profiles, so every depth is a Tunnel level.
+    let dir = TempDir::new("tunnel-loops");
+    let tunnel = dir.file("tunnel.ron", "(corridors: Tunnel)");
     let out = delve(&[
         "stats",
         "--seed",
         "1",
         "--samples",
         "20",
+        "--config",
+        &tunnel,
         "--format",
         "json",
     ]);

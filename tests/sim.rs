@@ -242,6 +242,53 @@ fn stairs_link_and_levels_persist() {
     assert_eq!(run.current().level, left_behind.level);
 }
 
+/// A profile's monster counts and room settings hold at its depths: the
+/// level there is made and populated by them, a run there passes its own
+/// checks, and it saves and loads back exactly.
+#[test]
+fn a_profile_sets_the_monsters_and_rooms_of_its_depths() {
+    let mut c = Config::from_ron(
+        "(width: 60, height: 30, levels: 3, rooms: (count: (max: 6), max_doors: 2), \
+         simulation: (rules: Stomp, monsters_first_level: 2, monsters_per_depth: 0), \
+         profiles: [(depths: (min: 2, max: 2), corridors: Grid, \
+         rooms: (count: (max: 14), max_doors: 6), simulation: (monsters_first_level: 7))])",
+        "t",
+    )
+    .unwrap();
+    c.simulation.perception_radius = 1;
+    let mut run = Run::new(c.clone(), MonsterKind::stomp(), 11).unwrap();
+    assert_eq!(run.current().monsters.len(), 2);
+    assert_eq!(run.monsters_left().1, 2 + 7 + 2);
+    walk_down(&mut run);
+    assert_eq!(run.player().depth, 2);
+    let here = run.current();
+    assert_eq!(here.monsters.len(), 7);
+    // More rooms than the top level allows: the profile made this level.
+    assert!(here.level.rooms().len() > 6, "{}", here.level.rooms().len());
+    assert_eq!(
+        here.level,
+        delve::generate_level(&c.at_depth(2), 11, 2).unwrap()
+    );
+    run.validate().unwrap();
+    let bytes = delve::save::encode(&run, 1);
+    let (loaded, _) = delve::save::decode(&bytes, "x").unwrap();
+    assert_eq!(loaded.config(), &c);
+    assert_eq!(loaded.digest(), run.digest());
+    assert!(loaded == run);
+    // The profiles are part of the run: without them it digests otherwise.
+    let plain = Config {
+        profiles: Vec::new(),
+        ..c
+    };
+    let other = Run::new(plain, MonsterKind::stomp(), 11).unwrap();
+    assert_ne!(
+        other.digest(),
+        Run::new(loaded.config().clone(), MonsterKind::stomp(), 11)
+            .unwrap()
+            .digest()
+    );
+}
+
 #[test]
 fn sight_follows_a_dig_at_once() {
     // A tunneller opens the wall between the player and a kobold: the

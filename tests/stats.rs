@@ -85,9 +85,9 @@ fn tables_are_aligned_and_carry_units() {
         "{t}"
     );
     assert!(lines[1].contains("%") && lines[1].ends_with("µs"), "{t}");
-    // Every row of the table ends at the same column, within 80.
+    // Every row of the table ends at the same column, within 90.
     let width = lines[0].chars().count();
-    assert!(width <= 80, "{t}");
+    assert!(width <= 90, "{t}");
     assert!(
         lines[1..4].iter().all(|l| l.chars().count() == width),
         "{t}"
@@ -110,6 +110,10 @@ fn stats_command_table_and_json() {
     assert!(lines[3].trim_start().starts_with("2 "), "{text}");
     // Depth 2 is the last: no down stairs, so no stair distance.
     assert!(lines[3].contains(" - "), "{text}");
+    // The style of each level, as the shipped progression has it.
+    let heads: Vec<&str> = lines[0].split_whitespace().take(3).collect();
+    assert_eq!(heads, ["depth", "style", "rooms"], "{text}");
+    assert!(lines[2].contains("  Tunnel  "), "{text}");
 
     let out = delve(&["stats", "--seed", "4", "--levels", "2", "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -117,7 +121,8 @@ fn stats_command_table_and_json() {
     assert_eq!(levels.len(), 2);
     assert!(levels[0]["stair_distance"].as_u64().unwrap() > 0);
     assert!(levels[1]["stair_distance"].is_null());
-    assert_eq!(levels[0]["rooms"], 40);
+    assert_eq!(levels[0]["style"], "Tunnel");
+    assert!(levels[0]["rooms"].as_u64().unwrap() >= 5);
     assert!(doc["generation_median_us"].is_u64());
 
     let out = delve(&[
@@ -139,6 +144,8 @@ fn stats_command_table_and_json() {
     let rooms = &doc["metrics"]["rooms"];
     assert!(rooms["min"].as_f64() <= rooms["mean"].as_f64());
     assert!(rooms["mean"].as_f64() <= rooms["max"].as_f64());
+    assert_eq!(doc["styles"][0]["style"], "Tunnel");
+    assert_eq!(doc["styles"][0]["levels"], 6);
 
     let out = delve(&["stats", "--samples", "0"]);
     assert_eq!(out.status.code(), Some(2));
@@ -160,8 +167,8 @@ fn stats_are_deterministic_but_for_the_time() {
 
 #[test]
 fn readme_stats_example_is_real_output_but_for_the_times() {
-    let block = readme_example("delve stats --seed 1 --levels 3");
-    let out = delve(&["stats", "--seed", "1", "--levels", "3"]);
+    let block = readme_example("delve stats --seed 1");
+    let out = delve(&["stats", "--seed", "1"]);
     let text = String::from_utf8(out.stdout).unwrap();
     // Every line but the timings: the table without its last column, and
     // no generation line.
@@ -175,4 +182,77 @@ fn readme_stats_example_is_real_output_but_for_the_times() {
             .collect()
     };
     assert_eq!(strip(&text), strip(&block));
+}
+
+/// Profiles vary the corridor style by depth: each level's row names its
+/// style, and a summary over several styles gives each style's means.
+#[test]
+fn stats_name_each_levels_style_and_sum_up_each_style() {
+    let dir = crate::common::TempDir::new("stats-styles");
+    let config = dir.file(
+        "styles.ron",
+        "(width: 60, height: 30, levels: 3, profiles: [(depths: (min: 2, max: 2), corridors: Grid), \
+         (depths: (min: 3), corridors: DeadEnd)])",
+    );
+    let stats = |more: &[&str]| {
+        let mut args = vec!["stats", "--seed", "2", "--config", &config];
+        args.extend(more);
+        let out = delve(&args);
+        ok(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = stats(&[]);
+    let styles: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .take(3)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(styles, ["Tunnel", "Grid", "DeadEnd"], "{text}");
+
+    let text = stats(&["--samples", "2"]);
+    let head = text.lines().find(|l| l.starts_with("metric")).unwrap();
+    let heads: Vec<&str> = head.split_whitespace().collect();
+    assert_eq!(
+        heads,
+        ["metric", "mean", "min", "max", "Tunnel", "Grid", "DeadEnd"],
+        "{text}"
+    );
+    assert!(
+        text.contains("by style, the mean over its levels (Tunnel 2, Grid 2, DeadEnd 2)"),
+        "{text}"
+    );
+    // The name, mean, min and max, then a mean for each of the styles.
+    let rooms_row = text.lines().find(|l| l.starts_with("rooms ")).unwrap();
+    assert_eq!(rooms_row.split_whitespace().count(), 7, "{text}");
+
+    let json = stats(&["--samples", "2", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let styles = doc["styles"].as_array().unwrap();
+    let names: Vec<&str> = styles
+        .iter()
+        .map(|s| s["style"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Tunnel", "Grid", "DeadEnd"]);
+    let rooms_of = |s: &serde_json::Value| s["metrics"]["rooms"]["mean"].as_f64().unwrap();
+    let mean = styles.iter().map(rooms_of).sum::<f64>() / 3.0;
+    assert!((mean - doc["metrics"]["rooms"]["mean"].as_f64().unwrap()).abs() < 1e-9);
+}
+
+#[test]
+fn a_level_measured_alone_has_no_style_until_given_one() {
+    let s = LevelStats::of(&known());
+    assert_eq!(s.style, None);
+    let t = stats::level_table(std::slice::from_ref(&s), &[5]);
+    let row: Vec<&str> = t
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .take(2)
+        .collect();
+    assert_eq!(row, ["2", "-"], "{t}");
+    let s = s.with_style(delve::config::CorridorStyle::Grid);
+    let json = stats::level_json(1, &[s], &[5]);
+    assert!(json.contains("\"style\": \"Grid\""), "{json}");
 }

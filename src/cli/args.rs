@@ -37,7 +37,8 @@ impl SeedArg {
 // `--config FILE`.
 #[derive(clap::Args)]
 pub struct ConfigArg {
-    /// RON config file; fields left out take the defaults of data/default.ron.
+    /// RON config file; fields left out take the defaults of data/default.ron,
+    /// but a file without `profiles` has none (without the option: that file).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }

@@ -151,7 +151,8 @@ pub fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
     let mut config = match path {
         Some(p) => Config::load(p)?,
-        None => Config::default(),
+        // The shipped data/default.ron, profiles and all.
+        None => Config::shipped(),
     };
     if let Some(levels) = levels {
         config.levels = levels;

@@ -47,7 +47,8 @@ pub fn run(args: StatsArgs) -> Result<(), CliError> {
             let start = std::time::Instant::now();
             let level = generator.level(&config, &vaults, seed.wrapping_add(k), depth)?;
             times_us.push(start.elapsed().as_micros() as u64);
-            measured.push(LevelStats::of(&level));
+            let style = config.at_depth(depth).corridors;
+            measured.push(LevelStats::of(&level).with_style(style));
         }
     }
     let text = match (args.samples, args.format) {

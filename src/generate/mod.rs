@@ -327,6 +327,7 @@ impl Generator {
         depth: u16,
     ) -> Option<Groundwork> {
         validated(config).ok()?;
+        let config = &config.at_depth(depth);
         let budget = Budget::for_level(config.width, config.height);
         let ground = self.ground(config, vaults, seed, depth, 0, &budget).ok()?;
         Some(Groundwork {
@@ -348,6 +349,7 @@ impl Generator {
         if validated(config).is_err() || work.ground.tiles.len() != cells {
             return false;
         }
+        let config = &config.at_depth(work.depth);
         let budget = Budget::for_level(config.width, config.height);
         join_rooms(
             &mut self.carver,
@@ -578,6 +580,11 @@ impl Generator {
                 levels: config.levels,
             });
         }
+        // The level's own settings, its profiles applied, once for all its
+        // attempts; its stairs match its neighbours', so they are counted
+        // on the whole stack's config.
+        let stair_counts = config.stair_counts(depth);
+        let config = &config.at_depth(depth);
         let attempts = u32::from(config.generation_retries);
         let budget = Budget::for_level(config.width, config.height);
         let cells = usize::from(config.width) * usize::from(config.height);
@@ -589,7 +596,7 @@ impl Generator {
             // Whatever else it does, an attempt fills and verifies a whole
             // level.
             let outcome = if budget.spend(attempt_work) {
-                self.attempt(config, vaults, seed, depth, attempt, &budget)
+                self.attempt(config, vaults, stair_counts, seed, depth, attempt, &budget)
             } else {
                 Err(Rejected::OverBudget(WorkStage::Attempt))
             };
@@ -677,6 +684,7 @@ impl Generator {
         &mut self,
         config: &Config,
         vaults: &[Vault],
+        (up, down): (usize, usize),
         seed: u64,
         depth: u16,
         attempt: u32,
@@ -710,7 +718,6 @@ impl Generator {
             .map(|(shape, doors)| Room { shape, doors })
             .collect();
 
-        let (up, down) = config.stair_counts(depth);
         let counts = stairs::StairCounts { up, down };
         // One breadth-first search from the anchor room both proves the
         // level connected and ranks the rooms for the stairs.

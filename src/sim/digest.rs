@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
 
+use crate::config::profile::Profile;
 use crate::config::{
     CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
     RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
@@ -48,6 +49,9 @@ pub(crate) struct DigestConfig<'a> {
     /// Left out when none, as for runs from before vaults.
     #[serde(skip_serializing_if = "no_vaults")]
     vaults: &'a VaultConfig,
+    /// Left out when there are none, as for runs from before profiles.
+    #[serde(skip_serializing_if = "<[Profile]>::is_empty")]
+    profiles: &'a [Profile],
 }
 
 /// The rules as a digest sees them: save format 2's fields in their order,
@@ -137,6 +141,7 @@ impl<'a> DigestConfig<'a> {
             dead_ends: c.dead_ends,
             room_loops: &c.room_loops,
             vaults: &c.vaults,
+            profiles: &c.profiles,
         }
     }
 }

@@ -918,7 +918,7 @@ impl Run {
     /// stairs each way that link it to its neighbours (the k-th down
     /// staircase leads to the k-th up staircase below).
     fn check_layout(&self, level: &Level) -> Result<(), String> {
-        let rooms = &self.config.rooms;
+        let rooms = &self.config.at_depth(level.depth()).rooms;
         let count = level.rooms().len();
         if count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max) {
             return Err(format!(
@@ -1407,7 +1407,7 @@ fn interval(speed: u8) -> u64 {
 /// other than the arrival room, on free floor, from the level's own stream.
 /// How many monsters a level is populated with.
 fn monsters_wanted(config: &Config, depth: u16) -> usize {
-    let sim = &config.simulation;
+    let sim = &config.at_depth(depth).simulation;
     (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
         .min(u32::from(sim.monsters_max)) as usize
 }
