@@ -251,7 +251,7 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     }
     let mut out = align(&rows, false);
     out.push_str(
-        "\nrooms: all (rectangles/circles/merged); steps: orthogonal moves; \
+        "\nrooms: all (rectangles/circles/merged/vaults); steps: orthogonal moves; \
          - : no down stairs\n",
     );
     out.push_str(&format!(

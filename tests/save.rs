@@ -284,16 +284,34 @@ fn a_format_1_run_keeps_format_1_generation() {
 }
 
 #[test]
-fn a_format_2_run_keeps_format_2_generation() {
-    // Format 3 added the Tunnel's room loops, on by default; a format-2 run
-    // gets none, so levels it has not visited yet come out as before.
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-2.sav");
-    let (run, _) = save::read_and_decode(&file).unwrap();
-    assert_eq!(run.config().room_loops.count, 0);
+fn older_runs_keep_their_generation() {
+    // Format 5 added the Tunnel's room loops, vaults and profiles, on by
+    // default; a run from an older format gets none of them, so levels it
+    // has not visited yet come out as they would have.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for version in 1..FORMAT_VERSION {
+        let (run, _) = save::read_and_decode(&dir.join(format!("format-{version}.sav"))).unwrap();
+        let c = run.config();
+        assert_eq!(c.room_loops.count, 0, "format {version}");
+        assert_eq!(c.vaults.count.max, 0, "format {version}");
+        assert!(
+            c.profiles.is_empty() && run.vaults().is_empty(),
+            "format {version}"
+        );
+    }
     assert!(Config::default().room_loops.count > 0);
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format-3.sav");
-    let (run, _) = save::read_and_decode(&file).unwrap();
-    assert!(run.config().room_loops.count > 0);
+    let (run, _) = save::read_and_decode(&dir.join("format-5.sav")).unwrap();
+    assert!(run.config().room_loops.count > 0 && run.config().vaults.count.max > 0);
+    assert!(!run.config().profiles.is_empty());
+    assert_eq!(run.vaults(), delve::vault::shipped());
+    // It was saved with a vault on the level it is on.
+    let level = &run.current().level;
+    assert!(
+        level
+            .rooms()
+            .iter()
+            .any(|r| matches!(r.shape, delve::Shape::Vault(_)))
+    );
 }
 
 #[test]

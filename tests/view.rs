@@ -660,7 +660,7 @@ fn travel_goes_up_too() {
 fn readme_screen_is_the_real_start_frame() {
     let readme = readme();
     // `delve play --seed 7`: the default game, Combat.
-    let run = Run::new(Config::default(), MonsterKind::defaults(), 7).unwrap();
+    let run = Run::new(Config::shipped(), MonsterKind::defaults(), 7).unwrap();
     let mut app = App::new(run, Keymap::default(), "seed-7".into());
     let frame = screen(&mut app, 80, 24);
     assert!(
