@@ -1,10 +1,13 @@
-//! Generation benchmarks: one default level, and a default stack.
+//! Generation benchmarks: one default level (vaults and loops on), the
+//! same without them, and a default stack.
 //!
 //! Run with `cargo bench --bench generate`; the README lists the medians.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use delve::config::{LoopConfig, RoomLoopConfig, VaultConfig};
+use delve::vault::shipped;
 use delve::{Config, Dungeon, Generator};
 
 fn one_level(c: &mut Criterion) {
@@ -16,7 +19,7 @@ fn one_level(c: &mut Criterion) {
             seed = seed.wrapping_add(1);
             black_box(
                 generator
-                    .level(&config, seed, 1)
+                    .level(&config, shipped(), seed, 1)
                     .expect("default config generates"),
             )
         })
@@ -25,7 +28,29 @@ fn one_level(c: &mut Criterion) {
     c.bench_function("level 80x21", |b| {
         b.iter(|| {
             seed = seed.wrapping_add(1);
-            black_box(generator.level(&small, seed, 1).expect("80x21 generates"))
+            black_box(
+                generator
+                    .level(&small, shipped(), seed, 1)
+                    .expect("80x21 generates"),
+            )
+        })
+    });
+    // The same level without vaults and loops (as before issue 12): what
+    // they cost.
+    let plain = Config {
+        vaults: VaultConfig::NONE,
+        room_loops: RoomLoopConfig::NONE,
+        extra_loops: LoopConfig::NONE,
+        ..Config::default()
+    };
+    c.bench_function("level 150x150 (no vaults, no loops)", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            black_box(
+                generator
+                    .level(&plain, &[], seed, 1)
+                    .expect("default config generates"),
+            )
         })
     });
 }

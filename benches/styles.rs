@@ -30,7 +30,7 @@ fn corridor_stage(c: &mut Criterion) {
         let mut generator = Generator::default();
         // A fixed set of levels, cycled, so every style sees the same rooms.
         let works: Vec<_> = (1..=32u64)
-            .filter_map(|seed| generator.groundwork(&config, seed, 1))
+            .filter_map(|seed| generator.groundwork(&config, delve::vault::shipped(), seed, 1))
             .collect();
         let mut i = 0;
         c.bench_function(&format!("corridors 150x150 ({style:?})"), |b| {
@@ -54,7 +54,11 @@ fn whole_level(c: &mut Criterion) {
         c.bench_function(&format!("level 150x150 ({style:?})"), |b| {
             b.iter(|| {
                 seed = seed.wrapping_add(1);
-                black_box(generator.level(&config, seed, 1).expect("generates"))
+                black_box(
+                    generator
+                        .level(&config, delve::vault::shipped(), seed, 1)
+                        .expect("generates"),
+                )
             })
         });
     }

@@ -249,6 +249,7 @@ fn stairs_link_and_levels_persist() {
 fn a_profile_sets_the_monsters_and_rooms_of_its_depths() {
     let mut c = Config::from_ron(
         "(width: 60, height: 30, levels: 3, rooms: (count: (max: 6), max_doors: 2), \
+         vaults: (count: (max: 0)), \
          simulation: (rules: Stomp, monsters_first_level: 2, monsters_per_depth: 0), \
          profiles: [(depths: (min: 2, max: 2), corridors: Grid, \
          rooms: (count: (max: 14), max_doors: 6), simulation: (monsters_first_level: 7))])",

@@ -680,6 +680,7 @@ impl Generator {
         self.work_spent
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn attempt(
         &mut self,
         config: &Config,

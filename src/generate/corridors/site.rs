@@ -113,10 +113,10 @@ impl Rules {
         for (i, doors) in site.entrances.iter().enumerate() {
             let id = i as u16 + 1;
             for &d in doors {
-                if let Some(p) = porch(site, d as usize) {
-                    if self.ring[p] == id {
-                        self.ring[p] = 0;
-                    }
+                if let Some(p) = porch(site, d as usize)
+                    && self.ring[p] == id
+                {
+                    self.ring[p] = 0;
                 }
             }
         }
