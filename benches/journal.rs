@@ -65,6 +65,7 @@ fn journal(c: &mut Criterion) {
         config: Config::default(),
         kinds: MonsterKind::defaults(),
         items: ItemKind::defaults(),
+        vaults: delve::vault::shipped().to_vec(),
     };
     let bytes = encode(&first, 0, &recording, at);
     group.bench_function("replay 3000 turns", |b| {
