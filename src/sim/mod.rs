@@ -379,6 +379,22 @@ impl Run {
         items: Vec<ItemKind>,
         seed: u64,
     ) -> Result<Run, GenerateError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Run::with_items_on(config, kinds, items, seed, cores)
+    }
+
+    /// [`Run::with_items`] with the stack generated on at most `threads`
+    /// threads. A batch that plays whole runs on every core passes 1, so
+    /// that `--jobs J` is J threads: runs' stacks then neither fight each
+    /// other for the cores nor borrow an idle one under `--jobs 1`. The run
+    /// is the same for any count.
+    pub fn with_items_on(
+        config: Config,
+        kinds: Vec<MonsterKind>,
+        items: Vec<ItemKind>,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Run, GenerateError> {
         let levels = vec![None; usize::from(config.levels)];
         let combat = config.simulation.is_combat().then(|| {
             CombatState::new(
@@ -399,7 +415,7 @@ impl Run {
             RunState::new(kinds, seed, levels, player, combat),
             None,
         );
-        run.prove_stack()?;
+        run.prove_stack_on(threads)?;
         run.enter(1)?;
         let level = &run.current().level;
         let start = level
@@ -494,6 +510,12 @@ impl Run {
     /// made again. On failure, the error of the shallowest level that cannot
     /// be made.
     pub fn prove_stack(&mut self) -> Result<(), GenerateError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.prove_stack_on(cores)
+    }
+
+    /// [`Run::prove_stack`] on at most `threads` threads.
+    fn prove_stack_on(&mut self, threads: usize) -> Result<(), GenerateError> {
         let levels = usize::from(self.config.levels);
         self.made.resize(levels, None);
         let missing: Vec<u16> = (1..=self.config.levels)
@@ -506,7 +528,7 @@ impl Run {
             return Ok(());
         }
         let mut dungeon = Dungeon::new(self.config.clone(), self.state.seed);
-        dungeon.generate_depths(&missing)?;
+        dungeon.generate_depths_on(&missing, threads)?;
         for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
             if level.is_some() {
                 self.made[slot] = level;
