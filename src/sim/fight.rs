@@ -9,6 +9,7 @@ use super::combat::{HitOdds, Strike, attack, experience_level, max_hp, regenerat
 use super::game::{CombatState, Floor, PACK_SLOTS, article, slot_letter};
 use super::item::{Item, ItemClass, PotionEffect, ScrollEffect};
 use super::morgue::Morgue;
+use super::place::free_room_cells;
 use super::table::Table;
 use super::{Action, DIRECTIONS, Event, Monster, Outcome, Run, can_step};
 use crate::config::Config;
@@ -639,38 +640,6 @@ pub(super) fn place_items(
         items.push(Item { kind, pos });
     }
     items
-}
-
-/// Up to `wanted` distinct floor cells of rooms other than the arrival
-/// room, drawn from `rng`: at most a hundred tries a cell.
-fn free_room_cells(level: &Level, wanted: usize, rng: &mut rand_pcg::Pcg64) -> Vec<Pos> {
-    let arrival = level
-        .stairs_going(StairDirection::Up)
-        .next()
-        .map_or(0, |s| usize::from(s.room));
-    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
-    let mut cells = Vec::with_capacity(wanted);
-    if rooms.is_empty() {
-        return cells;
-    }
-    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
-    let mut tries = 0;
-    while cells.len() < wanted && tries < wanted * 100 {
-        tries += 1;
-        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
-        let b = room.shape.bounds();
-        let p = Pos::new(
-            rng.random_range(b.x..=b.right()),
-            rng.random_range(b.y..=b.bottom()),
-        );
-        let i = level.index(p);
-        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
-        {
-            taken[i / 64] |= 1 << (i % 64);
-            cells.push(p);
-        }
-    }
-    cells
 }
 
 /// The article-led name of a monster kind, for look mode.

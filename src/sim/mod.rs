@@ -36,6 +36,7 @@ pub mod game;
 pub mod item;
 mod monster;
 pub mod morgue;
+mod place;
 pub mod record;
 pub mod table;
 mod travel;
@@ -1339,51 +1340,32 @@ fn interval(speed: u8) -> u64 {
     1000 / u64::from(speed.max(1))
 }
 
-/// The monsters a level starts with: a number growing with depth, in rooms
-/// other than the arrival room, on free floor, from the level's own stream.
-/// How many monsters a level is populated with.
+/// How many monsters a level is populated with: a number growing with
+/// depth, up to the configured most.
 fn monsters_wanted(config: &Config, depth: u16) -> usize {
     let sim = &config.simulation;
     (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
         .min(u32::from(sim.monsters_max)) as usize
 }
 
+/// A Stomp level's monsters: kinds drawn uniformly, in rooms other than
+/// the arrival room, on free floor, from the level's own stream.
 fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {
     let wanted = monsters_wanted(config, level.depth());
-    let arrival = level
-        .stairs_going(StairDirection::Up)
-        .next()
-        .map_or(0, |s| usize::from(s.room));
-    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
     let mut rng = stage_rng(seed, level.depth(), 0, Stage::Monsters);
     let mut monsters: Vec<Monster> = Vec::with_capacity(wanted);
-    if rooms.is_empty() || kinds.is_empty() {
+    if kinds.is_empty() {
         return monsters;
     }
-    // At most a hundred tries a monster, each a constant amount of work
-    // (cells taken are a bit each, not a search through the monsters).
-    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
-    let mut tries = 0;
-    while monsters.len() < wanted && tries < wanted * 100 {
-        tries += 1;
-        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
-        let b = room.shape.bounds();
-        let p = Pos::new(
-            rng.random_range(b.x..=b.right()),
-            rng.random_range(b.y..=b.bottom()),
-        );
-        let i = level.index(p);
-        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
-        {
-            taken[i / 64] |= 1 << (i % 64);
-            monsters.push(Monster {
-                id: monsters.len() as u32,
-                kind: rng.random_range(0..kinds.len() as u32) as u16,
-                pos: p,
-                next: 0,
-                memory: None,
-            });
-        }
-    }
+    // Each monster's kind is drawn right after its cell.
+    place::each_free_room_cell(level, wanted, &mut rng, |pos, rng| {
+        monsters.push(Monster {
+            id: monsters.len() as u32,
+            kind: rng.random_range(0..kinds.len() as u32) as u16,
+            pos,
+            next: 0,
+            memory: None,
+        });
+    });
     monsters
 }
