@@ -545,43 +545,14 @@ pub(crate) mod v2 {
     use serde::Deserialize;
 
     use crate::config::{
-        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-        RoomConfig, Rules, StairsConfig, TunnelConfig,
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
+        StairsConfig, TunnelConfig,
     };
     use crate::sim::{Colour, LevelState, Outcome, Player, Trait};
 
-    #[derive(Deserialize)]
-    pub(super) struct SimulationConfig {
-        lives: u8,
-        sight_radius: u8,
-        perception_radius: u8,
-        player_speed: u8,
-        monsters_first_level: u16,
-        monsters_per_depth: u16,
-        monsters_max: u16,
-        dig_per_turn: u8,
-        cautious_at_lives: u8,
-        goal: Goal,
-    }
-
-    impl From<SimulationConfig> for config::SimulationConfig {
-        fn from(s: SimulationConfig) -> Self {
-            config::SimulationConfig {
-                rules: Rules::Stomp,
-                lives: s.lives,
-                sight_radius: s.sight_radius,
-                perception_radius: s.perception_radius,
-                player_speed: s.player_speed,
-                monsters_first_level: s.monsters_first_level,
-                monsters_per_depth: s.monsters_per_depth,
-                monsters_max: s.monsters_max,
-                dig_per_turn: s.dig_per_turn,
-                cautious_at_lives: s.cautious_at_lives,
-                goal: s.goal,
-                combat: CombatConfig::default(),
-            }
-        }
-    }
+    /// The simulation settings of format 2 and 3, the same fields a
+    /// digest hashes; they load as Stomp rules.
+    pub(super) use crate::sim::StompSimulation as SimulationConfig;
 
     #[derive(Deserialize)]
     pub(crate) struct MonsterKind {

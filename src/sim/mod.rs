@@ -42,6 +42,8 @@ pub mod table;
 mod travel;
 
 pub use autopilot::{autopilot, decide, explore_step, play_headless};
+#[cfg(feature = "save")]
+pub(crate) use digest::StompSimulation;
 pub use distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};
 pub use explore::Plan;
 pub use fight::{monster_name, wound_word};
