@@ -475,22 +475,14 @@ mod v3 {
 mod v1 {
     use serde::Deserialize;
 
-    use crate::config::{
-        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-        StairsConfig, TunnelConfig,
-    };
+    use crate::config::{self, CorridorStyle, DeadEndPolicy, LoopConfig, Range};
 
-    use super::v2::{RunState, SimulationConfig};
+    use super::v2::{Layout, RunState, SimulationConfig, Stack};
 
+    /// Format 2's config without the layout options.
     #[derive(Deserialize)]
     pub(super) struct Config {
-        width: u16,
-        height: u16,
-        levels: u16,
-        rooms: RoomConfig,
-        hardness: HardnessConfig,
-        tunnel: TunnelConfig,
-        stairs: StairsConfig,
+        stack: Stack,
         simulation: SimulationConfig,
         generation_retries: u16,
     }
@@ -502,28 +494,30 @@ mod v1 {
         state: RunState,
     }
 
+    /// The layout of format 1's generator: tunnelled corridors, no
+    /// overlapping rooms, no extra loops, dead ends kept.
+    fn format1_layout() -> Layout {
+        Layout {
+            corridors: CorridorStyle::Tunnel,
+            grid_spacing: 6,
+            grid_segment: Range::new(3, 6),
+            rooms_may_overlap: false,
+            extra_loops: LoopConfig {
+                count: 0,
+                ..LoopConfig::default()
+            },
+            dead_ends: DeadEndPolicy::Keep,
+        }
+    }
+
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: CorridorStyle::Tunnel,
-                grid_spacing: 6,
-                grid_segment: Range::new(3, 6),
-                rooms_may_overlap: false,
-                extra_loops: LoopConfig {
-                    count: 0,
-                    ..LoopConfig::default()
-                },
-                dead_ends: DeadEndPolicy::Keep,
-                simulation: c.simulation.into(),
-                generation_retries: c.generation_retries,
-            }
+            super::v2::config(
+                c.stack,
+                format1_layout(),
+                c.simulation,
+                c.generation_retries,
+            )
         }
     }
 
@@ -606,8 +600,11 @@ pub(crate) mod v2 {
         }
     }
 
+    /// The config's first fields, in every format: the stack's size and
+    /// the generator's numbers. Nested structs add no bytes in bincode, so
+    /// splitting the config here leaves the format as it was.
     #[derive(Deserialize)]
-    pub(crate) struct Config {
+    pub(super) struct Stack {
         width: u16,
         height: u16,
         levels: u16,
@@ -615,13 +612,25 @@ pub(crate) mod v2 {
         hardness: HardnessConfig,
         tunnel: TunnelConfig,
         stairs: StairsConfig,
-        corridors: CorridorStyle,
-        grid_spacing: u16,
+    }
+
+    /// The generator's layout options, which format 2 added after the
+    /// stack's fields.
+    #[derive(Deserialize)]
+    pub(super) struct Layout {
+        pub(super) corridors: CorridorStyle,
+        pub(super) grid_spacing: u16,
         #[serde(with = "crate::config::grid_segment_field")]
-        grid_segment: Range,
-        rooms_may_overlap: bool,
-        extra_loops: LoopConfig,
-        dead_ends: DeadEndPolicy,
+        pub(super) grid_segment: Range,
+        pub(super) rooms_may_overlap: bool,
+        pub(super) extra_loops: LoopConfig,
+        pub(super) dead_ends: DeadEndPolicy,
+    }
+
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        stack: Stack,
+        layout: Layout,
         simulation: SimulationConfig,
         generation_retries: u16,
     }
@@ -632,25 +641,35 @@ pub(crate) mod v2 {
         state: RunState,
     }
 
+    /// Today's config from the parts formats 1 to 3 hold.
+    pub(super) fn config(
+        stack: Stack,
+        layout: Layout,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    ) -> config::Config {
+        config::Config {
+            width: stack.width,
+            height: stack.height,
+            levels: stack.levels,
+            rooms: stack.rooms,
+            hardness: stack.hardness,
+            tunnel: stack.tunnel,
+            stairs: stack.stairs,
+            corridors: layout.corridors,
+            grid_spacing: layout.grid_spacing,
+            grid_segment: layout.grid_segment,
+            rooms_may_overlap: layout.rooms_may_overlap,
+            extra_loops: layout.extra_loops,
+            dead_ends: layout.dead_ends,
+            simulation: simulation.into(),
+            generation_retries,
+        }
+    }
+
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: c.corridors,
-                grid_spacing: c.grid_spacing,
-                grid_segment: c.grid_segment,
-                rooms_may_overlap: c.rooms_may_overlap,
-                extra_loops: c.extra_loops,
-                dead_ends: c.dead_ends,
-                simulation: c.simulation.into(),
-                generation_retries: c.generation_retries,
-            }
+            config(c.stack, c.layout, c.simulation, c.generation_retries)
         }
     }
 
