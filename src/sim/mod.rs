@@ -50,7 +50,8 @@ pub use fight::{monster_name, wound_word};
 pub use fov::visible_cells;
 pub use game::{CombatState, slot_letter};
 pub use item::{ItemKind, items_from_ron};
-pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};
+pub use monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
+pub use table::KindProblem;
 pub use travel::travel_step;
 
 use rand::RngExt;
