@@ -477,7 +477,7 @@ mod v1 {
 
     use crate::config::{self, CorridorStyle, DeadEndPolicy, LoopConfig, Range};
 
-    use super::v2::{Layout, RunState, SimulationConfig, Stack};
+    use super::v2::{Layout, SimulationConfig, Stack};
 
     /// Format 2's config without the layout options.
     #[derive(Deserialize)]
@@ -488,11 +488,7 @@ mod v1 {
     }
 
     /// A format-1 run: its own config, then the state as format 2.
-    #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
-        state: RunState,
-    }
+    pub(super) type Run = super::v2::Run<Config>;
 
     /// The layout of format 1's generator: tunnelled corridors, no
     /// overlapping rooms, no extra loops, dead ends kept.
@@ -518,12 +514,6 @@ mod v1 {
                 c.simulation,
                 c.generation_retries,
             )
-        }
-    }
-
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
         }
     }
 }
@@ -635,9 +625,11 @@ pub(crate) mod v2 {
         generation_retries: u16,
     }
 
+    /// A run of format 2, or of format 1 with its own config: the config,
+    /// then the state before Combat.
     #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
+    pub(super) struct Run<C = Config> {
+        config: C,
         state: RunState,
     }
 
@@ -673,8 +665,8 @@ pub(crate) mod v2 {
         }
     }
 
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
+    impl<C: Into<config::Config>> From<Run<C>> for crate::sim::Run {
+        fn from(r: Run<C>) -> Self {
             crate::sim::Run::from_saved(r.config.into(), r.state.into(), None)
         }
     }
