@@ -342,11 +342,7 @@ impl Run {
                 true
             }
             Action::Quaff { slot } => {
-                let potion = |class| match class {
-                    ItemClass::Potion(effect) => Some(effect),
-                    _ => None,
-                };
-                let Some((effect, name)) = self.use_up(slot, "drink", potion) else {
+                let Some((effect, name)) = self.use_up(slot, "drink", ItemClass::potion) else {
                     return false;
                 };
                 self.drink(effect);
@@ -354,11 +350,7 @@ impl Run {
                 true
             }
             Action::Read { slot } => {
-                let scroll = |class| match class {
-                    ItemClass::Scroll(effect) => Some(effect),
-                    _ => None,
-                };
-                let Some((effect, name)) = self.use_up(slot, "read", scroll) else {
+                let Some((effect, name)) = self.use_up(slot, "read", ItemClass::scroll) else {
                     return false;
                 };
                 self.read(effect, events);

@@ -75,6 +75,22 @@ impl ItemClass {
         }
     }
 
+    /// A potion's effect; `None` for anything else (it cannot be drunk).
+    pub fn potion(self) -> Option<PotionEffect> {
+        match self {
+            ItemClass::Potion(effect) => Some(effect),
+            _ => None,
+        }
+    }
+
+    /// A scroll's effect; `None` for anything else (it cannot be read).
+    pub fn scroll(self) -> Option<ScrollEffect> {
+        match self {
+            ItemClass::Scroll(effect) => Some(effect),
+            _ => None,
+        }
+    }
+
     /// The class's name, as an inventory heads it.
     pub fn noun(&self) -> &'static str {
         match self {
