@@ -150,12 +150,7 @@ impl MonsterKind {
             colour,
             speed,
             traits: traits.to_vec(),
-            hp: one(),
-            damage: one(),
-            armour: 0,
-            depths: everywhere(),
-            rarity: common(),
-            description: String::new(),
+            ..MonsterKind::default()
         };
         vec![
             kind("rat", 'r', Colour::Yellow, 12, &[Erratic]),
