@@ -56,12 +56,12 @@ fn stomp_turns(c: &mut Criterion) {
 
 /// `simulate --seed 1 --runs 32 --turns 3000` on one thread and on two,
 /// each run played as the command plays it: the ratio of the medians is
-/// the batch's speed-up. Thirty-two runs, not four: runs from different
-/// seeds take from 0.1 s to 0.25 s for their 3000 turns (how deep they get
-/// and what lives there), and four such runs cannot be split evenly
-/// between two threads, so a 4-run batch measured the luck of the split
-/// more than the throughput. With 32, the thread left alone at the end
-/// waits for one run at most, a few per cent of the batch.
+/// the batch's speed-up. Thirty-two runs, not four: the runs of seeds 1
+/// to 32 differ by two and a half times in how long their 3000 turns take
+/// (how deep they get and what lives there), and four such runs cannot be
+/// split evenly between two threads, so a 4-run batch measured the luck
+/// of the split more than the throughput. With 32, the thread left alone
+/// at the end waits for one run at most, a few per cent of the batch.
 fn batch(c: &mut Criterion) {
     let config = Config::default();
     let (kinds, items) = (MonsterKind::defaults(), ItemKind::defaults());
