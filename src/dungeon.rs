@@ -126,6 +126,19 @@ impl Dungeon {
     /// levels past it may be left ungenerated (no thread starts one once a
     /// failure is known).
     pub fn generate_depths(&mut self, depths: &[u16]) -> Result<(), GenerateError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.generate_depths_on(depths, cores)
+    }
+
+    /// [`Dungeon::generate_depths`] on at most `threads` threads (at least
+    /// one, the calling thread). A caller that already keeps every core
+    /// busy, such as a batch of runs, passes 1: more threads would only
+    /// take turns on the same cores, at the cost of starting them.
+    pub fn generate_depths_on(
+        &mut self,
+        depths: &[u16],
+        threads: usize,
+    ) -> Result<(), GenerateError> {
         let mut todo: Vec<u16> = Vec::with_capacity(depths.len());
         for &d in depths {
             let slot = self.slot(d)?;
@@ -134,9 +147,7 @@ impl Dungeon {
             }
         }
         todo.sort_unstable();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(todo.len());
+        let threads = threads.min(todo.len());
         if threads <= 1 {
             let mut generator = Generator::default();
             for &d in &todo {

@@ -555,61 +555,45 @@ mod v3 {
 mod v1 {
     use serde::Deserialize;
 
-    use crate::config::{
-        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-        StairsConfig, TunnelConfig,
-    };
+    use crate::config::{self, CorridorStyle, DeadEndPolicy, LoopConfig, Range};
 
-    use super::v2::{RunState, SimulationConfig};
+    use super::v2::{Layout, SimulationConfig, Stack};
 
+    /// Format 2's config without the layout options.
     #[derive(Deserialize)]
     pub(super) struct Config {
-        width: u16,
-        height: u16,
-        levels: u16,
-        rooms: RoomConfig,
-        hardness: HardnessConfig,
-        tunnel: TunnelConfig,
-        stairs: StairsConfig,
+        stack: Stack,
         simulation: SimulationConfig,
         generation_retries: u16,
     }
 
     /// A format-1 run: its own config, then the state as format 2.
-    #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
-        state: RunState,
+    pub(super) type Run = super::v2::Run<Config>;
+
+    /// The layout of format 1's generator: tunnelled corridors, no
+    /// overlapping rooms, no extra loops, dead ends kept.
+    fn format1_layout() -> Layout {
+        Layout {
+            corridors: CorridorStyle::Tunnel,
+            grid_spacing: 6,
+            grid_segment: Range::new(3, 6),
+            rooms_may_overlap: false,
+            extra_loops: LoopConfig {
+                count: 0,
+                ..LoopConfig::default()
+            },
+            dead_ends: DeadEndPolicy::Keep,
+        }
     }
 
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: CorridorStyle::Tunnel,
-                grid_spacing: 6,
-                grid_segment: Range::new(3, 6),
-                rooms_may_overlap: false,
-                extra_loops: LoopConfig::NONE,
-                dead_ends: DeadEndPolicy::Keep,
-                simulation: c.simulation.into(),
-                generation_retries: c.generation_retries,
-                room_loops: config::RoomLoopConfig::NONE,
-                vaults: config::VaultConfig::NONE,
-                profiles: Vec::new(),
-            }
-        }
-    }
-
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state.into(), None, Vec::new())
+            super::v2::config(
+                c.stack,
+                format1_layout(),
+                c.simulation,
+                c.generation_retries,
+            )
         }
     }
 }
@@ -625,43 +609,14 @@ pub(crate) mod v2 {
     use serde::Deserialize;
 
     use crate::config::{
-        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-        RoomConfig, Rules, StairsConfig, TunnelConfig,
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
+        StairsConfig, TunnelConfig,
     };
     use crate::sim::{Colour, LevelState, Outcome, Player, Trait};
 
-    #[derive(Deserialize)]
-    pub(super) struct SimulationConfig {
-        lives: u8,
-        sight_radius: u8,
-        perception_radius: u8,
-        player_speed: u8,
-        monsters_first_level: u16,
-        monsters_per_depth: u16,
-        monsters_max: u16,
-        dig_per_turn: u8,
-        cautious_at_lives: u8,
-        goal: Goal,
-    }
-
-    impl From<SimulationConfig> for config::SimulationConfig {
-        fn from(s: SimulationConfig) -> Self {
-            config::SimulationConfig {
-                rules: Rules::Stomp,
-                lives: s.lives,
-                sight_radius: s.sight_radius,
-                perception_radius: s.perception_radius,
-                player_speed: s.player_speed,
-                monsters_first_level: s.monsters_first_level,
-                monsters_per_depth: s.monsters_per_depth,
-                monsters_max: s.monsters_max,
-                dig_per_turn: s.dig_per_turn,
-                cautious_at_lives: s.cautious_at_lives,
-                goal: s.goal,
-                combat: CombatConfig::default(),
-            }
-        }
-    }
+    /// The simulation settings of format 2 and 3, the same fields a
+    /// digest hashes; they load as Stomp rules.
+    pub(super) use crate::sim::StompSimulation as SimulationConfig;
 
     #[derive(Deserialize)]
     pub(crate) struct MonsterKind {
@@ -715,8 +670,11 @@ pub(crate) mod v2 {
         }
     }
 
+    /// The config's first fields, in every format: the stack's size and
+    /// the generator's numbers. Nested structs add no bytes in bincode, so
+    /// splitting the config here leaves the format as it was.
     #[derive(Deserialize)]
-    pub(crate) struct Config {
+    pub(super) struct Stack {
         width: u16,
         height: u16,
         levels: u16,
@@ -724,50 +682,74 @@ pub(crate) mod v2 {
         hardness: HardnessConfig,
         tunnel: TunnelConfig,
         stairs: StairsConfig,
-        corridors: CorridorStyle,
-        grid_spacing: u16,
+    }
+
+    /// The generator's layout options, which format 2 added after the
+    /// stack's fields.
+    #[derive(Deserialize)]
+    pub(super) struct Layout {
+        pub(super) corridors: CorridorStyle,
+        pub(super) grid_spacing: u16,
         #[serde(with = "crate::config::grid_segment_field")]
-        grid_segment: Range,
-        rooms_may_overlap: bool,
-        extra_loops: LoopConfig,
-        dead_ends: DeadEndPolicy,
+        pub(super) grid_segment: Range,
+        pub(super) rooms_may_overlap: bool,
+        pub(super) extra_loops: LoopConfig,
+        pub(super) dead_ends: DeadEndPolicy,
+    }
+
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        stack: Stack,
+        layout: Layout,
         simulation: SimulationConfig,
         generation_retries: u16,
     }
 
+    /// A run of format 2, or of format 1 with its own config: the config,
+    /// then the state before Combat.
     #[derive(Deserialize)]
-    pub(super) struct Run {
-        config: Config,
+    pub(super) struct Run<C = Config> {
+        config: C,
         state: RunState,
+    }
+
+    /// Today's config from the parts formats 1 to 3 hold.
+    pub(super) fn config(
+        stack: Stack,
+        layout: Layout,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+    ) -> config::Config {
+        config::Config {
+            width: stack.width,
+            height: stack.height,
+            levels: stack.levels,
+            rooms: stack.rooms,
+            hardness: stack.hardness,
+            tunnel: stack.tunnel,
+            stairs: stack.stairs,
+            corridors: layout.corridors,
+            grid_spacing: layout.grid_spacing,
+            grid_segment: layout.grid_segment,
+            rooms_may_overlap: layout.rooms_may_overlap,
+            extra_loops: layout.extra_loops,
+            dead_ends: layout.dead_ends,
+            simulation: simulation.into(),
+            generation_retries,
+            room_loops: config::RoomLoopConfig::NONE,
+            vaults: config::VaultConfig::NONE,
+            profiles: Vec::new(),
+        }
     }
 
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: c.corridors,
-                grid_spacing: c.grid_spacing,
-                grid_segment: c.grid_segment,
-                rooms_may_overlap: c.rooms_may_overlap,
-                extra_loops: c.extra_loops,
-                dead_ends: c.dead_ends,
-                simulation: c.simulation.into(),
-                generation_retries: c.generation_retries,
-                room_loops: config::RoomLoopConfig::NONE,
-                vaults: config::VaultConfig::NONE,
-                profiles: Vec::new(),
-            }
+            config(c.stack, c.layout, c.simulation, c.generation_retries)
         }
     }
 
-    impl From<Run> for crate::sim::Run {
-        fn from(r: Run) -> Self {
+    impl<C: Into<config::Config>> From<Run<C>> for crate::sim::Run {
+        fn from(r: Run<C>) -> Self {
             crate::sim::Run::from_saved(r.config.into(), r.state.into(), None, Vec::new())
         }
     }

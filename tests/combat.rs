@@ -71,6 +71,18 @@ fn room_level() -> Level {
     level
 }
 
+/// A run on the room level with the player at (2, 3) and one monster of
+/// `kind` right of it, at (3, 3).
+fn facing(config: Config, kind: MonsterKind) -> Run {
+    Run::on_level(
+        config,
+        vec![kind],
+        room_level(),
+        Pos::new(2, 3),
+        &[(0, Pos::new(3, 3))],
+    )
+}
+
 const RIGHT: Action = Action::Move { dx: 1, dy: 0 };
 
 fn kind_named(run: &Run, name: &str) -> u16 {
@@ -84,13 +96,7 @@ fn kind_named(run: &Run, name: &str) -> u16 {
 
 #[test]
 fn a_hit_takes_hit_points_and_a_kill_counts() {
-    let mut run = Run::on_level(
-        combat_config(100),
-        vec![brute("kobold", 5, 0)],
-        room_level(),
-        Pos::new(2, 3),
-        &[(0, Pos::new(3, 3))],
-    );
+    let mut run = facing(combat_config(100), brute("kobold", 5, 0));
     let events = run.step(RIGHT).unwrap();
     assert!(
         events.contains(&Event::Attacked {
@@ -120,13 +126,7 @@ fn a_hit_takes_hit_points_and_a_kill_counts() {
 
 #[test]
 fn a_miss_does_nothing_but_take_the_turn() {
-    let mut run = Run::on_level(
-        combat_config(0),
-        vec![brute("kobold", 5, 4)],
-        room_level(),
-        Pos::new(2, 3),
-        &[(0, Pos::new(3, 3))],
-    );
+    let mut run = facing(combat_config(0), brute("kobold", 5, 4));
     let events = run.step(RIGHT).unwrap();
     assert!(
         events.contains(&Event::Attacked {
@@ -156,13 +156,7 @@ fn armour_lowers_the_chance_to_be_hit() {
         config.simulation.combat.min_hit = 5;
         config.simulation.combat.player_hp = 1000;
         config.simulation.lives = 99;
-        let mut run = Run::on_level(
-            config,
-            vec![brute("golem", 10_000, 1)],
-            room_level(),
-            Pos::new(2, 3),
-            &[(0, Pos::new(3, 3))],
-        );
+        let mut run = facing(config, brute("golem", 10_000, 1));
         if let Some(name) = armour {
             let kind = kind_named(&run, name);
             run.combat_mut().unwrap().hero.armour = Some(kind);

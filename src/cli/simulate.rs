@@ -6,7 +6,7 @@ use delve::GenerateError;
 use delve::config::Config;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::batch::{Report, RunRecord, Summary, run_batch};
+use delve::sim::batch::{Report, Summary, play_run, run_batch};
 use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 use delve::vault::Vault;
 
@@ -193,17 +193,7 @@ fn runs_summary(
         first,
         runs,
         jobs,
-        |seed| -> Result<RunRecord, GenerateError> {
-            let mut run = Run::with_items(
-                config.clone(),
-                kinds.clone(),
-                items.clone(),
-                vaults.clone(),
-                seed,
-            )?;
-            play_headless(&mut run, turns)?;
-            Ok(run.record())
-        },
+        |seed| play_run(&config, (&kinds, &items, &vaults), seed, turns),
         || {
             if let Some(bar) = &bar {
                 bar.inc(1);

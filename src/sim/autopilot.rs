@@ -17,11 +17,9 @@
 //!
 //! Ties are broken by cell index, so the autopilot is deterministic.
 
-use crate::config::Goal;
 use crate::geom::Pos;
-use crate::level::{StairDirection, Tile};
 
-use super::explore::{Plan, first_step, frontier_of, reach, step_to};
+use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
 use super::{Action, DIRECTIONS, Event, LazyWalk, Outcome, Run, can_step};
 use crate::generate::GenerateError;
 
@@ -102,64 +100,13 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     }
 
     // 3. Hunt what it sees.
-    if let Some(target) = in_sight
-        .iter()
-        .copied()
-        .filter_map(|p| reach(map, level, p))
-        .min()
-        .map(|(_, _, p)| p)
-    {
+    if let Some(target) = nearest(map, level, in_sight.iter().copied()) {
         return (first_step(map, level, here, target), Plan::Hunt);
     }
 
-    // 4. Explore.
-    if let Some(frontier) = frontier_of(run, map) {
-        return (first_step(map, level, here, frontier), Plan::Explore);
-    }
-
-    // 5. The level is explored. Under KillAll the player senses the
-    // monsters left on it and hunts them; then it goes where monsters may
-    // remain: deeper first (unvisited levels must be visited anyway), then
-    // back up.
-    let goal = run.config().simulation.goal;
-    if goal == Goal::KillAll
-        && let Some(target) = state
-            .monsters
-            .iter()
-            .map(|m| m.pos)
-            .filter_map(|p| reach(map, level, p))
-            .min()
-            .map(|(_, _, p)| p)
-    {
-        return (first_step(map, level, here, target), Plan::Sense);
-    }
-    let depth = run.player().depth;
-    let levels = run.config().levels;
-    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
-    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
-    let shallower = goal == Goal::KillAll
-        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
-    let (direction, tile, action) = if deeper {
-        (StairDirection::Down, Tile::DownStairs, Action::Descend)
-    } else if shallower {
-        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
-    } else {
-        // 6. Nothing left to do.
-        return (Action::Wait, Plan::Idle);
-    };
-    if level.tile(here) == tile {
-        return (action, Plan::Stairs);
-    }
-    match level
-        .stairs_going(direction)
-        .map(|s| s.pos)
-        .filter_map(|p| reach(map, level, p))
-        .min()
-        .map(|(_, _, p)| p)
-    {
-        Some(stairs) => (first_step(map, level, here, stairs), Plan::Stairs),
-        None => (Action::Wait, Plan::Idle),
-    }
+    // 4. Explore; 5. the level explored, sense what is left or take the
+    // stairs; 6. wait.
+    explore_then_stairs(run, map)
 }
 
 /// The first step toward the nearest unexplored part of the level, if any

@@ -19,12 +19,10 @@
 //!
 //! Ties are broken by cell index or slot order, so it is deterministic.
 
-use crate::config::Goal;
 use crate::geom::Pos;
-use crate::level::{StairDirection, Tile};
 
 use super::combat::{HitOdds, expected_damage};
-use super::explore::{Plan, first_step, frontier_of, reach, step_to};
+use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
 use super::game::PACK_SLOTS;
 use super::item::{ItemClass, PotionEffect, ScrollEffect};
 use super::{Action, LazyWalk, Run, can_step};
@@ -201,12 +199,7 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
 
     // 7. Hunt what it sees when healthy.
     if hp * 100 >= max * 60
-        && let Some(target) = seen
-            .iter()
-            .map(|s| s.pos)
-            .filter_map(|p| reach(map, level, p))
-            .min()
-            .map(|(_, _, p)| p)
+        && let Some(target) = nearest(map, level, seen.iter().map(|s| s.pos))
     {
         return (first_step(map, level, here, target), Plan::Hunt);
     }
@@ -218,59 +211,20 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     // 8. Items seen and wanted.
     if pack.len() < PACK_SLOTS
         && let Some(floor) = run.floor()
-        && let Some(item) = floor
-            .items
-            .iter()
-            .filter(|i| state.has_seen(i.pos) && wanted(i.kind))
-            .map(|i| i.pos)
-            .filter(|&p| p != here)
-            .filter_map(|p| reach(map, level, p))
-            .min()
-            .map(|(_, _, p)| p)
+        && let Some(item) = nearest(
+            map,
+            level,
+            floor
+                .items
+                .iter()
+                .filter(|i| state.has_seen(i.pos) && wanted(i.kind))
+                .map(|i| i.pos)
+                .filter(|&p| p != here),
+        )
     {
         return (first_step(map, level, here, item), Plan::Loot);
     }
 
     // 9. Explore, then the stairs.
-    if let Some(frontier) = frontier_of(run, map) {
-        return (first_step(map, level, here, frontier), Plan::Explore);
-    }
-    let goal = run.config().simulation.goal;
-    if goal == Goal::KillAll
-        && let Some(target) = state
-            .monsters
-            .iter()
-            .map(|m| m.pos)
-            .filter_map(|p| reach(map, level, p))
-            .min()
-            .map(|(_, _, p)| p)
-    {
-        return (first_step(map, level, here, target), Plan::Sense);
-    }
-    let depth = run.player().depth;
-    let levels = run.config().levels;
-    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
-    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
-    let shallower = goal == Goal::KillAll
-        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
-    let (direction, tile, action) = if deeper {
-        (StairDirection::Down, Tile::DownStairs, Action::Descend)
-    } else if shallower {
-        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
-    } else {
-        return (Action::Wait, Plan::Idle);
-    };
-    if level.tile(here) == tile {
-        return (action, Plan::Stairs);
-    }
-    match level
-        .stairs_going(direction)
-        .map(|s| s.pos)
-        .filter_map(|p| reach(map, level, p))
-        .min()
-        .map(|(_, _, p)| p)
-    {
-        Some(stairs) => (first_step(map, level, here, stairs), Plan::Stairs),
-        None => (Action::Wait, Plan::Idle),
-    }
+    explore_then_stairs(run, map)
 }

@@ -5,8 +5,14 @@
 //! back in seed order, so the records and the summary are the same for any
 //! number of threads. Threads take the next seed from a shared counter, so
 //! a slow run does not hold the others back. The caller supplies the play
-//! function (the simulation's own headless loop) and a tick called once a
-//! run finishes, for a progress bar the core knows nothing about.
+//! function (usually [`play_run`]) and a tick called once a run finishes,
+//! for a progress bar the core knows nothing about.
+//!
+//! The batch's threads are its only parallelism: each run's stack is
+//! generated on the thread that plays it. A run on its own spreads its
+//! stack over every core, which in a batch would set two runs' stacks
+//! fighting over the same cores, and would let `--jobs 1` borrow the idle
+//! core for every run's start.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,7 +21,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
-use super::{Outcome, Run};
+use super::{ItemKind, MonsterKind, Outcome, Run, play_headless};
+use crate::config::Config;
+use crate::generate::GenerateError;
 
 /// What one run of a batch came to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -68,6 +76,26 @@ fn outcome_word<S: serde::Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Err
 
 fn hex<S: serde::Serializer>(d: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{d:016x}"))
+}
+
+/// One run of a batch: a new run from `seed`, its stack generated on the
+/// calling thread, played by the autopilot until won, lost or turn
+/// `turns`. `delve simulate --runs` and the batch benchmark both play
+/// their runs with this, so the benchmark times what the command does.
+pub fn play_run(
+    config: &Config,
+    (kinds, items, vaults): (&[MonsterKind], &[ItemKind], &[crate::vault::Vault]),
+    seed: u64,
+    turns: u64,
+) -> Result<RunRecord, GenerateError> {
+    let mut run = Run::with_items_on(
+        config.clone(),
+        (kinds.to_vec(), items.to_vec(), vaults.to_vec()),
+        seed,
+        1,
+    )?;
+    play_headless(&mut run, turns)?;
+    Ok(run.record())
 }
 
 /// Plays `count` runs from seeds `first`, `first + 1`, ... on `jobs`

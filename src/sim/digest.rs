@@ -1,7 +1,7 @@
 //! What a run's digest hashes of the config.
 
 use rand_pcg::Pcg64;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
 
@@ -54,11 +54,12 @@ pub(crate) struct DigestConfig<'a> {
     profiles: &'a [Profile],
 }
 
-/// The rules as a digest sees them: save format 2's fields in their order,
-/// then the game and its numbers only for a Combat run, so a Stomp run's
-/// digest is what it was before delve learnt Combat.
-#[derive(Serialize)]
-pub(crate) struct DigestSimulation<'a> {
+/// The simulation settings as they were before Combat, field by field:
+/// what save formats 2 and 3 hold, and what a digest hashes of every run.
+/// One list of these fields, so that the saves and the digest cannot drift
+/// apart.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct StompSimulation {
     lives: u8,
     sight_radius: u8,
     perception_radius: u8,
@@ -69,16 +70,11 @@ pub(crate) struct DigestSimulation<'a> {
     dig_per_turn: u8,
     cautious_at_lives: u8,
     goal: Goal,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rules: Option<Rules>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    combat: Option<&'a CombatConfig>,
 }
 
-impl<'a> DigestSimulation<'a> {
-    fn of(s: &'a SimulationConfig) -> DigestSimulation<'a> {
-        let combat = s.is_combat();
-        DigestSimulation {
+impl StompSimulation {
+    fn of(s: &SimulationConfig) -> StompSimulation {
+        StompSimulation {
             lives: s.lives,
             sight_radius: s.sight_radius,
             perception_radius: s.perception_radius,
@@ -89,6 +85,49 @@ impl<'a> DigestSimulation<'a> {
             dig_per_turn: s.dig_per_turn,
             cautious_at_lives: s.cautious_at_lives,
             goal: s.goal,
+        }
+    }
+}
+
+/// A run saved before Combat is a Stomp run, with Combat's numbers at
+/// their defaults (unused by Stomp).
+impl From<StompSimulation> for SimulationConfig {
+    fn from(s: StompSimulation) -> Self {
+        SimulationConfig {
+            rules: Rules::Stomp,
+            lives: s.lives,
+            sight_radius: s.sight_radius,
+            perception_radius: s.perception_radius,
+            player_speed: s.player_speed,
+            monsters_first_level: s.monsters_first_level,
+            monsters_per_depth: s.monsters_per_depth,
+            monsters_max: s.monsters_max,
+            dig_per_turn: s.dig_per_turn,
+            cautious_at_lives: s.cautious_at_lives,
+            goal: s.goal,
+            combat: CombatConfig::default(),
+        }
+    }
+}
+
+/// The rules as a digest sees them: save format 2's fields in their order,
+/// then the game and its numbers only for a Combat run, so a Stomp run's
+/// digest is what it was before delve learnt Combat.
+#[derive(Serialize)]
+pub(crate) struct DigestSimulation<'a> {
+    #[serde(flatten)]
+    stomp: StompSimulation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<Rules>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    combat: Option<&'a CombatConfig>,
+}
+
+impl<'a> DigestSimulation<'a> {
+    fn of(s: &'a SimulationConfig) -> DigestSimulation<'a> {
+        let combat = s.is_combat();
+        DigestSimulation {
+            stomp: StompSimulation::of(s),
             rules: combat.then_some(s.rules),
             combat: combat.then_some(&s.combat),
         }

@@ -2,8 +2,9 @@
 //! level, the first step of a shortest walk, a target's distance. Both
 //! autopilots (Stomp's and Combat's) choose their moves with these.
 
+use crate::config::Goal;
 use crate::geom::Pos;
-use crate::level::Level;
+use crate::level::{Level, StairDirection, Tile};
 
 use super::{Action, DIRECTIONS, DistanceMap, LazyWalk, LevelState, Run};
 
@@ -44,6 +45,59 @@ pub enum Plan {
 pub(super) fn reach(map: &mut LazyWalk, level: &Level, p: Pos) -> Option<(u32, usize, Pos)> {
     let d = map.at(level, p);
     (d != DistanceMap::UNREACHABLE).then(|| (d, level.index(p), p))
+}
+
+/// The nearest of `targets` that can be walked to (ties by index).
+pub(super) fn nearest(
+    map: &mut LazyWalk,
+    level: &Level,
+    targets: impl IntoIterator<Item = Pos>,
+) -> Option<Pos> {
+    targets
+        .into_iter()
+        .filter_map(|p| reach(map, level, p))
+        .min()
+        .map(|(_, _, p)| p)
+}
+
+/// What both autopilots do once nothing nearer calls: explore the nearest
+/// frontier; on an explored level, under KillAll, hunt the monsters it
+/// senses; then take the stairs toward levels that may still hold
+/// monsters, deeper first (or simply down, under ReachBottom); else wait.
+pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
+    let here = run.player().pos;
+    let state = run.current();
+    let level = &state.level;
+    if let Some(frontier) = frontier_of(run, map) {
+        return (first_step(map, level, here, frontier), Plan::Explore);
+    }
+    let goal = run.config().simulation.goal;
+    if goal == Goal::KillAll
+        && let Some(target) = nearest(map, level, state.monsters.iter().map(|m| m.pos))
+    {
+        return (first_step(map, level, here, target), Plan::Sense);
+    }
+    let depth = run.player().depth;
+    let levels = run.config().levels;
+    let pending = |d: u16| run.level_state(d).is_none_or(|s| !s.monsters.is_empty());
+    let deeper = depth < levels && (goal == Goal::ReachBottom || (depth + 1..=levels).any(pending));
+    let shallower = goal == Goal::KillAll
+        && (1..depth).any(|d| run.level_state(d).is_some_and(|s| !s.monsters.is_empty()));
+    let (direction, tile, action) = if deeper {
+        (StairDirection::Down, Tile::DownStairs, Action::Descend)
+    } else if shallower {
+        (StairDirection::Up, Tile::UpStairs, Action::Ascend)
+    } else {
+        // Nothing left to do.
+        return (Action::Wait, Plan::Idle);
+    };
+    if level.tile(here) == tile {
+        return (action, Plan::Stairs);
+    }
+    match nearest(map, level, level.stairs_going(direction).map(|s| s.pos)) {
+        Some(stairs) => (first_step(map, level, here, stairs), Plan::Stairs),
+        None => (Action::Wait, Plan::Idle),
+    }
 }
 
 /// The nearest frontier of the player's level, remembering a level found

@@ -9,6 +9,7 @@ use super::combat::{HitOdds, Strike, attack, experience_level, max_hp, regenerat
 use super::game::{CombatState, Floor, PACK_SLOTS, article, slot_letter};
 use super::item::{Item, ItemClass, PotionEffect, ScrollEffect};
 use super::morgue::Morgue;
+use super::place::free_room_cells;
 use super::table::Table;
 use super::{Action, DIRECTIONS, Event, Monster, Outcome, Run, can_step};
 use crate::config::Config;
@@ -341,77 +342,18 @@ impl Run {
                 true
             }
             Action::Quaff { slot } => {
-                let Some(kind) = pack_item(self, slot) else {
+                let Some((effect, name)) = self.use_up(slot, "drink", ItemClass::potion) else {
                     return false;
                 };
-                let class = self
-                    .state
-                    .combat
-                    .as_ref()
-                    .expect("checked")
-                    .kind(kind)
-                    .class;
-                let ItemClass::Potion(effect) = class else {
-                    return false;
-                };
-                let name = self.state_mut().describe(kind);
-                self.state_mut().hero.pack.remove(usize::from(slot));
-                self.say(format!("You drink {name}."));
-                match effect {
-                    PotionEffect::Healing(dice) => {
-                        let heal = dice.roll(&mut self.state.rng);
-                        let max = self.max_hp();
-                        let hero = &mut self.state_mut().hero;
-                        hero.hp = (u32::from(hero.hp) + heal).min(u32::from(max)) as u16;
-                        self.say("You feel better.".into());
-                    }
-                    PotionEffect::Vigour(n) => {
-                        let hero = &mut self.state_mut().hero;
-                        hero.vigour = hero.vigour.saturating_add(n);
-                        hero.hp = hero.hp.saturating_add(n);
-                        self.say("You feel vigorous.".into());
-                    }
-                    PotionEffect::Stoneskin { armour, turns } => {
-                        let until = self.state.turn + u64::from(turns);
-                        let hero = &mut self.state_mut().hero;
-                        hero.stoneskin = armour;
-                        hero.stoneskin_until = until;
-                        self.say("Your skin turns to stone.".into());
-                    }
-                }
+                self.drink(effect);
                 events.push(Event::Used { name });
                 true
             }
             Action::Read { slot } => {
-                let Some(kind) = pack_item(self, slot) else {
+                let Some((effect, name)) = self.use_up(slot, "read", ItemClass::scroll) else {
                     return false;
                 };
-                let class = self
-                    .state
-                    .combat
-                    .as_ref()
-                    .expect("checked")
-                    .kind(kind)
-                    .class;
-                let ItemClass::Scroll(effect) = class else {
-                    return false;
-                };
-                let name = self.state_mut().describe(kind);
-                self.state_mut().hero.pack.remove(usize::from(slot));
-                self.say(format!("You read {name}."));
-                match effect {
-                    ScrollEffect::MagicMapping => {
-                        self.map_level();
-                        self.say("A map of the level forms in your mind.".into());
-                    }
-                    ScrollEffect::Teleportation => {
-                        if let Some(to) = self.random_free_floor() {
-                            self.state.player.pos = to;
-                            events.push(Event::Moved { to });
-                        }
-                        self.say("You are somewhere else.".into());
-                    }
-                }
+                self.read(effect, events);
                 events.push(Event::Used { name });
                 true
             }
@@ -420,6 +362,68 @@ impl Run {
     }
 
     /// Marks every open cell of the level, and the rock beside it, seen.
+    /// Takes the item in pack slot `slot` out of the pack when
+    /// `effect_of` finds an effect in its class (a potion to drink, a
+    /// scroll to read), saying "You VERB NAME.": its effect and name.
+    /// `None`, and nothing used, for an empty slot or another class.
+    fn use_up<E>(
+        &mut self,
+        slot: u8,
+        verb: &str,
+        effect_of: impl Fn(ItemClass) -> Option<E>,
+    ) -> Option<(E, String)> {
+        let state = self.state.combat.as_mut()?;
+        let kind = *state.hero.pack.get(usize::from(slot))?;
+        let effect = effect_of(state.kind(kind).class)?;
+        let name = state.describe(kind);
+        state.hero.pack.remove(usize::from(slot));
+        self.say(format!("You {verb} {name}."));
+        Some((effect, name))
+    }
+
+    /// What a potion does to the player.
+    fn drink(&mut self, effect: PotionEffect) {
+        match effect {
+            PotionEffect::Healing(dice) => {
+                let heal = dice.roll(&mut self.state.rng);
+                let max = self.max_hp();
+                let hero = &mut self.state_mut().hero;
+                hero.hp = (u32::from(hero.hp) + heal).min(u32::from(max)) as u16;
+                self.say("You feel better.".into());
+            }
+            PotionEffect::Vigour(n) => {
+                let hero = &mut self.state_mut().hero;
+                hero.vigour = hero.vigour.saturating_add(n);
+                hero.hp = hero.hp.saturating_add(n);
+                self.say("You feel vigorous.".into());
+            }
+            PotionEffect::Stoneskin { armour, turns } => {
+                let until = self.state.turn + u64::from(turns);
+                let hero = &mut self.state_mut().hero;
+                hero.stoneskin = armour;
+                hero.stoneskin_until = until;
+                self.say("Your skin turns to stone.".into());
+            }
+        }
+    }
+
+    /// What a scroll does: a map of the level, or a jump elsewhere on it.
+    fn read(&mut self, effect: ScrollEffect, events: &mut Vec<Event>) {
+        match effect {
+            ScrollEffect::MagicMapping => {
+                self.map_level();
+                self.say("A map of the level forms in your mind.".into());
+            }
+            ScrollEffect::Teleportation => {
+                if let Some(to) = self.random_free_floor() {
+                    self.state.player.pos = to;
+                    events.push(Event::Moved { to });
+                }
+                self.say("You are somewhere else.".into());
+            }
+        }
+    }
+
     fn map_level(&mut self) {
         let state = self.current_mut();
         let level = &state.level;
@@ -628,38 +632,6 @@ pub(super) fn place_items(
         items.push(Item { kind, pos });
     }
     items
-}
-
-/// Up to `wanted` distinct floor cells of rooms other than the arrival
-/// room, drawn from `rng`: at most a hundred tries a cell.
-fn free_room_cells(level: &Level, wanted: usize, rng: &mut rand_pcg::Pcg64) -> Vec<Pos> {
-    let arrival = level
-        .stairs_going(StairDirection::Up)
-        .next()
-        .map_or(0, |s| usize::from(s.room));
-    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
-    let mut cells = Vec::with_capacity(wanted);
-    if rooms.is_empty() {
-        return cells;
-    }
-    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
-    let mut tries = 0;
-    while cells.len() < wanted && tries < wanted * 100 {
-        tries += 1;
-        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
-        let b = room.shape.bounds();
-        let p = Pos::new(
-            rng.random_range(b.x..=b.right()),
-            rng.random_range(b.y..=b.bottom()),
-        );
-        let i = level.index(p);
-        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
-        {
-            taken[i / 64] |= 1 << (i % 64);
-            cells.push(p);
-        }
-    }
-    cells
 }
 
 /// The article-led name of a monster kind, for look mode.

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::monster::{Colour, KindProblem};
-use super::table::{Depths, check_depths, check_description, check_name, check_rarity};
+use super::monster::Colour;
+use super::table::{Depths, KindProblem, check_description, check_kinds, check_name, check_placed};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, parse};
@@ -75,6 +75,22 @@ impl ItemClass {
         }
     }
 
+    /// A potion's effect; `None` for anything else (it cannot be drunk).
+    pub fn potion(self) -> Option<PotionEffect> {
+        match self {
+            ItemClass::Potion(effect) => Some(effect),
+            _ => None,
+        }
+    }
+
+    /// A scroll's effect; `None` for anything else (it cannot be read).
+    pub fn scroll(self) -> Option<ScrollEffect> {
+        match self {
+            ItemClass::Scroll(effect) => Some(effect),
+            _ => None,
+        }
+    }
+
     /// The class's name, as an inventory heads it.
     pub fn noun(&self) -> &'static str {
         match self {
@@ -132,63 +148,44 @@ impl ItemKind {
     /// class; depths from 1 with min <= max; rarity 1 to 1000; a one-line
     /// description; effects that do something.
     pub fn check_list(kinds: &[ItemKind]) -> Result<(), KindProblem> {
-        let problem = |index, field, message: String| {
-            Err(KindProblem {
-                index,
-                field,
-                message,
-            })
-        };
-        if kinds.is_empty() {
-            return problem(
-                None,
-                "[]",
-                "the list must hold at least one kind of item".into(),
-            );
-        }
-        for (i, k) in kinds.iter().enumerate() {
-            check_name(&k.name).or_else(|m| problem(Some(i), "name", m))?;
-            if let Some(j) = kinds[..i].iter().position(|o| o.name == k.name) {
-                return problem(
-                    Some(i),
-                    "name",
-                    format!("\"{}\" is already the name of entry {j}", k.name),
-                );
-            }
-            if k.glyph != k.class.glyph() {
-                return problem(
-                    Some(i),
-                    "glyph",
-                    format!(
-                        "a {} is drawn as {:?}, got {:?}",
-                        k.class.noun(),
-                        k.class.glyph(),
-                        k.glyph
-                    ),
-                );
-            }
-            check_depths(&k.depths).or_else(|m| problem(Some(i), "depths", m))?;
-            check_rarity(k.rarity).or_else(|m| problem(Some(i), "rarity", m))?;
-            check_description(&k.description).or_else(|m| problem(Some(i), "description", m))?;
-            let useless = match k.class {
-                ItemClass::Weapon { damage } => damage.max() == 0,
-                ItemClass::Armour { protection } => protection == 0 || protection > 100,
-                ItemClass::Potion(PotionEffect::Healing(d)) => d.max() == 0,
-                ItemClass::Potion(PotionEffect::Vigour(n)) => n == 0 || n > 1000,
-                ItemClass::Potion(PotionEffect::Stoneskin { armour, turns }) => {
-                    armour == 0 || armour > 100 || turns == 0
+        check_kinds(
+            kinds,
+            "item",
+            |k| &k.name,
+            check_name,
+            |_, k| {
+                if k.glyph != k.class.glyph() {
+                    return Err((
+                        "glyph",
+                        format!(
+                            "a {} is drawn as {:?}, got {:?}",
+                            k.class.noun(),
+                            k.class.glyph(),
+                            k.glyph
+                        ),
+                    ));
                 }
-                ItemClass::Scroll(_) => false,
-            };
-            if useless {
-                return problem(
-                    Some(i),
+                check_placed(k)?;
+                check_description(&k.description).map_err(|m| ("description", m))?;
+                let useless = match k.class {
+                    ItemClass::Weapon { damage } => damage.max() == 0,
+                    ItemClass::Armour { protection } => protection == 0 || protection > 100,
+                    ItemClass::Potion(PotionEffect::Healing(d)) => d.max() == 0,
+                    ItemClass::Potion(PotionEffect::Vigour(n)) => n == 0 || n > 1000,
+                    ItemClass::Potion(PotionEffect::Stoneskin { armour, turns }) => {
+                        armour == 0 || armour > 100 || turns == 0
+                    }
+                    ItemClass::Scroll(_) => false,
+                };
+                if useless {
+                    return Err((
                     "class",
                     "the effect must do something (damage above 0; protection, armour and vigour 1 to 100, 100 and 1000; turns above 0)".into(),
-                );
-            }
-        }
-        Ok(())
+                ));
+                }
+                Ok(())
+            },
+        )
     }
 }
 

@@ -36,18 +36,22 @@ pub mod game;
 pub mod item;
 mod monster;
 pub mod morgue;
+mod place;
 pub mod record;
 pub mod table;
 mod travel;
 
 pub use autopilot::{autopilot, decide, explore_step, play_headless};
+#[cfg(feature = "save")]
+pub(crate) use digest::StompSimulation;
 pub use distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};
 pub use explore::Plan;
 pub use fight::{monster_name, wound_word};
 pub use fov::visible_cells;
 pub use game::{CombatState, slot_letter};
 pub use item::{ItemKind, items_from_ron};
-pub use monster::{Colour, KindProblem, Monster, MonsterKind, Trait, monsters_from_ron};
+pub use monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
+pub use table::KindProblem;
 pub use travel::travel_step;
 
 use rand::RngExt;
@@ -365,7 +369,7 @@ impl RunState {
 impl PartialEq for Run {
     fn eq(&self, other: &Self) -> bool {
         // The derived data is a function of the saved state.
-        self.config == other.config && self.state == other.state
+        self.config == other.config && self.state == other.state && self.vaults == other.vaults
     }
 }
 
@@ -393,6 +397,21 @@ impl Run {
         vaults: Vec<Vault>,
         seed: u64,
     ) -> Result<Run, GenerateError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Run::with_items_on(config, (kinds, items, vaults), seed, cores)
+    }
+
+    /// [`Run::with_items`] with the stack generated on at most `threads`
+    /// threads. A batch that plays whole runs on every core passes 1, so
+    /// that `--jobs J` is J threads: runs' stacks then neither fight each
+    /// other for the cores nor borrow an idle one under `--jobs 1`. The run
+    /// is the same for any count.
+    pub fn with_items_on(
+        config: Config,
+        (kinds, items, vaults): (Vec<MonsterKind>, Vec<ItemKind>, Vec<Vault>),
+        seed: u64,
+        threads: usize,
+    ) -> Result<Run, GenerateError> {
         let levels = vec![None; usize::from(config.levels)];
         let combat = config.simulation.is_combat().then(|| {
             CombatState::new(
@@ -414,7 +433,7 @@ impl Run {
             None,
             vaults,
         );
-        run.prove_stack()?;
+        run.prove_stack_on(threads)?;
         run.enter(1)?;
         let level = &run.current().level;
         let start = level
@@ -510,6 +529,12 @@ impl Run {
     /// made again. On failure, the error of the shallowest level that cannot
     /// be made.
     pub fn prove_stack(&mut self) -> Result<(), GenerateError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.prove_stack_on(cores)
+    }
+
+    /// [`Run::prove_stack`] on at most `threads` threads.
+    fn prove_stack_on(&mut self, threads: usize) -> Result<(), GenerateError> {
         let levels = usize::from(self.config.levels);
         self.made.resize(levels, None);
         let missing: Vec<u16> = (1..=self.config.levels)
@@ -523,7 +548,7 @@ impl Run {
         }
         let mut dungeon =
             Dungeon::with_vaults(self.config.clone(), self.vaults.clone(), self.state.seed);
-        dungeon.generate_depths(&missing)?;
+        dungeon.generate_depths_on(&missing, threads)?;
         for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
             if level.is_some() {
                 self.made[slot] = level;
@@ -1381,7 +1406,7 @@ impl Run {
             #[serde(flatten)]
             state: &'a RunState,
         }
-        let bytes = match &self.state.combat {
+        let mut bytes = match &self.state.combat {
             Some(_) => serde_json::to_vec(&View {
                 config: digest::DigestConfig::of(&self.config),
                 state: &self.state,
@@ -1391,6 +1416,11 @@ impl Run {
             None => serde_json::to_vec(&digest::StompView::of(&self.config, &self.state)),
         }
         .expect("a run always serialises");
+        // The vaults shape the levels not made yet; a run from before
+        // vaults has none and digests as it did.
+        if !self.vaults.is_empty() {
+            bytes.extend(serde_json::to_vec(&self.vaults).expect("vaults always serialise"));
+        }
         // FNV-1a, 64 bits: simple, stable across machines and Rust versions.
         bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
@@ -1403,9 +1433,8 @@ fn interval(speed: u8) -> u64 {
     1000 / u64::from(speed.max(1))
 }
 
-/// The monsters a level starts with: a number growing with depth, in rooms
-/// other than the arrival room, on free floor, from the level's own stream.
-/// How many monsters a level is populated with.
+/// How many monsters a level is populated with: a number growing with
+/// depth, up to the configured most.
 fn monsters_wanted(config: &Config, depth: u16) -> usize {
     let sim = &config.at_depth(depth).simulation;
     (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
@@ -1439,42 +1468,24 @@ pub fn vault_monsters(vaults: &[Vault], level: &Level) -> Vec<(char, Pos)> {
     out
 }
 
+/// A Stomp level's monsters: kinds drawn uniformly, in rooms other than
+/// the arrival room, on free floor, from the level's own stream.
 fn populate(config: &Config, kinds: &[MonsterKind], seed: u64, level: &Level) -> Vec<Monster> {
     let wanted = monsters_wanted(config, level.depth());
-    let arrival = level
-        .stairs_going(StairDirection::Up)
-        .next()
-        .map_or(0, |s| usize::from(s.room));
-    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
     let mut rng = stage_rng(seed, level.depth(), 0, Stage::Monsters);
     let mut monsters: Vec<Monster> = Vec::with_capacity(wanted);
-    if rooms.is_empty() || kinds.is_empty() {
+    if kinds.is_empty() {
         return monsters;
     }
-    // At most a hundred tries a monster, each a constant amount of work
-    // (cells taken are a bit each, not a search through the monsters).
-    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
-    let mut tries = 0;
-    while monsters.len() < wanted && tries < wanted * 100 {
-        tries += 1;
-        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
-        let b = room.shape.bounds();
-        let p = Pos::new(
-            rng.random_range(b.x..=b.right()),
-            rng.random_range(b.y..=b.bottom()),
-        );
-        let i = level.index(p);
-        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
-        {
-            taken[i / 64] |= 1 << (i % 64);
-            monsters.push(Monster {
-                id: monsters.len() as u32,
-                kind: rng.random_range(0..kinds.len() as u32) as u16,
-                pos: p,
-                next: 0,
-                memory: None,
-            });
-        }
-    }
+    // Each monster's kind is drawn right after its cell.
+    place::each_free_room_cell(level, wanted, &mut rng, |pos, rng| {
+        monsters.push(Monster {
+            id: monsters.len() as u32,
+            kind: rng.random_range(0..kinds.len() as u32) as u16,
+            pos,
+            next: 0,
+            memory: None,
+        });
+    });
     monsters
 }

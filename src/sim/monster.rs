@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::table::{Depths, Placed, check_depths, check_description, check_rarity};
+use super::table::{Depths, KindProblem, Placed, check_description, check_kinds, check_placed};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, FieldIndex, Location, parse};
@@ -150,12 +150,7 @@ impl MonsterKind {
             colour,
             speed,
             traits: traits.to_vec(),
-            hp: one(),
-            damage: one(),
-            armour: 0,
-            depths: everywhere(),
-            rarity: common(),
-            description: String::new(),
+            ..MonsterKind::default()
         };
         vec![
             kind("rat", 'r', Colour::Yellow, 12, &[Erratic]),
@@ -168,124 +163,83 @@ impl MonsterKind {
     }
 }
 
-/// What is wrong with one entry of a list of monster kinds.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{field}: {message}", index.map(|i| format!("[{i}].")).unwrap_or_default())]
-pub struct KindProblem {
-    /// The entry, or `None` when the list itself is wrong (empty).
-    pub index: Option<usize>,
-    /// The field of the entry at fault, such as `speed`.
-    pub field: &'static str,
-    /// What is wrong, worded for the person editing the file.
-    pub message: String,
-}
-
 impl MonsterKind {
     /// Checks a list of kinds as the viewer and the rules need it: at least
     /// one kind; names present, printable and distinct; glyphs one column
     /// wide, printable, distinct and not taken by the map; speeds 5 to 20.
     /// The monster file and save loading share it.
     pub fn check_list(kinds: &[MonsterKind]) -> Result<(), KindProblem> {
-        let problem = |index, field, message: String| {
-            Err(KindProblem {
-                index,
-                field,
-                message,
-            })
+        let name_rule = |name: &str| {
+            if name.trim().is_empty() {
+                return Err("must not be empty".to_string());
+            }
+            if name.chars().any(char::is_control) {
+                return Err("must not contain control characters".into());
+            }
+            Ok(())
         };
-        if kinds.is_empty() {
-            return problem(
-                None,
-                "[]",
-                "the list must hold at least one kind of monster".into(),
-            );
-        }
-        for (i, k) in kinds.iter().enumerate() {
-            if k.name.trim().is_empty() {
-                return problem(Some(i), "name", "must not be empty".into());
-            }
-            if k.name.chars().any(char::is_control) {
-                return problem(
-                    Some(i),
-                    "name",
-                    "must not contain control characters".into(),
-                );
-            }
-            if let Some(j) = kinds[..i].iter().position(|o| o.name == k.name) {
-                return problem(
-                    Some(i),
-                    "name",
-                    format!("\"{}\" is already the name of entry {j}", k.name),
-                );
-            }
-            if k.glyph.is_whitespace() || k.glyph.is_control() || " .#+<>@░▒▓█".contains(k.glyph)
-            {
-                return problem(
-                    Some(i),
-                    "glyph",
-                    format!(
-                        "{:?} is taken by the map or the player; pick another character",
-                        k.glyph
-                    ),
-                );
-            }
-            if unicode_width::UnicodeWidthChar::width(k.glyph) != Some(1) {
-                return problem(
-                    Some(i),
-                    "glyph",
-                    format!(
-                        "{:?} does not take exactly one column on a terminal; pick another character",
-                        k.glyph
-                    ),
-                );
-            }
-            // Colour is never the only difference between two kinds.
-            if let Some(j) = kinds[..i].iter().position(|o| o.glyph == k.glyph) {
-                return problem(
-                    Some(i),
-                    "glyph",
-                    format!(
-                        "{:?} is already the glyph of entry {j} ({}); each kind needs its own",
-                        k.glyph, kinds[j].name
-                    ),
-                );
-            }
-            if !(5..=20).contains(&k.speed) {
-                return problem(
-                    Some(i),
-                    "speed",
-                    format!("must be from 5 to 20, got {}", k.speed),
-                );
-            }
-            if k.glyph.is_ascii_punctuation() && ")[!?".contains(k.glyph) {
-                return problem(
-                    Some(i),
-                    "glyph",
-                    format!("{:?} is taken by items; pick another character", k.glyph),
-                );
-            }
-            if k.hp.max() == 0 || k.hp.max() > 10_000 {
-                return problem(
-                    Some(i),
-                    "hp",
-                    format!("must roll from 1 to 10000, got {} at most", k.hp.max()),
-                );
-            }
-            if k.armour > 100 {
-                return problem(
-                    Some(i),
-                    "armour",
-                    format!("must be from 0 to 100, got {}", k.armour),
-                );
-            }
-            check_depths(&k.depths).or_else(|m| problem(Some(i), "depths", m))?;
-            check_rarity(k.rarity).or_else(|m| problem(Some(i), "rarity", m))?;
-            if !k.description.is_empty() {
-                check_description(&k.description)
-                    .or_else(|m| problem(Some(i), "description", m))?;
-            }
-        }
-        Ok(())
+        check_kinds(
+            kinds,
+            "monster",
+            |k| &k.name,
+            name_rule,
+            |earlier, k| {
+                if k.glyph.is_whitespace()
+                    || k.glyph.is_control()
+                    || " .#+<>@░▒▓█".contains(k.glyph)
+                {
+                    return Err((
+                        "glyph",
+                        format!(
+                            "{:?} is taken by the map or the player; pick another character",
+                            k.glyph
+                        ),
+                    ));
+                }
+                if unicode_width::UnicodeWidthChar::width(k.glyph) != Some(1) {
+                    return Err((
+                        "glyph",
+                        format!(
+                            "{:?} does not take exactly one column on a terminal; pick another character",
+                            k.glyph
+                        ),
+                    ));
+                }
+                // Colour is never the only difference between two kinds.
+                if let Some(j) = earlier.iter().position(|o| o.glyph == k.glyph) {
+                    return Err((
+                        "glyph",
+                        format!(
+                            "{:?} is already the glyph of entry {j} ({}); each kind needs its own",
+                            k.glyph, earlier[j].name
+                        ),
+                    ));
+                }
+                if !(5..=20).contains(&k.speed) {
+                    return Err(("speed", format!("must be from 5 to 20, got {}", k.speed)));
+                }
+                if k.glyph.is_ascii_punctuation() && ")[!?".contains(k.glyph) {
+                    return Err((
+                        "glyph",
+                        format!("{:?} is taken by items; pick another character", k.glyph),
+                    ));
+                }
+                if k.hp.max() == 0 || k.hp.max() > 10_000 {
+                    return Err((
+                        "hp",
+                        format!("must roll from 1 to 10000, got {} at most", k.hp.max()),
+                    ));
+                }
+                if k.armour > 100 {
+                    return Err(("armour", format!("must be from 0 to 100, got {}", k.armour)));
+                }
+                check_placed(k)?;
+                if !k.description.is_empty() {
+                    check_description(&k.description).map_err(|m| ("description", m))?;
+                }
+                Ok(())
+            },
+        )
     }
 }
 

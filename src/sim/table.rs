@@ -39,6 +39,65 @@ impl Depths {
 /// 1000 / r, so 1000 is a thousand times rarer than 1.
 pub const MAX_RARITY: u16 = 1000;
 
+/// What is wrong with one entry of a list of kinds (monsters, items).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{field}: {message}", index.map(|i| format!("[{i}].")).unwrap_or_default())]
+pub struct KindProblem {
+    /// The entry, or `None` when the list itself is wrong (empty).
+    pub index: Option<usize>,
+    /// The field of the entry at fault, such as `speed`.
+    pub field: &'static str,
+    /// What is wrong, worded for the person editing the file.
+    pub message: String,
+}
+
+/// A field at fault and what is wrong with it, for [`check_kinds`].
+pub(crate) type FieldProblem = (&'static str, String);
+
+/// The checks every list of kinds shares, in this order: at least one
+/// kind (of `noun`); each entry's name by `name_rule` and then distinct
+/// from those before it; then the entry's own checks, `entry(earlier,
+/// kind)` with the entries before it. The first problem found is
+/// returned, located at its entry.
+pub(crate) fn check_kinds<K>(
+    kinds: &[K],
+    noun: &str,
+    name_of: impl Fn(&K) -> &str,
+    name_rule: impl Fn(&str) -> Result<(), String>,
+    entry: impl Fn(&[K], &K) -> Result<(), FieldProblem>,
+) -> Result<(), KindProblem> {
+    if kinds.is_empty() {
+        return Err(KindProblem {
+            index: None,
+            field: "[]",
+            message: format!("the list must hold at least one kind of {noun}"),
+        });
+    }
+    for (i, k) in kinds.iter().enumerate() {
+        let at = |(field, message): FieldProblem| KindProblem {
+            index: Some(i),
+            field,
+            message,
+        };
+        let name = name_of(k);
+        name_rule(name).map_err(|m| at(("name", m)))?;
+        if let Some(j) = kinds[..i].iter().position(|o| name_of(o) == name) {
+            return Err(at((
+                "name",
+                format!("\"{name}\" is already the name of entry {j}"),
+            )));
+        }
+        entry(&kinds[..i], k).map_err(at)?;
+    }
+    Ok(())
+}
+
+/// The checks of where a kind is placed: its depths, then its rarity.
+pub(crate) fn check_placed(k: &impl Placed) -> Result<(), FieldProblem> {
+    check_depths(&k.depths()).map_err(|m| ("depths", m))?;
+    check_rarity(k.rarity()).map_err(|m| ("rarity", m))
+}
+
 /// A name a log line can hold.
 pub(crate) fn check_name(name: &str) -> Result<(), String> {
     if name.trim().is_empty() {

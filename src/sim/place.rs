@@ -1,0 +1,57 @@
+//! Where a level's monsters and items start: distinct floor cells of
+//! rooms other than the arrival room, drawn from the level's own stream.
+//! Stomp's monsters, Combat's monsters and the items all use this one
+//! drawing, each from its own stream.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::geom::Pos;
+use crate::level::{Level, StairDirection, Tile};
+
+/// Draws up to `wanted` distinct floor cells of rooms other than the
+/// arrival room from `rng`, calling `take(cell, rng)` for each new cell as
+/// it is drawn, so a caller may draw from the same stream between cells
+/// (Stomp draws each monster's kind so). At most a hundred tries a cell,
+/// each a constant amount of work: cells taken are a bit each, not a
+/// search through those placed.
+pub(super) fn each_free_room_cell(
+    level: &Level,
+    wanted: usize,
+    rng: &mut Pcg64,
+    mut take: impl FnMut(Pos, &mut Pcg64),
+) {
+    let arrival = level
+        .stairs_going(StairDirection::Up)
+        .next()
+        .map_or(0, |s| usize::from(s.room));
+    let rooms: Vec<usize> = (0..level.rooms().len()).filter(|&r| r != arrival).collect();
+    if rooms.is_empty() {
+        return;
+    }
+    let mut taken = vec![0u64; level.tiles().len().div_ceil(64)];
+    let (mut placed, mut tries) = (0, 0);
+    while placed < wanted && tries < wanted * 100 {
+        tries += 1;
+        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
+        let b = room.shape.bounds();
+        let p = Pos::new(
+            rng.random_range(b.x..=b.right()),
+            rng.random_range(b.y..=b.bottom()),
+        );
+        let i = level.index(p);
+        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
+        {
+            taken[i / 64] |= 1 << (i % 64);
+            placed += 1;
+            take(p, rng);
+        }
+    }
+}
+
+/// Up to `wanted` such cells, all drawn before anything is put on them.
+pub(super) fn free_room_cells(level: &Level, wanted: usize, rng: &mut Pcg64) -> Vec<Pos> {
+    let mut cells = Vec::with_capacity(wanted);
+    each_free_room_cell(level, wanted, rng, |p, _| cells.push(p));
+    cells
+}
