@@ -578,10 +578,7 @@ mod v1 {
             grid_spacing: 6,
             grid_segment: Range::new(3, 6),
             rooms_may_overlap: false,
-            extra_loops: LoopConfig {
-                count: 0,
-                ..LoopConfig::default()
-            },
+            extra_loops: LoopConfig::NONE,
             dead_ends: DeadEndPolicy::Keep,
         }
     }

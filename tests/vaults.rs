@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use delve::config::Range;
+use delve::config::{CorridorStyle, Range};
 use delve::sim::MonsterKind;
 use delve::vault::{Orientation, Vault, VaultCell, VaultDraft, build, shipped};
 use delve::{Config, Generator, Level, Pos, Shape, Tile};
@@ -200,7 +200,17 @@ proptest! {
         config.vaults.count = count;
         let mut generator = Generator::default();
         for depth in 1..=config.levels {
-            let level = generator.level(&config, &vaults, seed, depth).unwrap();
+            // DeadEnd corridors grow blindly and may never meet an awkward
+            // vault's door (one door, facing a crowded side): such a level
+            // is refused with the style's usual "cannot join" error, never
+            // made broken. Every other style that places vaults makes it.
+            let level = match generator.level(&config, &vaults, seed, depth) {
+                Ok(level) => level,
+                Err(delve::GenerateError::Unjoinable { .. }) if style == CorridorStyle::DeadEnd => {
+                    continue;
+                }
+                Err(e) => panic!("{style:?} depth {depth}: {e}"),
+            };
             check::level(&level, &config);
             vaults_as_drawn(&level, &vaults);
             prop_assert!(vault_count(&level) <= usize::from(count.max));
