@@ -409,28 +409,20 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
         path: path.into(),
         what: format!("cannot decode: {e}"),
     };
+    // A body of an older format decodes into its mirror and converts.
+    fn as_run<T: serde::de::DeserializeOwned + Into<Run>>(
+        raw: &[u8],
+        config: impl bincode::config::Config,
+    ) -> Result<(Run, usize), bincode::error::DecodeError> {
+        let (old, used): (T, usize) = bincode::serde::decode_from_slice(raw, config)?;
+        Ok((old.into(), used))
+    }
     let (mut run, used): (Run, usize) = match header.summary.format {
-        1 => {
-            let (old, used): (v1::Run, usize) =
-                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
-            (old.into(), used)
-        }
-        2 => {
-            let (old, used): (v2::Run, usize) =
-                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
-            (old.into(), used)
-        }
-        3 => {
-            let (old, used): (v3::Run, usize) =
-                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
-            (old.into(), used)
-        }
-        4 => {
-            let (old, used): (v4::Run, usize) =
-                bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?;
-            (old.into(), used)
-        }
-        FORMAT_VERSION => bincode::serde::decode_from_slice(&raw, config).map_err(cannot)?,
+        1 => as_run::<v1::Run>(&raw, config).map_err(cannot)?,
+        2 => as_run::<v2::Run>(&raw, config).map_err(cannot)?,
+        3 => as_run::<v3::Run>(&raw, config).map_err(cannot)?,
+        4 => as_run::<v4::Run>(&raw, config).map_err(cannot)?,
+        FORMAT_VERSION => as_run::<Run>(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
     if used != raw.len() {
