@@ -142,20 +142,16 @@ pub struct VaultConfig {
 
 /// `vaults.count` may give only one bound, like the room ranges.
 mod vault_count_field {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Deserializer, Serializer};
 
-    use super::{PartialRange, Range, VaultConfig};
+    use super::{Range, VaultConfig};
 
     pub fn serialize<S: Serializer>(r: &Range, s: S) -> Result<S::Ok, S::Error> {
-        PartialRange {
-            min: Some(r.min),
-            max: Some(r.max),
-        }
-        .serialize(s)
+        super::partial_range::serialize(r, s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range, D::Error> {
-        Ok(PartialRange::deserialize(d)?.or(VaultConfig::default().count))
+        super::partial_range::deserialize(d, VaultConfig::default().count)
     }
 }
 
@@ -466,6 +462,23 @@ struct PartialRange {
 /// `grid_segment` may give only one bound, like the room ranges; the other
 /// keeps its default. Written out in full, as `RoomFields` is.
 pub(crate) mod grid_segment_field {
+    use serde::{Deserializer, Serializer};
+
+    use super::Range;
+
+    pub fn serialize<S: Serializer>(r: &Range, s: S) -> Result<S::Ok, S::Error> {
+        super::partial_range::serialize(r, s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range, D::Error> {
+        super::partial_range::deserialize(d, Range::new(3, 6))
+    }
+}
+
+/// A range field of which a file may give one bound, the other keeping
+/// `default`; always written out in full (binary formats have no implicit
+/// `Some`).
+mod partial_range {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::{PartialRange, Range};
@@ -478,8 +491,8 @@ pub(crate) mod grid_segment_field {
         .serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range, D::Error> {
-        Ok(PartialRange::deserialize(d)?.or(Range::new(3, 6)))
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D, default: Range) -> Result<Range, D::Error> {
+        Ok(PartialRange::deserialize(d)?.or(default))
     }
 }
 
