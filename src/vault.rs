@@ -485,7 +485,10 @@ fn draw(
             at(x, y),
             format!(
                 "'{}' on the edge of the map: the edge is the vault's wall (rock, ? or a + door)",
-                c.glyph()
+                rows[usize::from(y)]
+                    .chars()
+                    .nth(usize::from(x))
+                    .unwrap_or(c.glyph())
             ),
         ));
     }

@@ -66,7 +66,8 @@ pub fn vaults_from_ron_for(
             field: "map",
             cell: None,
             message: format!(
-                "the map is {}x{} cells, larger than a {w}x{h} level can hold (a vault keeps                  two cells of rock inside the border: at most {}x{}{})",
+                "the map is {}x{} cells, larger than a {w}x{h} level can hold (a vault keeps \
+                 two cells of rock inside the border: at most {}x{}{})",
                 d.width(),
                 d.height(),
                 w.saturating_sub(6),

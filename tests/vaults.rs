@@ -308,6 +308,10 @@ fn a_bad_vault_file_is_refused_with_its_place() {
             r#"[(name: "b", depths: (min: 1, max: 9), map: ["x.+xx", "x...x", "xxxxx"])]"#.into(),
             "map row 1, column 2: '.' on the edge of the map",
         ),
+        (
+            r#"[(name: "c", depths: (min: 1, max: 9), map: ["xx>xx", "x.+.x", "xxxxx"])]"#.into(),
+            "map row 1, column 3: '>' on the edge of the map",
+        ),
         (huge, "vaults.ron:3:"),
     ];
     for (text, expect) in &cases {
@@ -319,13 +323,21 @@ fn a_bad_vault_file_is_refused_with_its_place() {
         assert!(err.contains("vaults.ron:"), "{err}");
         assert!(err.contains(expect), "expected {expect:?} in {err}");
     }
-    let file = dir.file("vaults.ron", &cases[6].0);
+    let file = dir.file("vaults.ron", &cases[7].0);
     let err = refused(&delve(&[
         "generate", "--seed", "1", "--levels", "1", "--vaults", &file,
     ]));
     assert!(
         err.contains("larger than a 150x150 level can hold"),
         "{err}"
+    );
+    assert!(!err.contains("  "), "stray spaces: {err}");
+    // A loaded run keeps its own vaults: --vaults is refused with --load.
+    assert_eq!(
+        delve(&["simulate", "--load", "x", "--vaults", &file])
+            .status
+            .code(),
+        Some(2)
     );
     // Each command that generates reads --vaults.
     for command in ["stats", "render", "simulate"] {

@@ -35,7 +35,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "load")]
     replace: bool,
     /// Continue the saved run NAME.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items", "vaults"])]
     load: Option<String>,
 }
 

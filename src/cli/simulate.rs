@@ -33,7 +33,7 @@ pub struct SimulateArgs {
     #[arg(long, requires = "save")]
     replace: bool,
     /// Continue the saved run NAME (its seed, config and monsters).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["seed", "config", "monsters", "items", "vaults"])]
     load: Option<String>,
     /// Play N runs from consecutive seeds starting at --seed, and print a
     /// summary of how they went.
