@@ -586,4 +586,41 @@ mod cli {
         );
         assert!(err.contains("rebuilt the run from"), "{err}");
     }
+
+    /// A damaged save whose backup is older than the journal: loading the
+    /// backup never throws away the journal's later actions; they are kept
+    /// aside, and the run they hold can be rebuilt to its last turn.
+    #[test]
+    fn a_journal_ahead_of_the_loaded_backup_is_kept() {
+        let dir = TempDir::new("journal-ahead");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 3)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "r",
+        ]));
+        let second = run(&["simulate", "--load", "r", "--turns", "300", "--save", "r"]);
+        ok(&second);
+        let at_600 = digest(&stdout(&second));
+        let sav = saves.join("r.sav");
+        let mut bytes = std::fs::read(&sav).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0xff;
+        std::fs::write(&sav, bytes).unwrap();
+        let third = run(&["simulate", "--load", "r", "--turns", "5", "--save", "r"]);
+        ok(&third);
+        let err = stderr(&third);
+        assert!(
+            err.contains(" actions past the loaded state (turn 300)"),
+            "{err}"
+        );
+        let kept = saves.join("r.journal.ahead-1");
+        assert!(kept.exists(), "{err}");
+        std::fs::rename(&kept, saves.join("other.journal")).unwrap();
+        let rebuilt = run(&["simulate", "--load", "other", "--turns", "0"]);
+        ok(&rebuilt);
+        assert_eq!(digest(&stdout(&rebuilt)), at_600);
+    }
 }

@@ -209,6 +209,29 @@ impl JournalWriter {
             Err(e @ (JournalError::NewerFormat { .. } | JournalError::Io { .. })) => return Err(e),
             Err(e) => return rebuild(format!("{e}; rebuilt it from the save")),
         };
+        if journal.start == *start
+            && recording.is_prefix_of(&journal.recording)
+            && journal.recording.len() > recording.len()
+        {
+            // The journal goes further than the state loaded (an older
+            // backup was loaded, say): never lose those actions. The file
+            // is kept beside the new journal, under a name of its own.
+            drop(file);
+            let kept = keep_aside(path)?;
+            let (writer, _) = rebuild(String::new())?;
+            return Ok((
+                writer,
+                Some(format!(
+                    "{} holds {} actions past the loaded state (turn {}); kept it as {} (renamed \
+                     OTHER.journal, `--load OTHER` rebuilds the run it holds) and began a new \
+                     journal from the loaded state",
+                    path.display(),
+                    journal.recording.len() - recording.len(),
+                    now.turn,
+                    kept.display()
+                )),
+            ));
+        }
         if journal.start != *start || !journal.recording.is_prefix_of(recording) {
             return rebuild(format!(
                 "{} holds a different run, or one the save does not continue; rebuilt it from the save",
@@ -288,4 +311,23 @@ impl JournalWriter {
             }
         }
     }
+}
+
+/// Renames the journal at `path` to `NAME.journal.ahead-N` (the first free
+/// N), so a new journal can take its place without losing it.
+fn keep_aside(path: &Path) -> Result<std::path::PathBuf, JournalError> {
+    let base = path.as_os_str().to_os_string();
+    for n in 1..1000 {
+        let mut name = base.clone();
+        name.push(format!(".ahead-{n}"));
+        let kept = std::path::PathBuf::from(name);
+        if fs::symlink_metadata(&kept).is_err() {
+            fs::rename(path, &kept).map_err(io_error(path))?;
+            return Ok(kept);
+        }
+    }
+    Err(JournalError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::other("999 journals kept aside already"),
+    })
 }
