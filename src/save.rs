@@ -446,55 +446,24 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
 pub(crate) mod v4 {
     use serde::Deserialize;
 
-    use crate::config::{
-        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, RoomConfig,
-        RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig,
-    };
+    use crate::config::{self, SimulationConfig};
     use crate::sim::RunState;
     use crate::sim::record::Recording;
 
+    use super::v2::{Layout, Stack};
+
+    /// Format 4's config: format 2's parts, today's rules.
     #[derive(Deserialize)]
     pub(crate) struct Config {
-        width: u16,
-        height: u16,
-        levels: u16,
-        rooms: RoomConfig,
-        hardness: HardnessConfig,
-        tunnel: TunnelConfig,
-        stairs: StairsConfig,
-        corridors: CorridorStyle,
-        grid_spacing: u16,
-        #[serde(with = "crate::config::grid_segment_field")]
-        grid_segment: Range,
-        rooms_may_overlap: bool,
-        extra_loops: LoopConfig,
-        dead_ends: DeadEndPolicy,
+        stack: Stack,
+        layout: Layout,
         simulation: SimulationConfig,
         generation_retries: u16,
     }
 
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
-            config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: c.corridors,
-                grid_spacing: c.grid_spacing,
-                grid_segment: c.grid_segment,
-                rooms_may_overlap: c.rooms_may_overlap,
-                extra_loops: c.extra_loops,
-                dead_ends: c.dead_ends,
-                simulation: c.simulation,
-                generation_retries: c.generation_retries,
-                room_loops: RoomLoopConfig::NONE,
-                vaults: config::VaultConfig::NONE,
-                profiles: Vec::new(),
-            }
+            super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
         }
     }
 
@@ -702,11 +671,12 @@ pub(crate) mod v2 {
         state: RunState,
     }
 
-    /// Today's config from the parts formats 1 to 3 hold.
+    /// Today's config from the parts formats 1 to 4 hold (formats 1 to 3
+    /// with the pre-Combat rules, format 4 with today's).
     pub(super) fn config(
         stack: Stack,
         layout: Layout,
-        simulation: SimulationConfig,
+        simulation: impl Into<config::SimulationConfig>,
         generation_retries: u16,
     ) -> config::Config {
         config::Config {
