@@ -564,28 +564,8 @@ impl FieldIndex {
         while i < bytes.len() {
             let b = bytes[i];
             match b {
-                b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    let mut depth = 0usize;
-                    while i < bytes.len() {
-                        if bytes[i..].starts_with(b"/*") {
-                            depth += 1;
-                            i += 2;
-                        } else if bytes[i..].starts_with(b"*/") {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
+                b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => {
+                    i = after_comment(bytes, i);
                     continue;
                 }
                 b'"' => {
@@ -801,4 +781,32 @@ impl FieldIndex {
             .find(|k| k.1 == line && k.2 == column)
             .map(|k| k.0.as_str())
     }
+}
+
+/// The index just past the RON comment starting at `i` (`//` to the end of
+/// the line, or `/* */`, which nest in RON), for the small scanners that
+/// locate fields in a file's text.
+pub(crate) fn after_comment(bytes: &[u8], mut i: usize) -> usize {
+    if bytes.get(i + 1) == Some(&b'/') {
+        while i < bytes.len() && bytes[i] != b'\n' {
+            i += 1;
+        }
+        return i;
+    }
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"/*") {
+            depth += 1;
+            i += 2;
+        } else if bytes[i..].starts_with(b"*/") {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                break;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    i
 }

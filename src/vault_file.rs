@@ -127,29 +127,8 @@ impl<'a> Scan<'a> {
         let mut i = 0;
         while i < b.len() {
             match b[i] {
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'/' if b.get(i + 1) == Some(&b'*') => {
-                    // Comments nest in RON.
-                    let mut depth = 0usize;
-                    while i < b.len() {
-                        if b[i..].starts_with(b"/*") {
-                            depth += 1;
-                            i += 2;
-                        } else if b[i..].starts_with(b"*/") {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
+                b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
+                    i = crate::ron_diag::after_comment(b, i);
                     continue;
                 }
                 b'(' | b'[' | b'{' => {
