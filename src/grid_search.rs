@@ -217,27 +217,44 @@ impl Bfs {
 /// a ring of buckets, with a bitmap to skip empty ones. Keys pushed are never
 /// below the last key popped, nor more than the ring's length above it.
 /// Values with equal keys come out last in, first out.
+///
+/// Each bucket is a singly linked stack threaded through one shared pool of
+/// entries, so a push is one append and a pop one unlink, with no per-bucket
+/// vector to grow or clear; a reset empties only the buckets in use.
 #[derive(Clone, Debug, Default)]
 pub struct BucketQueue {
-    buckets: Vec<Vec<u32>>,
+    /// Per bucket: the index in `entries` of its top value, or `EMPTY`.
+    heads: Vec<u32>,
+    /// (value, index of the entry below it in its bucket).
+    entries: Vec<(u32, u32)>,
     occupied: Vec<u64>,
     len: usize,
     cursor: u32,
 }
+
+const EMPTY: u32 = u32::MAX;
 
 impl BucketQueue {
     /// Empties the queue for keys from `lowest` up to `lowest + ring_len`
     /// (`ring_len` a power of two).
     pub fn reset(&mut self, ring_len: usize, lowest: u32) {
         let ring_len = ring_len.max(64);
-        if self.buckets.len() != ring_len {
-            self.buckets.resize_with(ring_len, Vec::new);
-            self.occupied = vec![0; ring_len / 64];
+        if self.heads.len() != ring_len {
+            self.heads.clear();
+            self.heads.resize(ring_len, EMPTY);
+            self.occupied.clear();
+            self.occupied.resize(ring_len / 64, 0);
+        } else if self.len > 0 {
+            // Only the buckets still holding values need emptying.
+            for (w, word) in self.occupied.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    self.heads[w * 64 + bits.trailing_zeros() as usize] = EMPTY;
+                    bits &= bits - 1;
+                }
+            }
         }
-        for b in &mut self.buckets {
-            b.clear();
-        }
-        self.occupied.fill(0);
+        self.entries.clear();
         self.len = 0;
         self.cursor = lowest;
     }
@@ -245,14 +262,15 @@ impl BucketQueue {
     /// Queues `value` under `key`, which must be inside the window; panics otherwise.
     #[inline]
     pub fn push(&mut self, key: u32, value: u32) {
+        let ring = self.heads.len();
         assert!(
-            key >= self.cursor && ((key - self.cursor) as usize) < self.buckets.len(),
-            "key {key} outside the window at {} of {}",
+            (key.wrapping_sub(self.cursor) as usize) < ring,
+            "key {key} outside the window at {} of {ring}",
             self.cursor,
-            self.buckets.len()
         );
-        let i = key as usize & (self.buckets.len() - 1);
-        self.buckets[i].push(value);
+        let i = key as usize & (ring - 1);
+        let below = std::mem::replace(&mut self.heads[i], self.entries.len() as u32);
+        self.entries.push((value, below));
         self.occupied[i / 64] |= 1 << (i % 64);
         self.len += 1;
     }
@@ -263,15 +281,18 @@ impl BucketQueue {
         if self.len == 0 {
             return None;
         }
-        let mask = self.buckets.len() - 1;
+        let mask = self.heads.len() - 1;
         loop {
             let i = self.cursor as usize & mask;
-            if let Some(v) = self.buckets[i].pop() {
-                if self.buckets[i].is_empty() {
+            let top = self.heads[i];
+            if top != EMPTY {
+                let (value, below) = self.entries[top as usize];
+                self.heads[i] = below;
+                if below == EMPTY {
                     self.occupied[i / 64] &= !(1 << (i % 64));
                 }
                 self.len -= 1;
-                return Some((self.cursor, v));
+                return Some((self.cursor, value));
             }
             // Jump to the next occupied bucket, wrapping around the ring.
             let words = self.occupied.len();
