@@ -75,8 +75,9 @@ fn carve(
     for room in 0..rooms {
         let wanted = rng.random_range(1..=MAX_STUBS.min(cfg.rooms.max_doors));
         for _ in 0..wanted {
-            let ends: Vec<u32> = rules
-                .door_ends(cfg, site, room)
+            let mut ends = Vec::new();
+            rules.door_ends(cfg, site, room, &mut ends);
+            let ends: Vec<u32> = ends
                 .into_iter()
                 .filter(|&c| site.tiles[c as usize] == Tile::Rock)
                 .filter(|&c| {

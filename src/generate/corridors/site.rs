@@ -179,6 +179,16 @@ impl Rules {
         self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
     }
 
+    /// [`Rules::free`] of every cell in order, read in one pass over the
+    /// grids (no per-cell bounds checks), for scans that ask it of most cells.
+    pub(crate) fn free_cells<'s>(&'s self, site: &'s Site<'_>) -> impl Iterator<Item = bool> + 's {
+        self.ring
+            .iter()
+            .zip(site.room_id)
+            .zip(site.hardness.iter())
+            .map(|((&ring, &room), &hard)| ring == 0 && room == 0 && hard != 255)
+    }
+
     /// The room whose ring the cell is in (`None` outside rings or where
     /// rings meet).
     pub(crate) fn ring_room(&self, c: usize) -> Option<usize> {
@@ -191,20 +201,24 @@ impl Rules {
     /// The cells where a corridor may meet a room: its door candidates, or
     /// only its doors once it has `max_doors`. No new door right beside an
     /// existing one: a corridor arriving there uses that door instead of
-    /// opening a wall of doors.
-    pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize) -> Vec<u32> {
+    /// opening a wall of doors. Written into `out` (emptied first), a
+    /// buffer the caller keeps from search to search.
+    pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize, out: &mut Vec<u32>) {
         site.budget.spend(self.candidates[room].len());
+        out.clear();
         if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
-            site.doors[room]
-                .iter()
-                .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32)
-                .collect()
+            out.extend(
+                site.doors[room]
+                    .iter()
+                    .map(|d| (usize::from(d.pos.y) * site.width + usize::from(d.pos.x)) as u32),
+            );
         } else {
-            self.candidates[room]
-                .iter()
-                .copied()
-                .filter(|&c| self.door_allowed(site, c as usize))
-                .collect()
+            out.extend(
+                self.candidates[room]
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.door_allowed(site, c as usize)),
+            );
         }
     }
 

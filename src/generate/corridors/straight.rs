@@ -82,8 +82,9 @@ impl Straight {
         to: usize,
     ) -> bool {
         let w = site.width;
-        let sources = rules.door_ends(cfg, site, from);
-        let goals = rules.door_ends(cfg, site, to);
+        let (mut sources, mut goals) = (Vec::new(), Vec::new());
+        rules.door_ends(cfg, site, from, &mut sources);
+        rules.door_ends(cfg, site, to, &mut goals);
         if sources.is_empty() || goals.is_empty() {
             return false;
         }

@@ -27,9 +27,9 @@ use crate::geom::Dir;
 use crate::grid_search::{BucketQueue, step as offset, xy};
 use crate::level::Tile;
 
+use super::Unjoined;
 use super::join::{centre2, dist2, join_order};
 use super::site::{Rules, Site, outward};
-use super::{NO_PARENT, Unjoined};
 
 /// The Tunnel's scratch buffers, reused from level to level.
 #[derive(Default)]
@@ -37,31 +37,43 @@ pub(super) struct Tunnel {
     /// Per cell: the cost of a corridor step into it, 0 where corridors may
     /// not go (rooms, rings, border). One lookup decides both questions.
     step: Vec<u16>,
-    /// Per search state (cell * 2 + axis of arrival).
-    states: Vec<State>,
-    /// Per cell: `search` when the cell is a goal of the current search.
-    goal: Vec<u32>,
-    search: u32,
+    /// Per search state (cell * 2 + axis of arrival): the cheapest cost
+    /// found so far in the current search, `UNSEEN` if not reached. Four
+    /// bytes a state, so the table of a 150x150 level stays in a core's
+    /// cache: the search is bound by memory, not arithmetic.
+    cost: Vec<u32>,
+    /// Per search state: how it was reached (`came_by`), valid where `cost`
+    /// is set.
+    came: Vec<u8>,
+    /// The states the current search gave a cost, put back to `UNSEEN` when
+    /// the next one starts.
+    touched: Vec<u32>,
+    /// Per cell: a goal of the current search.
+    goal: Vec<bool>,
+    goal_cells: Vec<u32>,
     /// The search's queue: shared with the simulation's tunnelling map,
     /// since a ring of buckets is already the fastest queue for small
     /// integer costs.
     queue: BucketQueue,
     starts: Vec<(u32, u32)>,
+    /// The door ends a join starts from and goes to.
+    sources: Vec<u32>,
+    goals: Vec<u32>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
     /// Room loops' own scratch.
     loops: room_loops::Scratch,
 }
 
-/// Search bookkeeping of one (cell, axis) state, kept together so a visit
-/// touches one cache line: `[SEARCH, COST, PARENT]`. SEARCH is the search
-/// that last reached the state; the other two are stale unless it is the
-/// current one. A plain array rather than a struct so a fresh table can be
-/// allocated zeroed, leaving untouched pages unmapped.
-type State = [u32; 3];
-const SEARCH: usize = 0;
-const COST: usize = 1;
-const PARENT: usize = 2;
+/// No state of the current search.
+const UNSEEN: u32 = u32::MAX;
+/// A `came` of a source state: the search started there.
+const FROM_SOURCE: u8 = u8::MAX;
+
+/// A `came` code: the step `dir` taken from a state of axis `axis`.
+fn came_by(dir: Dir, axis: usize) -> u8 {
+    (dir as u8) << 1 | axis as u8
+}
 
 impl Tunnel {
     /// Each room in Prim's order joined to the nearest joined room by the
@@ -130,12 +142,14 @@ impl Tunnel {
             let excess = h.saturating_sub(t.soft_below);
             u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
         }));
-        // Search marks keep counting up across levels, so these buffers
-        // never need clearing: a stale mark never equals a new one.
-        if self.states.len() < 2 * n || self.search > u32::MAX - 1_000_000 {
-            self.states = vec![[0; 3]; 2 * n];
-            self.goal = vec![0; n];
-            self.search = 0;
+        // Each search puts back what it touched when the next one starts,
+        // so these buffers are filled once, for the largest level yet.
+        if self.cost.len() < 2 * n {
+            self.cost = vec![UNSEEN; 2 * n];
+            self.came = vec![FROM_SOURCE; 2 * n];
+            self.goal = vec![false; n];
+            self.touched.clear();
+            self.goal_cells.clear();
         }
         self.step.clear();
         self.step_costs(rules, site);
@@ -183,27 +197,27 @@ impl Tunnel {
         from: usize,
         to: usize,
     ) -> bool {
-        let sources = rules.door_ends(cfg, site, from);
-        let goals = rules.door_ends(cfg, site, to);
-        if sources.is_empty() || goals.is_empty() {
-            return false;
-        }
+        let (mut sources, mut goals) = (
+            std::mem::take(&mut self.sources),
+            std::mem::take(&mut self.goals),
+        );
+        rules.door_ends(cfg, site, from, &mut sources);
+        rules.door_ends(cfg, site, to, &mut goals);
         // Try doors on the walls facing the target first; only if none of
         // them leads anywhere, any door of the room.
-        let Some(goal_state) = self
-            .search(cfg, rules, site, &sources, &goals, to, true)
-            .or_else(|| self.search(cfg, rules, site, &sources, &goals, to, false))
-        else {
+        let found = if sources.is_empty() || goals.is_empty() {
+            None
+        } else {
+            self.search(cfg, rules, site, &sources, &goals, to, true)
+                .or_else(|| self.search(cfg, rules, site, &sources, &goals, to, false))
+        };
+        (self.sources, self.goals) = (sources, goals);
+        let Some(goal_state) = found else {
             return false;
         };
 
         // Walk back from the goal and open the path.
-        self.path.clear();
-        let mut s = goal_state;
-        while s != NO_PARENT {
-            self.path.push(s >> 1);
-            s = self.states[s as usize][PARENT];
-        }
+        self.trace_path(goal_state, site.width);
         let path = std::mem::take(&mut self.path);
         for &c in &path {
             let c = c as usize;
@@ -241,10 +255,18 @@ impl Tunnel {
         let open_cost = u32::from(t.open_cost);
         let turn = u32::from(t.turn_penalty);
         let min_step = open_cost.min(self.rock_cost[1]);
-        self.search += 1;
-        let mark = self.search;
+        // Forget the last search: only the states and goals it touched.
+        for &state in &self.touched {
+            self.cost[state as usize] = UNSEEN;
+        }
+        self.touched.clear();
+        for &g in &self.goal_cells {
+            self.goal[g as usize] = false;
+        }
+        self.goal_cells.clear();
         for &g in goals {
-            self.goal[g as usize] = mark;
+            self.goal[g as usize] = true;
+            self.goal_cells.push(g);
         }
         // Heuristic: orthogonal steps to the target's ring at the cheapest
         // step cost, plus one turn when the target lies off the current
@@ -295,7 +317,11 @@ impl Tunnel {
             let out = outward(site, c);
             let state = c * 2 + axis_of(out);
             let g = end_cost(c);
-            self.states[state] = [mark, g, NO_PARENT];
+            if self.cost[state] == UNSEEN {
+                self.touched.push(state as u32);
+            }
+            self.cost[state] = g;
+            self.came[state] = FROM_SOURCE;
             self.starts.push((g + h(x, y, axis_of(out)), state as u32));
         }
 
@@ -333,17 +359,17 @@ impl Tunnel {
             }
             let state = state as usize;
             let (c, axis) = (state >> 1, state & 1);
-            let g = self.states[state][COST];
+            let g = self.cost[state];
             let (x, y) = xy(c, w);
             if g + h(x, y, axis) != f {
                 continue; // superseded by a cheaper push
             }
-            if self.goal[c] == mark {
+            if self.goal[c] {
                 break Some(state as u32);
             }
-            let came_from = match self.states[state][PARENT] {
-                NO_PARENT => usize::MAX,
-                p => p as usize >> 1,
+            let came_from = match self.came[state] {
+                FROM_SOURCE => usize::MAX,
+                code => offset(c, Dir::ALL[usize::from(code >> 1)].opposite(), w),
             };
             // Only sources are ring cells at this point: a source may not step
             // straight into a goal, so every door touches a corridor cell.
@@ -354,7 +380,7 @@ impl Tunnel {
                     continue;
                 }
                 let step = match u32::from(self.step[nc]) {
-                    0 if self.goal[nc] == mark && !at_source => end_cost(nc),
+                    0 if self.goal[nc] && !at_source => end_cost(nc),
                     0 => continue,
                     step => step,
                 };
@@ -366,9 +392,14 @@ impl Tunnel {
                     continue;
                 }
                 let ns = nc * 2 + n_axis;
-                let seen = &mut self.states[ns];
-                if seen[SEARCH] != mark || ng < seen[COST] {
-                    *seen = [mark, ng, state as u32];
+                let seen = self.cost[ns];
+                // An unseen state's cost is above any path's (COST_LIMIT).
+                if ng < seen {
+                    if seen == UNSEEN {
+                        self.touched.push(ns as u32);
+                    }
+                    self.cost[ns] = ng;
+                    self.came[ns] = came_by(nd, axis);
                     let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
                     self.queue.push(nf, ns as u32);
                 }
@@ -376,6 +407,24 @@ impl Tunnel {
         };
         site.budget.spend(steps);
         found
+    }
+
+    /// The cells of the last search's path to `goal_state`, goal first,
+    /// into `self.path`.
+    fn trace_path(&mut self, goal_state: u32, width: usize) {
+        self.path.clear();
+        let mut s = goal_state as usize;
+        loop {
+            let c = s >> 1;
+            self.path.push(c as u32);
+            match self.came[s] {
+                FROM_SOURCE => break,
+                code => {
+                    let back = Dir::ALL[usize::from(code >> 1)].opposite();
+                    s = offset(c, back, width) * 2 + usize::from(code & 1);
+                }
+            }
+        }
     }
 }
 
@@ -504,7 +553,7 @@ mod tests {
                 let goals = rules.candidates(to).to_vec();
                 let got = tunnel
                     .search(&cfg, &rules, &site, &sources, &goals, to, false)
-                    .map(|state| tunnel.states[state as usize][COST]);
+                    .map(|state| tunnel.cost[state as usize]);
                 let want = reference(&tunnel, &rules, &cfg, &site, &sources, &goals);
                 prop_assert_eq!(got, want);
             }

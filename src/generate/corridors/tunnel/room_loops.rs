@@ -31,9 +31,8 @@ use crate::geom::Pos;
 use crate::level::Tile;
 
 use super::super::super::budget::Budget;
-use super::super::NO_PARENT;
 use super::super::site::{Rules, Site};
-use super::{PARENT, Tunnel};
+use super::Tunnel;
 
 use crate::config::RoomLoopConfig as RoomLoops;
 
@@ -97,18 +96,21 @@ impl Tunnel {
         by_x.sort_by_key(|&r| (boxes[r].x, r));
         let mut walker = Walker::new(n);
         let mut heap = std::collections::BinaryHeap::new();
+        let mut partners: Vec<usize> = Vec::with_capacity(n);
         for (k, &a) in by_x.iter().enumerate() {
-            let partners: Vec<usize> = by_x[k + 1..]
-                .iter()
-                .copied()
-                .take_while(|&b| u32::from(boxes[b].x) <= u32::from(centres[a].x) + reach)
-                .filter(|&b| centres[a].manhattan(centres[b]) <= reach)
-                .collect();
+            partners.clear();
+            partners.extend(
+                by_x[k + 1..]
+                    .iter()
+                    .copied()
+                    .take_while(|&b| u32::from(boxes[b].x) <= u32::from(centres[a].x) + reach)
+                    .filter(|&b| centres[a].manhattan(centres[b]) <= reach),
+            );
             if !site.budget.spend(partners.len() + 1) || partners.is_empty() {
                 continue;
             }
             walker.run(&graph, a, cap, site.budget);
-            for b in partners {
+            for &b in &partners {
                 let straight = centres[a].manhattan(centres[b]);
                 let walk = walker.to(b, cap);
                 if qualifies(walk, straight) {
@@ -174,15 +176,18 @@ impl Tunnel {
         b: usize,
         limit: usize,
     ) -> Option<(u32, bool)> {
-        let sources = rules.door_ends(cfg, site, a);
-        let goals = rules.door_ends(cfg, site, b);
-        if sources.is_empty() || goals.is_empty() {
-            return None;
-        }
+        let (mut sources, mut goals) = (
+            std::mem::take(&mut self.sources),
+            std::mem::take(&mut self.goals),
+        );
+        rules.door_ends(cfg, site, a, &mut sources);
+        rules.door_ends(cfg, site, b, &mut goals);
         // The search stops at its budget's end: give it only `limit`, and
         // charge the level's budget what it took.
         let budget = Budget::new(limit.min(site.budget.left()) as u64);
-        let found = {
+        let found = if sources.is_empty() || goals.is_empty() {
+            None
+        } else {
             let capped = Site {
                 width: site.width,
                 height: site.height,
@@ -196,14 +201,10 @@ impl Tunnel {
             };
             self.search(cfg, rules, &capped, &sources, &goals, b, true)
         };
+        (self.sources, self.goals) = (sources, goals);
         site.budget.spend(budget.spent() as usize);
         let goal_state = found?;
-        self.path.clear();
-        let mut s = goal_state;
-        while s != NO_PARENT {
-            self.path.push(s >> 1);
-            s = self.states[s as usize][PARENT];
-        }
+        self.trace_path(goal_state, site.width);
         // A route wholly along old corridor (the walk was shorter than the
         // room graph said) opens nothing: no loop, but a walk to remember.
         let opens = self
