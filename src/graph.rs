@@ -66,46 +66,117 @@ impl PartialEq for LevelGraph {
 
 impl Eq for LevelGraph {}
 
-impl LevelGraph {
-    /// Reads the graph off a grid. Room `i` is node `i`.
-    pub fn build(width: u16, height: u16, tiles: &[Tile], rooms: &[Room]) -> LevelGraph {
-        let (w, h) = (usize::from(width), usize::from(height));
-        let n = w * h;
-        let mut graph = UnGraph::with_capacity(rooms.len() * 2, rooms.len() * 3);
-        // room + 1 for floor cells.
-        let mut room_of = vec![0u16; n];
-        for (i, room) in rooms.iter().enumerate() {
-            graph.add_node(Node::Room(i as u16));
-            // Part by part: the same cells as `shape.cells()`, without
-            // walking a merged room's whole bounding box.
-            // A vault's box holds rock, corridor and doors of its own; only
-            // its floor is the room.
-            let vault = matches!(room.shape, crate::geom::Shape::Vault(_));
-            for part in room.shape.plain_parts() {
-                for p in part.cells() {
-                    let c = usize::from(p.y) * w + usize::from(p.x);
-                    if !vault || matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
-                    {
-                        room_of[c] = i as u16 + 1;
-                    }
+const NONE: u32 = u32::MAX;
+
+/// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
+/// the graph of level after level allocates and clears no whole grid: a
+/// build sets only the cells of rooms and of the corridor network and puts
+/// them back when it is done.
+#[derive(Default)]
+struct Scratch {
+    /// Per cell: room index + 1 on a room's floor, else 0.
+    room_of: Vec<u16>,
+    /// Per cell: a corridor or door cell off the border.
+    in_net: Vec<bool>,
+    /// Per network cell: its node, or `NONE` inside a chain.
+    node_of: Vec<u32>,
+    /// Per network cell: walked as part of a chain.
+    walked: Vec<bool>,
+    /// The network cells, in row order.
+    net: Vec<u32>,
+    /// Whether every buffer is back at rest (false while a build runs).
+    clean: bool,
+}
+
+impl Scratch {
+    fn fit(&mut self, cells: usize) {
+        if self.room_of.len() != cells || !self.clean {
+            *self = Scratch {
+                room_of: vec![0; cells],
+                in_net: vec![false; cells],
+                node_of: vec![NONE; cells],
+                walked: vec![false; cells],
+                net: std::mem::take(&mut self.net),
+                clean: true,
+            };
+            self.net.clear();
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// Marks (or, with `set` false, unmarks) each room's floor in `room_of`:
+/// part by part, the same cells as `shape.cells()` without walking a merged
+/// room's whole bounding box, a rectangle a row at a time. A vault's box
+/// holds rock, corridor and doors of its own; only its floor is the room.
+fn mark_rooms(room_of: &mut [u16], w: usize, tiles: &[Tile], rooms: &[Room], set: bool) {
+    for (i, room) in rooms.iter().enumerate() {
+        let id = if set { i as u16 + 1 } else { 0 };
+        let vault = matches!(room.shape, crate::geom::Shape::Vault(_));
+        for part in room.shape.plain_parts() {
+            if let crate::geom::Shape::Rect(r) = part {
+                for y in usize::from(r.y)..usize::from(r.y) + usize::from(r.height) {
+                    let row = y * w + usize::from(r.x);
+                    room_of[row..row + usize::from(r.width)].fill(id);
+                }
+                continue;
+            }
+            for p in part.cells() {
+                let c = usize::from(p.y) * w + usize::from(p.x);
+                if !vault || matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
+                    room_of[c] = id;
                 }
             }
         }
+    }
+}
+
+impl LevelGraph {
+    /// Reads the graph off a grid. Room `i` is node `i`.
+    pub fn build(width: u16, height: u16, tiles: &[Tile], rooms: &[Room]) -> LevelGraph {
+        SCRATCH.with_borrow_mut(|scratch| Self::build_in(scratch, width, height, tiles, rooms))
+    }
+
+    fn build_in(
+        scratch: &mut Scratch,
+        width: u16,
+        height: u16,
+        tiles: &[Tile],
+        rooms: &[Room],
+    ) -> LevelGraph {
+        let (w, h) = (usize::from(width), usize::from(height));
+        let n = w * h;
+        let mut graph = UnGraph::with_capacity(rooms.len() * 2, rooms.len() * 3);
+        scratch.fit(n);
+        let Scratch {
+            room_of,
+            in_net,
+            node_of,
+            walked,
+            net,
+            clean,
+        } = scratch;
+        // Left dirty if this build does not finish (a panic caught above us).
+        *clean = false;
+        for i in 0..rooms.len() {
+            graph.add_node(Node::Room(i as u16));
+        }
+        mark_rooms(room_of, w, tiles, rooms, true);
         // Network cells on the border are ignored (a level's border is
         // immutable rock), so the four neighbours of a network cell are
-        // always inside the grid.
-        let mut in_net = vec![false; n];
+        // always inside the grid. The border of `in_net` is never set.
         for y in 1..h.saturating_sub(1) {
-            for c in y * w + 1..(y + 1) * w - 1 {
-                in_net[c] = matches!(tiles[c], Tile::Corridor | Tile::Door);
+            let row = y * w + 1..(y + 1) * w - 1;
+            for (net, tile) in in_net[row.clone()].iter_mut().zip(&tiles[row]) {
+                *net = matches!(tile, Tile::Corridor | Tile::Door);
             }
         }
         let is_net = |c: usize| in_net[c];
         let step = |c: usize, d: Dir| step(c, d, w);
         // Assign a node to every node cell.
-        const NONE: u32 = u32::MAX;
-        let mut node_of = vec![NONE; n];
-        let mut net: Vec<u32> = Vec::new();
         for y in 1..h.saturating_sub(1) {
             for c in y * w + 1..(y + 1) * w - 1 {
                 if !is_net(c) {
@@ -147,8 +218,7 @@ impl LevelGraph {
         // A closed loop of corridor with no junction, door or dead end has no
         // end to start from: its first cell is made a junction standing for
         // it, so the loop is still counted.
-        let mut walked = vec![false; n];
-        for &a in &net {
+        for &a in net.iter() {
             let a = a as usize;
             if node_of[a] == NONE {
                 if walked[a] {
@@ -186,6 +256,14 @@ impl LevelGraph {
                 }
             }
         }
+        // Leave the scratch as found: only network and room cells were set.
+        for &c in net.iter() {
+            node_of[c as usize] = NONE;
+            walked[c as usize] = false;
+        }
+        net.clear();
+        mark_rooms(room_of, w, tiles, rooms, false);
+        *clean = true;
         LevelGraph {
             graph,
             rooms: rooms.len() as u16,
