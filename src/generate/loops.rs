@@ -37,12 +37,17 @@ struct Shortcut {
     len: u8,
 }
 
-/// Adds up to `extra_loops.count` shortcuts.
+const FREE: u8 = 0;
+const CORRIDOR: u8 = 1;
+const BLOCKED: u8 = 2;
+
+/// Adds up to `extra_loops.count` shortcuts. `class` is scratch space.
 pub(super) fn add(
     rules: &Rules,
     cfg: &Config,
     site: &mut Site<'_>,
     bfs: &mut Bfs,
+    class: &mut Vec<u8>,
     rng: &mut Pcg64,
 ) {
     let w = site.width;
@@ -53,8 +58,23 @@ pub(super) fn add(
     // shortcut.
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
     let mut found: Vec<Shortcut> = Vec::new();
+    // What the scan asks of each cell, in one byte a cell: the scan reads
+    // lines across rows, and one small array stays in cache where the four
+    // it stands for (tiles, rings, rooms, hardness) would not. Nothing is
+    // opened until the scan is done, so the classes hold throughout it.
+    class.clear();
+    class.extend(
+        site.tiles
+            .iter()
+            .zip(rules.free_cells(site))
+            .map(|(&tile, free)| match (tile, free) {
+                (Tile::Corridor, _) => CORRIDOR,
+                (_, true) => FREE,
+                (_, false) => BLOCKED,
+            }),
+    );
     for from in 0..site.tiles.len() {
-        if site.tiles[from] != Tile::Corridor {
+        if class[from] != CORRIDOR {
             continue;
         }
         // Four lines of at most max_length + 1 cells.
@@ -65,7 +85,7 @@ pub(super) fn add(
             let mut c = from;
             for rock in 0..=max_len {
                 c = offset(c, dir, w);
-                if site.tiles[c] == Tile::Corridor {
+                if class[c] == CORRIDOR {
                     // Each pair once, from its lower end.
                     if rock > 0 && from < c {
                         found.push(Shortcut {
@@ -77,7 +97,7 @@ pub(super) fn add(
                     }
                     break;
                 }
-                if !rules.free(site, c) {
+                if class[c] == BLOCKED {
                     // A ring cell that may become a door, with the room's
                     // floor straight beyond it.
                     if let Some(r) = rules.ring_room(c) {
@@ -108,6 +128,7 @@ pub(super) fn add(
     }
     let wanted = usize::from(l.count);
     let mut made = 0;
+    let mut cells: Vec<usize> = Vec::with_capacity(max_len + 1);
     for s in found {
         if made == wanted {
             break;
@@ -116,15 +137,14 @@ pub(super) fn add(
             return;
         }
         // Still possible? An earlier shortcut may have used its cells.
-        let cells: Vec<usize> = (1..=usize::from(s.len))
-            .map(|k| {
-                let mut c = s.from as usize;
-                for _ in 0..k {
-                    c = offset(c, s.dir, w);
-                }
-                c
-            })
-            .collect();
+        cells.clear();
+        cells.extend((1..=usize::from(s.len)).map(|k| {
+            let mut c = s.from as usize;
+            for _ in 0..k {
+                c = offset(c, s.dir, w);
+            }
+            c
+        }));
         let last = *cells.last().expect("a shortcut opens a cell");
         // Never beside an open cell: a shortcut parallel to a corridor (or
         // to an earlier shortcut) would widen it into a slab, not make a

@@ -278,6 +278,8 @@ pub struct Generator {
     bfs: Bfs,
     /// The hardness field before carving, for pruning to restore.
     pristine: Vec<u8>,
+    /// Each cell's class for the extra loops' scan.
+    class: Vec<u8>,
     /// The work budget the last level spent.
     work_spent: u64,
 }
@@ -354,6 +356,7 @@ impl Generator {
         join_rooms(
             &mut self.carver,
             &mut self.bfs,
+            &mut self.class,
             &self.pristine,
             config,
             &mut work.ground,
@@ -512,6 +515,7 @@ fn lay_vault(
 fn join_rooms(
     carver: &mut Carver,
     bfs: &mut Bfs,
+    class: &mut Vec<u8>,
     pristine: &[u8],
     config: &Config,
     ground: &mut Ground,
@@ -520,7 +524,12 @@ fn join_rooms(
     (seed, depth, attempt): (u64, u16, u32),
     budget: &Budget,
 ) -> Result<Vec<Vec<Door>>, Rejected> {
-    let mut doors: Vec<Vec<Door>> = vec![Vec::new(); ground.shapes.len()];
+    // Each room's doors, at most `max_doors` (the level keeps these lists,
+    // so they are allocated once, at their full size).
+    let max_doors = usize::from(config.rooms.max_doors);
+    let mut doors: Vec<Vec<Door>> = (0..ground.shapes.len())
+        .map(|_| Vec::with_capacity(max_doors))
+        .collect();
     let mut site = Site {
         width: usize::from(config.width),
         height: usize::from(config.height),
@@ -540,7 +549,7 @@ fn join_rooms(
     joined.map_err(|_| Rejected::Unjoined)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-        loops::add(&carver.rules, config, &mut site, bfs, &mut rng);
+        loops::add(&carver.rules, config, &mut site, bfs, class, &mut rng);
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::AddingLoops));
         }
@@ -698,6 +707,7 @@ impl Generator {
         let doors = join_rooms(
             &mut self.carver,
             &mut self.bfs,
+            &mut self.class,
             &self.pristine,
             config,
             &mut ground,
