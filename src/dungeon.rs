@@ -7,7 +7,6 @@
 //! other. Depth 1's up staircase, if the config asks for one, leaves the
 //! dungeon.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use petgraph::graph::{NodeIndex, UnGraph};
@@ -15,6 +14,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::generate::{GenerateError, Generator};
+
+thread_local! {
+    /// Each thread's generator, warm from its last level.
+    static GENERATOR: std::cell::RefCell<Generator> = std::cell::RefCell::default();
+}
+
+/// Runs `f` with this thread's warm generator (a fresh one should the
+/// thread's be in use further up the stack).
+fn with_generator<R>(f: impl FnOnce(&mut Generator) -> R) -> R {
+    GENERATOR.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut generator) => f(&mut generator),
+        Err(_) => f(&mut Generator::default()),
+    })
+}
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection};
 use crate::vault::{Vault, shipped};
@@ -103,7 +116,7 @@ impl Dungeon {
     pub fn level(&mut self, depth: u16) -> Result<&Level, GenerateError> {
         let slot = self.slot(depth)?;
         if self.levels[slot].is_none() {
-            let level = Generator::default().level(&self.config, &self.vaults, self.seed, depth)?;
+            let level = with_generator(|g| g.level(&self.config, &self.vaults, self.seed, depth))?;
             self.levels[slot] = Some(level);
         }
         Ok(self.levels[slot].as_ref().expect("just generated"))
@@ -120,25 +133,32 @@ impl Dungeon {
     }
 
     /// Generates the missing levels among `depths`, spread over the
-    /// machine's cores. Each thread keeps its own buffers; results land in
-    /// their depth's slot, so thread timing cannot change anything. On
-    /// failure the error of the shallowest failing depth is returned, and
-    /// levels past it may be left ungenerated (no thread starts one once a
-    /// failure is known).
+    /// machine's cores. Results land in their depth's slot, so thread timing
+    /// cannot change anything. On failure the error of the shallowest
+    /// failing depth is returned, and levels past it may be left
+    /// ungenerated (none is started once a failure is known).
     pub fn generate_depths(&mut self, depths: &[u16]) -> Result<(), GenerateError> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         self.generate_depths_on(depths, cores)
     }
 
-    /// [`Dungeon::generate_depths`] on at most `threads` threads (at least
-    /// one, the calling thread). A caller that already keeps every core
-    /// busy, such as a batch of runs, passes 1: more threads would only
-    /// take turns on the same cores, at the cost of starting them.
+    /// [`Dungeon::generate_depths`] on the calling thread alone when
+    /// `threads` is 1 (or there is one level to make), else on rayon's pool
+    /// of one worker a core. A caller that already keeps every core busy,
+    /// such as a batch of runs, passes 1: more threads would only take turns
+    /// on the same cores.
+    ///
+    /// Every thread generates with its own [`Generator`], kept for the
+    /// thread's life: the pool's workers outlive a stack, so the next stack
+    /// finds their buffers warm and allocates almost nothing, and levels are
+    /// handed out one at a time as workers finish.
     pub fn generate_depths_on(
         &mut self,
         depths: &[u16],
         threads: usize,
     ) -> Result<(), GenerateError> {
+        use rayon::prelude::*;
+
         let mut todo: Vec<u16> = Vec::with_capacity(depths.len());
         for &d in depths {
             let slot = self.slot(d)?;
@@ -147,54 +167,39 @@ impl Dungeon {
             }
         }
         todo.sort_unstable();
-        let threads = threads.min(todo.len());
-        if threads <= 1 {
-            let mut generator = Generator::default();
-            for &d in &todo {
-                self.levels[usize::from(d) - 1] =
-                    Some(generator.level(&self.config, &self.vaults, self.seed, d)?);
-            }
-            return Ok(());
-        }
-        let next = AtomicUsize::new(0);
-        // Past a failing depth nothing is needed: the depths before it were
-        // all taken already (in order), so the shallowest failure is among
-        // them or it, whatever the threads' timing.
-        let failed = AtomicUsize::new(usize::MAX);
-        let results: Mutex<Vec<(u16, Result<Level, GenerateError>)>> =
-            Mutex::new(Vec::with_capacity(todo.len()));
-        let (config, vaults, seed, todo_ref) = (&self.config, &self.vaults[..], self.seed, &todo);
-        let work = || {
-            let mut generator = Generator::default();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i > failed.load(Ordering::Relaxed) {
-                    break;
+        let (config, vaults, seed) = (&self.config, &self.vaults[..], self.seed);
+        if threads.min(todo.len()) <= 1 {
+            return with_generator(|generator| {
+                for &d in &todo {
+                    self.levels[usize::from(d) - 1] =
+                        Some(generator.level(config, vaults, seed, d)?);
                 }
-                let Some(&d) = todo_ref.get(i) else { break };
-                let level = generator.level(config, vaults, seed, d);
+                Ok(())
+            });
+        }
+        // Past a failing depth nothing is needed: the shallowest failure is
+        // the one reported, so a depth after a known failure is skipped.
+        let failed = AtomicUsize::new(usize::MAX);
+        let results: Vec<Option<Result<Level, GenerateError>>> = todo
+            .par_iter()
+            .enumerate()
+            .with_max_len(1)
+            .map(|(i, &d)| {
+                if i > failed.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let level = with_generator(|g| g.level(config, vaults, seed, d));
                 if level.is_err() {
                     failed.fetch_min(i, Ordering::Relaxed);
                 }
-                results
-                    .lock()
-                    .expect("no thread panics holding the lock")
-                    .push((d, level));
+                Some(level)
+            })
+            .collect();
+        for (&d, level) in todo.iter().zip(results) {
+            match level {
+                Some(level) => self.levels[usize::from(d) - 1] = Some(level?),
+                None => break,
             }
-        };
-        // The calling thread is one of the workers.
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(work);
-            }
-            work();
-        });
-        let mut results = results
-            .into_inner()
-            .expect("no thread panics holding the lock");
-        results.sort_by_key(|r| r.0);
-        for (d, level) in results {
-            self.levels[usize::from(d) - 1] = Some(level?);
         }
         Ok(())
     }
