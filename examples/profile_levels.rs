@@ -1,0 +1,81 @@
+//! Generates many default levels on one warm generator: a steady workload
+//! for `perf record` or valgrind's callgrind when looking for where the
+//! generator spends its time (see the README's Performance section).
+//!
+//! `cargo run --release --example profile_levels -- [LEVELS] [STYLE]`, where
+//! STYLE is tunnel (the default config), plain (the default without
+//! vaults and loops), grid, deadend, straight or small
+//! (80x21).
+
+use delve::config::CorridorStyle;
+use delve::{Config, Generator};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let levels: u64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(200);
+    let style = args.next().unwrap_or_else(|| "tunnel".to_string());
+    let config = match style.as_str() {
+        "tunnel" => Config::default(),
+        // The default level as it was before loops and vaults.
+        "plain" => Config {
+            vaults: delve::config::VaultConfig::NONE,
+            room_loops: delve::config::RoomLoopConfig::NONE,
+            extra_loops: delve::config::LoopConfig::NONE,
+            ..Config::default()
+        },
+        "grid" => Config {
+            corridors: CorridorStyle::Grid,
+            ..Config::default()
+        },
+        "deadend" => Config {
+            corridors: CorridorStyle::DeadEnd,
+            ..Config::default()
+        },
+        "straight" => Config {
+            corridors: CorridorStyle::Straight,
+            ..Config::default()
+        },
+        "small" => Config {
+            width: 80,
+            height: 21,
+            levels: 1,
+            ..Config::default()
+        },
+        other => return Err(format!("unknown style {other}").into()),
+    };
+    config.validate()?;
+    let mut generator = Generator::default();
+    let vaults = if style == "plain" {
+        &[]
+    } else {
+        delve::vault::shipped()
+    };
+    // With DELVE_FINGERPRINT set, a hash of every level's text and
+    // hardness: the same number before and after a change means the same
+    // levels.
+    let fingerprint = std::env::var_os("DELVE_FINGERPRINT").is_some();
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut rooms = 0;
+    for seed in 1..=levels {
+        let level = generator.level(&config, vaults, seed, 1)?;
+        rooms += level.rooms().len();
+        if fingerprint {
+            let text = delve::export::ascii(&level);
+            let graph = format!("{:?}", level.graph().graph());
+            for &b in text
+                .as_bytes()
+                .iter()
+                .chain(level.hardness_grid())
+                .chain(graph.as_bytes())
+            {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    if fingerprint {
+        println!("{levels} levels, {rooms} rooms, fingerprint {hash:016x}");
+    } else {
+        println!("{levels} levels, {rooms} rooms");
+    }
+    Ok(())
+}
