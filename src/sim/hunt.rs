@@ -155,12 +155,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
-
-    fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
-        let mut found = false;
-        visible_cells(level, from, radius, |p| found |= p == to);
-        found
-    }
+    use crate::sim::fov::sees;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
