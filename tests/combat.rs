@@ -7,7 +7,7 @@ use delve::dice::Dice;
 use delve::geom::Rect;
 use delve::sim::batch::run_batch;
 use delve::sim::item::{Item, ItemClass, PotionEffect, ScrollEffect};
-use delve::sim::{Action, Event, ItemKind, MonsterKind, Outcome, Run, autopilot};
+use delve::sim::{Action, Event, ItemKind, MonsterKind, Outcome, Run, Trait, autopilot};
 use delve::view::{App, Key, Keymap, Mode};
 use delve::{Config, Level, Pos, Room, Shape, Tile};
 use proptest::prelude::*;
@@ -464,6 +464,119 @@ fn the_autopilot_plays_a_combat_run_to_its_end() {
     delve::sim::play_headless(&mut run, 20_000).unwrap();
     assert_ne!(run.outcome(), Outcome::Playing, "turn {}", run.turn());
     assert!(run.killed() > 0);
+}
+
+/// The autopilot's positions over `turns` more turns (or to the run's
+/// end), one a turn: depth and cell.
+fn positions(run: &mut Run, turns: u64) -> Vec<(u16, Pos)> {
+    let mut seen = Vec::new();
+    let stop = run.turn() + turns;
+    while run.turn() < stop && run.outcome() == Outcome::Playing {
+        let action = autopilot(run);
+        run.step(action).unwrap();
+        seen.push((run.player().depth, run.player().pos));
+    }
+    seen
+}
+
+/// The longest stretch of turns spent pacing between two cells (A, B, A,
+/// B, ...), and the turn it ended: 0 when the walk never doubles back.
+fn longest_pacing(walk: &[(u16, Pos)]) -> (usize, usize) {
+    let (mut longest, mut at, mut run) = (0, 0, 0);
+    for i in 2..walk.len() {
+        if walk[i] == walk[i - 2] && walk[i] != walk[i - 1] {
+            run += 1;
+            if run > longest {
+                (longest, at) = (run, i);
+            }
+        } else {
+            run = 0;
+        }
+    }
+    (longest, at)
+}
+
+/// A maze corner the shipped mazes make: a telepathic monster at the end
+/// of a corridor, one diagonal squeeze from the player's corridor, never
+/// able to step closer (nobody squeezes between rock corners). The only
+/// walk to it is a long loop that leaves its sight at once; the unexplored
+/// rest of the level lies the other way.
+fn stuck_monster_level() -> Level {
+    Level::from_rows(
+        1,
+        &[
+            "                         ",
+            " ################        ",
+            " #              #        ",
+            " #              #        ",
+            " #              #        ",
+            " ###############         ",
+            "               #         ",
+            "               #         ",
+            "               #         ",
+            "               #         ",
+            "               #         ",
+            "        ...............  ",
+            "        ...............  ",
+            "        .......>.......  ",
+            "                         ",
+        ],
+        vec![],
+    )
+}
+
+#[test]
+fn the_autopilot_does_not_pace_between_a_stuck_monster_and_the_frontier() {
+    let wraith = MonsterKind {
+        traits: vec![Trait::Telepathic],
+        ..brute("wraith", 10, 1)
+    };
+    // Seen from (14, 5), not from (13, 5); its shortest walk starts west.
+    let mut run = Run::on_level(
+        combat_config(100),
+        vec![wraith],
+        stuck_monster_level(),
+        Pos::new(14, 5),
+        &[(0, Pos::new(16, 4))],
+    );
+    assert!(run.sees(Pos::new(16, 4)));
+    let walk = positions(&mut run, 300);
+    let (pacing, at) = longest_pacing(&walk);
+    assert!(
+        pacing < 6,
+        "paced {pacing} turns to turn {at}: {:?}",
+        &walk[..20]
+    );
+    // It gets past the monster: down the corridor to the room.
+    assert!(
+        walk.iter().any(|&(_, p)| p.y >= 11),
+        "never reached the room: {:?}",
+        &walk[..20]
+    );
+}
+
+/// The shipped config's seeds whose runs paced between two cells of a
+/// depth 8 maze from the turn given to their 50,000th (a monster stuck at
+/// a corridor's corner seen from one cell and not the next): they play on.
+#[test]
+fn shipped_runs_that_paced_in_the_mazes_play_on() {
+    for (seed, paced_from) in [(5060, 15_784), (5099, 12_055), (5165, 17_477)] {
+        let mut run = Run::with_items(
+            Config::shipped(),
+            MonsterKind::defaults(),
+            ItemKind::defaults(),
+            delve::vault::shipped().to_vec(),
+            seed,
+        )
+        .unwrap();
+        let walk = positions(&mut run, paced_from + 2_000);
+        let (pacing, at) = longest_pacing(&walk);
+        assert!(
+            pacing < 40,
+            "seed {seed}: paced {pacing} turns to turn {at} at {:?}",
+            walk[at]
+        );
+    }
 }
 
 #[test]

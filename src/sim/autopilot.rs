@@ -6,7 +6,8 @@
 //! In order of priority:
 //! 1. Stomp a monster on an adjacent cell.
 //! 2. With few lives left, step away from monsters in sight that are close.
-//! 3. Walk toward a monster in sight.
+//! 3. Walk toward a monster in sight, by a walk that keeps it in sight
+//!    (see [`super::hunt`]); one that cannot be reached so is left alone.
 //! 4. Walk toward the nearest frontier: a seen open cell next to an unseen
 //!    cell.
 //! 5. With the level explored: under the KillAll goal, hunt the monsters
@@ -19,7 +20,8 @@
 
 use crate::geom::Pos;
 
-use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
+use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, step_to};
+use super::hunt::hunt_step;
 use super::{Action, DIRECTIONS, Event, LazyWalk, Outcome, Run, can_step};
 use crate::generate::GenerateError;
 
@@ -99,9 +101,10 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         }
     }
 
-    // 3. Hunt what it sees.
-    if let Some(target) = nearest(map, level, in_sight.iter().copied()) {
-        return (first_step(map, level, here, target), Plan::Hunt);
+    // 3. Hunt what it sees, keeping it in sight.
+    let radius = run.config().simulation.sight_radius;
+    if let Some((step, _)) = hunt_step(level, here, radius, in_sight.iter().copied()) {
+        return (step, Plan::Hunt);
     }
 
     // 4. Explore; 5. the level explored, sense what is left or take the

@@ -12,7 +12,9 @@
 //! 4. Pick up what lies here (not gear worse than what is worn).
 //! 5. Read magic mapping on a level not yet explored.
 //! 6. Hurt with nothing in sight: rest.
-//! 7. Hunt a monster in sight when healthy.
+//! 7. Hunt a monster in sight when healthy, by a walk that keeps it in
+//!    sight (see [`super::hunt`]); hurt with monsters in sight, wait for
+//!    them, regenerating.
 //! 8. Walk to an item seen and wanted.
 //! 9. Explore the nearest frontier; then take the stairs (down under
 //!    ReachBottom; under KillAll as the Stomp autopilot does).
@@ -24,6 +26,7 @@ use crate::geom::Pos;
 use super::combat::{HitOdds, expected_damage};
 use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
 use super::game::PACK_SLOTS;
+use super::hunt::hunt_step;
 use super::item::{ItemClass, PotionEffect, ScrollEffect};
 use super::{Action, LazyWalk, Run, can_step};
 
@@ -197,14 +200,16 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         return (Action::Wait, Plan::Rest);
     }
 
-    // 7. Hunt what it sees when healthy.
-    if hp * 100 >= max * 60
-        && let Some(target) = nearest(map, level, seen.iter().map(|s| s.pos))
-    {
-        return (first_step(map, level, here, target), Plan::Hunt);
-    }
-    if !seen.is_empty() {
-        // Hurt, with monsters about: let them come, regenerating.
+    // 7. Hunt what it sees when healthy, keeping it in sight; what cannot
+    // be reached so is left to exploring.
+    if hp * 100 >= max * 60 {
+        let radius = run.config().simulation.sight_radius;
+        if let Some((step, _)) = hunt_step(level, here, radius, seen.iter().map(|s| s.pos)) {
+            return (step, Plan::Hunt);
+        }
+    } else if !seen.is_empty() && cfg.regen_every > 0 {
+        // Hurt, with monsters about: let them come, regenerating (until
+        // healthy enough to hunt or explore again).
         return (Action::Wait, Plan::Rest);
     }
 

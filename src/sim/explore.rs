@@ -16,7 +16,7 @@ pub enum Plan {
     Stomp,
     /// Stepping away from monsters within 3 cells, as lives are low.
     Flee,
-    /// Heading for the nearest monster in sight.
+    /// Heading for the nearest monster in sight, keeping it in sight.
     Hunt,
     /// Heading for the nearest seen open cell next to an unseen one.
     Explore,

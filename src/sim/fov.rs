@@ -108,6 +108,14 @@ impl Quadrant<'_> {
     }
 }
 
+/// Whether `from` sees `to` within `radius`, for tests.
+#[cfg(test)]
+pub(super) fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
+    let mut found = false;
+    visible_cells(level, from, radius, |p| found |= p == to);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -115,12 +123,6 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
-
-    fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
-        let mut found = false;
-        visible_cells(level, from, radius, |p| found |= p == to);
-        found
-    }
 
     #[test]
     fn an_open_room_is_all_visible_and_rock_hides() {

@@ -33,6 +33,7 @@ mod explore;
 mod fight;
 mod fov;
 pub mod game;
+mod hunt;
 pub mod item;
 mod monster;
 pub mod morgue;
