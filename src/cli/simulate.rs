@@ -94,6 +94,14 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             Run::with_items(config, kinds, items, vaults, seed)?
         }
     };
+    // A lone journal under the name saved to is a run too (`--load` rebuilds
+    // it): refused as a save or a lone backup is, unless it is this run's.
+    if let (Some(name), Some(saves)) = (&args.save, &saves)
+        && args.load.as_ref() != Some(name)
+        && !args.replace
+    {
+        delve::journal::lone::refuse_other_run(saves, name, &run)?;
+    }
     // --turns counts this session's turns, so a continued run plays N more;
     // a run ends at turn MAX_TURNS.
     let stop_at = match run.turn().checked_add(args.turns) {
