@@ -549,6 +549,21 @@ pub(crate) struct FieldIndex {
     entries: Vec<(String, usize, usize, usize)>,
 }
 
+/// A bracket the scanner has open.
+struct Open {
+    /// The path of the key whose value it opened, or the parent's path for
+    /// a bracket no key opened.
+    path: String,
+    /// That key's index, if a key opened it.
+    owner: Option<usize>,
+    /// Where it stands.
+    at: usize,
+    /// The list entry it opens, if it opens one.
+    entry: Option<usize>,
+    /// For a list: how many entries it has opened so far.
+    entries: usize,
+}
+
 impl FieldIndex {
     pub(crate) fn scan(text: &str) -> FieldIndex {
         let bytes = text.as_bytes();
@@ -565,11 +580,7 @@ impl FieldIndex {
             unclosed: None,
             entries: Vec::new(),
         };
-        // Stack of open brackets; for each, the path of the key whose value
-        // it opened (or the parent path for brackets not opened by a key),
-        // where it stands, the list entry it opens, if it opens one, and
-        // (for a list) how many entries it has opened so far.
-        let mut stack: Vec<(String, Option<usize>, usize, Option<usize>, usize)> = Vec::new();
+        let mut stack: Vec<Open> = Vec::new();
         let mut pending: Option<usize> = None; // key index whose value is next
         let mut i = 0;
         while i < bytes.len() {
@@ -593,26 +604,34 @@ impl FieldIndex {
                     }
                 }
                 b'(' | b'[' | b'{' => {
-                    let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
-                    let in_list = stack.last().is_some_and(|s| bytes[s.2] == b'[');
+                    let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
+                    let in_list = stack.last().is_some_and(|s| bytes[s.at] == b'[');
                     let (path, owner) = match pending.take() {
                         Some(k) => (index.keys[k].0.clone(), Some(k)),
                         None => (parent, None),
                     };
                     let entry = (in_list && owner.is_none()).then(|| {
                         let list = stack.last_mut().expect("in a list");
-                        index.entries.push((path.clone(), i, usize::MAX, list.4));
-                        list.4 += 1;
+                        index
+                            .entries
+                            .push((path.clone(), i, usize::MAX, list.entries));
+                        list.entries += 1;
                         index.entries.len() - 1
                     });
-                    stack.push((path, owner, i, entry, 0));
+                    stack.push(Open {
+                        path,
+                        owner,
+                        at: i,
+                        entry,
+                        entries: 0,
+                    });
                 }
                 b')' | b']' | b'}' => {
                     // A struct's last value ends at its closing bracket.
                     if let Some(k) = pending.take() {
                         index.keys[k].3 = i;
                     }
-                    if let Some((_, owner, _, entry, _)) = stack.pop() {
+                    if let Some(Open { owner, entry, .. }) = stack.pop() {
                         if let Some(k) = owner {
                             index.keys[k].3 = i + 1;
                         }
@@ -641,7 +660,7 @@ impl FieldIndex {
                         if let Some(k) = pending.take() {
                             index.keys[k].3 = start;
                         }
-                        let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                        let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
                         let path = join(&parent, &text[start..i]);
                         let (line, column) = index.line_col(start);
                         index.keys.push((path, line, column, usize::MAX));
@@ -654,13 +673,17 @@ impl FieldIndex {
             }
             i += 1;
         }
-        index.unclosed = stack.pop().map(|(path, owner, at, ..)| {
-            (
-                char::from(bytes[at]),
-                at,
-                owner.map_or(String::new(), |_| path),
-            )
-        });
+        index.unclosed = stack.pop().map(
+            |Open {
+                 path, owner, at, ..
+             }| {
+                (
+                    char::from(bytes[at]),
+                    at,
+                    owner.map_or(String::new(), |_| path),
+                )
+            },
+        );
         index
     }
 
