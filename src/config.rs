@@ -720,7 +720,8 @@ impl Config {
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let (mut config, fields) = parse(text, origin, check_config)?;
+        let (mut config, fields) =
+            parse(text, origin, check_config).map_err(stack_field_in_profile)?;
         // Each game has its own goal unless the file names one: Stomp's is
         // 001's (kill every monster), Combat's is the bottom of the stack.
         if !fields.is_written("simulation.goal") && config.simulation.rules == Rules::Stomp {
@@ -734,6 +735,32 @@ impl Config {
         let pretty = ron::ser::PrettyConfig::default()
             .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
         ron::ser::to_string_pretty(self, pretty).expect("a Config always serialises")
+    }
+}
+
+/// A profile that sets `width`, `height` or `levels` is told why it may
+/// not, rather than given the list of the fields it may set.
+fn stack_field_in_profile(error: ConfigError) -> ConfigError {
+    match error {
+        ConfigError::Syntax {
+            location,
+            field: Some(field),
+            message,
+        } if message.starts_with("unknown field") => {
+            let message = match profile::entry_of(&field) {
+                Some((_, name @ ("width" | "height" | "levels"))) => format!(
+                    "`{name}` is not a profile's to set: width, height and levels belong to the \
+                     whole stack (set them at the top of the file)"
+                ),
+                _ => message,
+            };
+            ConfigError::Syntax {
+                location,
+                field: Some(field),
+                message,
+            }
+        }
+        other => other,
     }
 }
 
@@ -1206,6 +1233,59 @@ mod tests {
     fn round_trips_through_ron() {
         let c = Config::default();
         assert_eq!(Config::from_ron(&c.to_ron(), "x").unwrap(), c);
+    }
+
+    /// Every profile has the same keys: an error found while parsing one
+    /// names its entry, as an error found by the checks does.
+    #[test]
+    fn parse_errors_inside_a_profile_name_its_entry() {
+        let text = |second: &str| {
+            format!(
+                "(levels: 3,\n profiles: [\n  (depths: (min: 1, max: 1)),\n  (depths: (min: 2), {second}),\n ])"
+            )
+        };
+        for (second, want) in [
+            (
+                "rooms: (count: (max: 12), wdith: 3)",
+                "mine.ron:4:48: profiles[1].rooms.wdith: unknown field \"wdith\", expected one of",
+            ),
+            (
+                "rooms: (count: (max: 12.5))",
+                "mine.ron:4:45: profiles[1].rooms.count.max: this field takes a whole number",
+            ),
+            (
+                "corridors: Tunel",
+                "mine.ron:4:33: profiles[1].corridors: unexpected variant named `Tunel`",
+            ),
+            (
+                "extra_loops: (ratio: 2.0, ratio: 3.0)",
+                "mine.ron:4:48: profiles[1].extra_loops.ratio: field \"ratio\" appears twice",
+            ),
+            (
+                "width: 100",
+                "mine.ron:4:22: profiles[1].width: `width` is not a profile's to set: width, height \
+                 and levels belong to the whole stack",
+            ),
+            (
+                "rooms: (count: (max: 99999999999))",
+                "mine.ron:4:43: profiles[1].rooms.count.max: at depths 2 and deeper: must be at most",
+            ),
+        ] {
+            let e = err(&text(second)).to_string();
+            assert!(e.starts_with(want) || e.contains(want), "{second}: {e}");
+        }
+        // Outside the list, paths are as they were.
+        let e = err("(rooms: (wdith: 3), profiles: [(depths: (min: 1))])").to_string();
+        assert!(
+            e.starts_with("mine.ron:1:10: rooms.wdith: unknown field"),
+            "{e}"
+        );
+        // An unclosed profile names its entry too.
+        let e = err("(profiles: [(depths: (min: 1)), (rooms: (count: (min: 3)").to_string();
+        assert!(
+            e.contains("profiles[1].rooms: the file ends before the `(` at 1:41"),
+            "{e}"
+        );
     }
 
     #[test]

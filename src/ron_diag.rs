@@ -308,9 +308,9 @@ fn out_of_bounds<T: serde::de::DeserializeOwned>(
         format!("must be at most {max}, got {literal}")
     };
     Some(match key {
-        Some((field, ..)) => ConfigError::Invalid {
+        Some((field, key_line, key_column)) => ConfigError::Invalid {
             location,
-            field,
+            field: fields.indexed_at(&field, key_line, key_column),
             message,
         },
         None => ConfigError::Syntax {
@@ -356,7 +356,7 @@ fn syntax_error(
                     _ => '}',
                 };
                 (
-                    (!path.is_empty()).then(|| path.clone()),
+                    (!path.is_empty()).then(|| fields.indexed(path, *at)),
                     format!(
                         "the file ends before the `{bracket}` at {l}:{c} is closed with `{close}`"
                     ),
@@ -409,6 +409,13 @@ fn syntax_error(
             enclosing.map(|p| p.0.clone()),
             format!("field \"{field}\" appears twice"),
         ),
+        E::MissingStructField { field, .. } => (
+            Some(join(
+                &enclosing.map(|p| p.0.clone()).unwrap_or_default(),
+                field,
+            )),
+            format!("missing field \"{field}\" (it has no default)"),
+        ),
         E::ExpectedComma => {
             let found = fields.char_at(line, column);
             let message = match found {
@@ -425,6 +432,8 @@ fn syntax_error(
             lowercase_first(&without_type_names(&other.to_string())),
         ),
     };
+    // Entries of a list share their keys' paths: name the entry.
+    let field = field.map(|f| fields.indexed_at(&f, line, column));
     ConfigError::Syntax {
         location,
         field,
@@ -533,10 +542,26 @@ pub(crate) struct FieldIndex {
     /// the path of the field whose value it opens ("" for none).
     unclosed: Option<(char, usize, String)>,
     /// The entries of lists, in order: the path of the field whose list
-    /// holds them and the byte offsets of the entry's opening bracket and
-    /// just past its closing one. Entries of a list share their keys' paths
-    /// (`profiles.depths` for every profile), so these tell them apart.
-    entries: Vec<(String, usize, usize)>,
+    /// holds them, the byte offsets of the entry's opening bracket and
+    /// just past its closing one, and its place in its own list (from 0).
+    /// Entries of a list share their keys' paths (`profiles.depths` for
+    /// every profile), so these tell them apart.
+    entries: Vec<(String, usize, usize, usize)>,
+}
+
+/// A bracket the scanner has open.
+struct Open {
+    /// The path of the key whose value it opened, or the parent's path for
+    /// a bracket no key opened.
+    path: String,
+    /// That key's index, if a key opened it.
+    owner: Option<usize>,
+    /// Where it stands.
+    at: usize,
+    /// The list entry it opens, if it opens one.
+    entry: Option<usize>,
+    /// For a list: how many entries it has opened so far.
+    entries: usize,
 }
 
 impl FieldIndex {
@@ -555,10 +580,7 @@ impl FieldIndex {
             unclosed: None,
             entries: Vec::new(),
         };
-        // Stack of open brackets; for each, the path of the key whose value
-        // it opened (or the parent path for brackets not opened by a key),
-        // where it stands, and the list entry it opens, if it opens one.
-        let mut stack: Vec<(String, Option<usize>, usize, Option<usize>)> = Vec::new();
+        let mut stack: Vec<Open> = Vec::new();
         let mut pending: Option<usize> = None; // key index whose value is next
         let mut i = 0;
         while i < bytes.len() {
@@ -582,24 +604,34 @@ impl FieldIndex {
                     }
                 }
                 b'(' | b'[' | b'{' => {
-                    let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
-                    let in_list = stack.last().is_some_and(|s| bytes[s.2] == b'[');
+                    let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
+                    let in_list = stack.last().is_some_and(|s| bytes[s.at] == b'[');
                     let (path, owner) = match pending.take() {
                         Some(k) => (index.keys[k].0.clone(), Some(k)),
                         None => (parent, None),
                     };
                     let entry = (in_list && owner.is_none()).then(|| {
-                        index.entries.push((path.clone(), i, usize::MAX));
+                        let list = stack.last_mut().expect("in a list");
+                        index
+                            .entries
+                            .push((path.clone(), i, usize::MAX, list.entries));
+                        list.entries += 1;
                         index.entries.len() - 1
                     });
-                    stack.push((path, owner, i, entry));
+                    stack.push(Open {
+                        path,
+                        owner,
+                        at: i,
+                        entry,
+                        entries: 0,
+                    });
                 }
                 b')' | b']' | b'}' => {
                     // A struct's last value ends at its closing bracket.
                     if let Some(k) = pending.take() {
                         index.keys[k].3 = i;
                     }
-                    if let Some((_, owner, _, entry)) = stack.pop() {
+                    if let Some(Open { owner, entry, .. }) = stack.pop() {
                         if let Some(k) = owner {
                             index.keys[k].3 = i + 1;
                         }
@@ -628,7 +660,7 @@ impl FieldIndex {
                         if let Some(k) = pending.take() {
                             index.keys[k].3 = start;
                         }
-                        let parent = stack.last().map(|s| s.0.clone()).unwrap_or_default();
+                        let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
                         let path = join(&parent, &text[start..i]);
                         let (line, column) = index.line_col(start);
                         index.keys.push((path, line, column, usize::MAX));
@@ -641,13 +673,17 @@ impl FieldIndex {
             }
             i += 1;
         }
-        index.unclosed = stack.pop().map(|(path, owner, at, _)| {
-            (
-                char::from(bytes[at]),
-                at,
-                owner.map_or(String::new(), |_| path),
-            )
-        });
+        index.unclosed = stack.pop().map(
+            |Open {
+                 path, owner, at, ..
+             }| {
+                (
+                    char::from(bytes[at]),
+                    at,
+                    owner.map_or(String::new(), |_| path),
+                )
+            },
+        );
         index
     }
 
@@ -740,6 +776,45 @@ impl FieldIndex {
             p = p.rsplit_once('.').map_or("", |(parent, _)| parent);
         }
         Some(self.line_col(start))
+    }
+
+    /// `path`, a field's dotted path as the index keeps it (the entries of
+    /// a list share their paths: `profiles.rooms.count`), with the place of
+    /// each list entry the byte offset `at` stands in written after its
+    /// list, as checks name fields: `profiles[1].rooms.count`, or `[2].map`
+    /// in a file that is a list.
+    fn indexed(&self, path: &str, at: usize) -> String {
+        let mut within: Vec<&(String, usize, usize, usize)> = self
+            .entries
+            .iter()
+            .filter(|e| e.1 <= at && at < e.2)
+            .collect();
+        within.sort_by_key(|e| e.1);
+        let mut out = String::new();
+        let mut done = 0;
+        for (list, _, _, n) in within {
+            let prefix = list.len() >= done
+                && path.starts_with(list.as_str())
+                && (list.len() == path.len()
+                    || list.is_empty()
+                    || path[list.len()..].starts_with('.'));
+            if prefix {
+                out.push_str(&path[done..list.len()]);
+                out.push_str(&format!("[{n}]"));
+                done = list.len();
+            }
+        }
+        let rest = &path[done..];
+        if out.ends_with(']') && !rest.is_empty() && !rest.starts_with('.') {
+            out.push('.');
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// [`FieldIndex::indexed`] at a (line, character column) position.
+    fn indexed_at(&self, path: &str, line: usize, column: usize) -> String {
+        self.indexed(path, self.offset(line, column))
     }
 
     /// The character at a (line, character column) position.

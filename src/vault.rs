@@ -398,7 +398,7 @@ pub fn build(
             return Err(problem(
                 "name",
                 None,
-                format!("the name is taken by vault {} of the file", first + 1),
+                format!("the name is already that of entry {first}"),
             ));
         }
         let Range { min, max } = draft.depths;
@@ -690,7 +690,7 @@ mod tests {
         let map = ["x+x", "x.x", "xxx"];
         let dup = build(&[draft("a", &map), draft("a", &map)], &monsters).unwrap_err();
         assert_eq!((dup.vault, dup.field), (1, "name"));
-        assert!(dup.message.contains("vault 1"));
+        assert!(dup.message.contains("entry 0"), "{}", dup.message);
         let mut d = draft("a", &map);
         d.depths = Range::new(5, 3);
         assert_eq!(build(&[d], &monsters).unwrap_err().field, "depths");

@@ -270,7 +270,9 @@ mod tests {
 ]"#;
         let e = err(text);
         assert!(
-            e.starts_with("vaults.ron:3:6: [1].name: vault \"a\": the name is taken"),
+            e.starts_with(
+                "vaults.ron:3:6: [1].name: vault \"a\": the name is already that of entry 0"
+            ),
             "{e}"
         );
         let text = r#"[(name: "a", depths: (min: 1, max: 3), map: ["x+x", "x.x.", "xxx"])]"#;

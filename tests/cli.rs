@@ -252,6 +252,57 @@ fn bad_usage_exits_2() {
     }
 }
 
+/// A count of zero (or of more than delve can hold) is refused by the
+/// argument parser, with its usual message and the range allowed, before
+/// anything runs: `--runs 0` used to print an empty summary and exit 0,
+/// and `--runs` in the trillions to abort on an allocation.
+#[test]
+fn counts_out_of_range_are_bad_usage() {
+    for (args, want) in [
+        (
+            vec!["simulate", "--seed", "1", "--runs", "0"],
+            "'0' for '--runs <N>': 0 is not in 1..=1000000",
+        ),
+        (
+            vec![
+                "simulate",
+                "--seed",
+                "1",
+                "--runs",
+                "100000000000000",
+                "--turns",
+                "0",
+            ],
+            "is not in 1..=1000000",
+        ),
+        (
+            vec!["simulate", "--seed", "1", "--runs", "1", "--jobs", "0"],
+            "'0' for '--jobs <J>': 0 is not in 1..=1024",
+        ),
+        (vec!["stats", "--samples", "0"], "0 is not in 1..=100000"),
+        (
+            vec!["stats", "--levels", "0"],
+            "'0' for '--levels <N>': 0 is not in 1..=1000",
+        ),
+        (vec!["generate", "--levels", "0"], "0 is not in 1..=1000"),
+        (
+            vec!["generate", "--levels", "70000"],
+            "70000 is not in 1..=1000",
+        ),
+    ] {
+        let out = delve(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(want), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Zero turns is a load that plays nothing, and one run is a batch.
+    let out = delve(&[
+        "simulate", "--seed", "1", "--runs", "1", "--turns", "0", "--jobs", "1",
+    ]);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("runs: 1"));
+}
+
 #[test]
 fn unwritable_output_exits_1() {
     let out = delve(&[

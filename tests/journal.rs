@@ -513,7 +513,7 @@ mod cli {
     //! checked by `replay --check` and `verify`, and a run rebuilt from its
     //! journal when both save files are damaged.
 
-    use crate::common::{TempDir, delve_in, ok, stderr, stdout};
+    use crate::common::{TempDir, delve_in, ok, refused, stderr, stdout};
 
     fn digest(out: &str) -> String {
         out.lines()
@@ -622,5 +622,139 @@ mod cli {
         let rebuilt = run(&["simulate", "--load", "other", "--turns", "0"]);
         ok(&rebuilt);
         assert_eq!(digest(&stdout(&rebuilt)), at_600);
+    }
+
+    /// A journal with no save or backup beside it (a new run left unsaved,
+    /// or save files removed) is a run: `--load` rebuilds it, and so
+    /// `saves` lists it, `verify` replays it, and a new run's `--save`
+    /// refuses its name as it refuses a save's, unless the journal is that
+    /// run's own.
+    #[test]
+    fn a_lone_journal_is_listed_verified_and_not_replaced_unasked() {
+        let dir = TempDir::new("journal-lone");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 3)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        let new_run = |seed: &str, turns: &str, name: &str| {
+            run(&[
+                "simulate", "--config", small, "--seed", seed, "--turns", turns, "--save", name,
+            ])
+        };
+        let first = new_run("7", "200", "s7");
+        ok(&first);
+        let want = digest(&stdout(&first));
+        std::fs::remove_file(saves.join("s7.sav")).unwrap();
+        let journal = std::fs::read(saves.join("s7.journal")).unwrap();
+
+        // `saves` lists it: its seed and turn, and what it is.
+        let list = run(&["saves"]);
+        ok(&list);
+        let table = stdout(&list);
+        let row = table
+            .lines()
+            .find(|l| l.starts_with("s7 "))
+            .unwrap_or_else(|| panic!("no row for s7:\n{table}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(&cells[..4], ["s7", "-", "200", "7"], "{row}");
+        assert!(
+            row.contains("only the journal (s7.journal)") && row.contains("--load s7"),
+            "{row}"
+        );
+
+        // `verify` rebuilds it as `--load` would, by name or by path.
+        let verify = run(&["verify", "s7"]);
+        ok(&verify);
+        let said = stdout(&verify);
+        assert!(said.contains("s7.journal: ok, would load"), "{said}");
+        assert!(said.contains("turn: 200\n"), "{said}");
+        assert!(said.contains(&format!("digest: {want}\n")), "{said}");
+        let path = saves.join("s7.journal");
+        let verify = run(&["verify", path.to_str().unwrap()]);
+        ok(&verify);
+        assert!(stdout(&verify).contains(&format!("digest: {want}\n")));
+
+        // A new run does not take its name, nor does one loaded from
+        // another; the journal is left as it was.
+        for refused_run in [new_run("8", "10", "s7"), new_run("7", "10", "s7"), {
+            ok(&new_run("9", "10", "other"));
+            run(&[
+                "simulate", "--load", "other", "--turns", "5", "--save", "s7",
+            ])
+        }] {
+            let err = refused(&refused_run);
+            assert!(
+                err.contains("only its journal: seed 7, turn 200")
+                    && err.contains("--load s7")
+                    && err.contains("--replace"),
+                "{err}"
+            );
+        }
+        assert_eq!(std::fs::read(saves.join("s7.journal")).unwrap(), journal);
+        // `play --load` rebuilds it too (it asks first; without a terminal
+        // it says how).
+        let play = run(&["play", "--load", "s7"]);
+        assert_eq!(play.status.code(), Some(1), "{}", stderr(&play));
+        let err = stderr(&play);
+        assert!(
+            err.contains("s7 has no save or backup") && err.contains("s7.journal can rebuild"),
+            "{err}"
+        );
+        // Continuing it by name is allowed, and saves it.
+        let more = run(&["simulate", "--load", "s7", "--turns", "0", "--save", "s7"]);
+        ok(&more);
+        assert_eq!(digest(&stdout(&more)), want);
+        assert!(saves.join("s7.sav").exists());
+
+        // A journal at the start of this very run (left before anything was
+        // recorded) is the new run's own; another seed's is not.
+        ok(&new_run("5", "0", "z"));
+        std::fs::remove_file(saves.join("z.sav")).unwrap();
+        let err = refused(&new_run("6", "10", "z"));
+        assert!(
+            err.contains("only its journal: seed 5, turn 0, 0 actions"),
+            "{err}"
+        );
+        ok(&new_run("5", "10", "z"));
+        // --replace lets a new run take a lone journal's name.
+        std::fs::remove_file(saves.join("z.sav")).unwrap();
+        ok(&run(&[
+            "simulate",
+            "--config",
+            small,
+            "--seed",
+            "6",
+            "--turns",
+            "10",
+            "--save",
+            "z",
+            "--replace",
+        ]));
+
+        // A damaged lone journal: listed as such, `verify` fails naming the
+        // damage (exit 1), and its name is still not taken.
+        let mut bad = journal.clone();
+        bad[30] ^= 0xff;
+        std::fs::write(saves.join("bad.journal"), &bad).unwrap();
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("bad ")).unwrap();
+        assert!(row.contains("cannot be used: damaged"), "{row}");
+        let verify = run(&["verify", "bad"]);
+        assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+        assert!(
+            stderr(&verify).contains("bad.journal: damaged"),
+            "{}",
+            stderr(&verify)
+        );
+        let err = refused(&new_run("3", "10", "bad"));
+        assert!(
+            err.contains("only its journal, which cannot be read: damaged"),
+            "{err}"
+        );
+        // A name with nothing at all is still missing.
+        let verify = run(&["verify", "nothing"]);
+        assert_eq!(verify.status.code(), Some(2));
+        assert!(stderr(&verify).contains("no save named nothing"));
     }
 }

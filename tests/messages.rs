@@ -164,3 +164,82 @@ fn a_reader_that_stops_early_is_not_a_failure() {
     assert_eq!(&first, b"level 1\n  ");
     ok(&out);
 }
+
+/// A list's entries share their field names: an error found while parsing
+/// one (an unknown or missing field, a bad value) names the entry, as the
+/// checks after parsing do (`[1].speed`), in every file that is a list.
+#[test]
+fn parse_errors_inside_list_entries_name_the_entry() {
+    let monster = |i: usize, rest: &str| {
+        format!(
+            "(name: \"m{i}\", glyph: '{}', colour: Red{rest})",
+            (b'a' + i as u8) as char
+        )
+    };
+    let monsters = |second: &str| {
+        format!(
+            "[\n {},\n {},\n]",
+            monster(0, ", speed: 10"),
+            monster(1, second)
+        )
+    };
+    for (second, want) in [
+        (", sped: 10", "[1].sped: unknown field \"sped\""),
+        ("", "[1].speed: missing field \"speed\""),
+        (
+            ", speed: 10, traits: [Smrt]",
+            "[1].traits: unexpected variant",
+        ),
+        (
+            ", speed: 10, depths: (min: 1, max: -2)",
+            "[1].depths.max: must be at least 0, got -2",
+        ),
+    ] {
+        let err = delve::sim::monsters_from_ron(&monsters(second), "m.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("m.ron:3:") && err.contains(want),
+            "{second}: {err}"
+        );
+    }
+    let dagger = "(name: \"dagger\", glyph: ')', colour: Cyan, class: Weapon(damage: \"1d4\"), depths: (min: 1, max: 4), rarity: 2, description: \"A knife.\")";
+    for (second, want) in [
+        (
+            "(name: \"sword\", glyph: ')', colour: Cyan, class: Weapon(dmg: \"1d6\"), depths: (min: 1, max: 4), rarity: 2, description: \"A sword.\")",
+            "i.ron:1:",
+        ),
+        (
+            "(name: \"sword\", glyph: ')', colour: Cyan, class: Weapon(damage: \"1d6\"), depths: (min: 1, max: 4), weight: 2, description: \"A sword.\")",
+            "[1].weight: unknown field \"weight\"",
+        ),
+    ] {
+        let err = delve::sim::items_from_ron(&format!("[{dagger}, {second}]"), "i.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(want) && err.contains("[1]."), "{err}");
+    }
+    let vault = |rest: &str| {
+        format!("(name: \"v\", {rest}weight: 1, map: [\"xx+xx\", \"x...x\", \"xxxxx\"])")
+    };
+    let first = vault("depths: (min: 1, max: 3), ");
+    for (second, want) in [
+        (
+            vault("depth: (min: 1, max: 3), "),
+            "[1].depth: unknown field \"depth\"",
+        ),
+        (vault(""), "[1].depths: missing field \"depths\""),
+        (
+            "(name: \"w\", depths: (min: 1, max: 3), map: [\"xx+xx\", 5])".to_string(),
+            "[1].map: expected",
+        ),
+    ] {
+        let err =
+            delve::vault_file::vaults_from_ron(&format!("[{first},\n {second}]"), "v.ron", &|_| {
+                false
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("v.ron:2:") && err.contains(want), "{err}");
+    }
+}

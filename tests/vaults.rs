@@ -298,7 +298,7 @@ fn a_bad_vault_file_is_refused_with_its_place() {
         ),
         (
             format!("[{one}, {one}]"),
-            "vault \"a\": the name is taken by vault 1",
+            "vault \"a\": the name is already that of entry 0",
         ),
         (
             r#"[(name: "z", depths: (min: 1, max: 9), map: ["xx+xx"], size: 3)]"#.into(),

@@ -972,3 +972,97 @@ fn stomp_config() -> Config {
         ..Config::default()
     }
 }
+
+/// Look mode's description is wrapped at spaces to the screen's width, not
+/// cut mid-word at the edge: the first line on the top row and the rest
+/// over the map, or all of it at the map's foot when the top rows would
+/// hide the cell looked at.
+#[test]
+fn look_wraps_a_long_description_at_word_boundaries() {
+    let description = "A sly little raider with a bag of stolen teeth, who counts them \
+                       every night by the light of a stolen candle and knows each one by the \
+                       name of the sleeper it was taken from.";
+    let make = |rows: &[&str], monster: Pos| {
+        let mut kind = monster_kind("goblin", 10, &[delve::sim::Trait::Smart]);
+        kind.description = description.into();
+        let config = Config {
+            levels: 1,
+            ..Config::default()
+        };
+        let floor = rows.len() as u16 - 2;
+        let level = Level::from_rows(1, rows, vec![rect_room(1, 1, 12, floor)]);
+        let run = Run::on_level(config, vec![kind], level, Pos::new(2, 2), &[(0, monster)]);
+        App::new(run, Keymap::default(), "look".into())
+    };
+    let small = [
+        "                ",
+        " ............   ",
+        " ............   ",
+        " ............   ",
+        "                ",
+    ];
+    let mut app = make(&small, Pos::new(6, 2));
+    typed(&mut app, "xllll");
+    let cursor = Pos::new(6, 2);
+    assert_eq!(app.mode(), Mode::Look { cursor });
+    let said = format!("{} (x or Esc ends looking)", app.describe(cursor));
+    assert!(said.contains(description), "{said}");
+    assert!(
+        said.chars().count() > 80,
+        "the test needs a text wider than the screen"
+    );
+    let look = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = look.lines().collect();
+    // The top rows hold the text whole, broken only at spaces.
+    let shown: Vec<&str> = rows
+        .iter()
+        .map(|r| r.trim_end())
+        .take_while(|r| !r.is_empty())
+        .collect();
+    assert!(shown.len() >= 3, "{look}");
+    assert_eq!(shown.join(" "), said, "{look}");
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{look}");
+    // The map is still drawn below it, with the cursor on the goblin.
+    assert!(look.contains(".g.") || look.contains("g."), "{look}");
+    // A wide screen uses its width: fewer, longer lines, the same text.
+    let wide = screen(&mut app, 160, 40);
+    let wide: Vec<&str> = wide
+        .lines()
+        .map(|r| r.trim_end())
+        .take_while(|r| !r.is_empty())
+        .collect();
+    assert!(
+        wide.len() < shown.len() && wide[0].chars().count() > 80,
+        "{wide:?}"
+    );
+    assert_eq!(wide.join(" "), said);
+
+    // The goblin in the top row of the map: the text goes to the foot of
+    // the map instead, and the cursor stays in sight.
+    let mut tall = vec![" ............   "; 40];
+    tall[0] = "                ";
+    tall[39] = "                ";
+    let mut app = make(&tall, Pos::new(6, 1));
+    typed(&mut app, "xllllk");
+    let cursor = Pos::new(6, 1);
+    assert_eq!(app.mode(), Mode::Look { cursor });
+    let look = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = look.lines().collect();
+    assert!(!rows[0].contains("goblin"), "{look}");
+    let foot: Vec<&str> = rows[..22]
+        .iter()
+        .rev()
+        .take_while(|r| !r.trim().is_empty() && !r.contains("..."))
+        .map(|r| r.trim_end())
+        .collect();
+    let foot: Vec<&str> = foot.into_iter().rev().collect();
+    assert_eq!(foot.join(" "), said, "{look}");
+    let buf = frame(&app, 80, 24);
+    let (cx, cy) = app.camera().unwrap();
+    let cell = &buf[(
+        (i32::from(cursor.x) - cx) as u16,
+        (i32::from(cursor.y) - cy + 1) as u16,
+    )];
+    assert_eq!(cell.symbol(), "g");
+    assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED));
+}

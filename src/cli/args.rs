@@ -81,7 +81,8 @@ pub struct StackArgs {
     #[command(flatten)]
     pub vaults: VaultsArg,
     /// Number of levels, overriding the config.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=i64::from(delve::config::MAX_LEVELS)))]
     pub levels: Option<u16>,
 }
 

@@ -61,21 +61,23 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
             // The library's refusal, with the command that continues the
             // run spelt as it works from here.
-            let lock = saves.lock_new(&name, args.replace).map_err(|e| match e {
+            let taken = |e| match e {
                 SaveError::Taken { name, dir, holds } => CliError::Usage(format!(
                     "a save named {name} already exists in {dir} ({holds}); continue it with `{}`, \
                      start the new run under another name with --save NAME, or replace it with --replace",
                     continue_commands(&name, saves_dir)[0]
                 )),
                 e => e.into(),
-            })?;
+            };
+            let lock = saves.lock_new(&name, args.replace).map_err(taken)?;
             let items = args.new_run.load_items()?;
             let vaults = args.new_run.vaults.load(&kinds, &config)?;
-            (
-                Run::with_items(config, kinds, items, vaults, seed)?,
-                (name, lock),
-                None,
-            )
+            let run = Run::with_items(config, kinds, items, vaults, seed)?;
+            // A lone journal is a run as well, unless it is this one's.
+            if !args.replace {
+                delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;
+            }
+            (run, (name, lock), None)
         }
     };
     if !has_terminal() {
@@ -194,7 +196,24 @@ fn farewell(
                 summary.depth
             ),
             Err(_) if !file.exists() => {
-                "Left without saving; no save of this run was made.".to_string()
+                let mut said = "Left without saving; no save of this run was made.".to_string();
+                // The journal stays (it is the run's record until a save is
+                // made): say what it keeps, so the name it holds is no surprise.
+                let path = journal_path(saves.path(), name);
+                match delve::journal::read_summary(&path) {
+                    Ok(journal) if journal.actions == 0 => said.push_str(&format!(
+                        " Its journal {} holds only its start.",
+                        path.display()
+                    )),
+                    Ok(journal) => said.push_str(&format!(
+                        " Its journal {} keeps it to turn {}: `{}` rebuilds it from there.",
+                        path.display(),
+                        journal.turn,
+                        continue_commands(name, saves_dir)[0]
+                    )),
+                    Err(_) => {}
+                }
+                said
             }
             Err(e) => format!("Left without saving; {e}"),
         },
@@ -221,6 +240,15 @@ fn no_terminal() -> CliError {
 /// the backup (the damaged file is then kept aside, never deleted).
 fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), CliError> {
     let path = saves.file(name);
+    // Only the journal: the run rebuilt from it, as `simulate --load` does
+    // (play asks first).
+    if delve::journal::lone::is_lone(saves, name) {
+        let missing = SaveError::Missing {
+            name: name.into(),
+            dir: saves.path().display().to_string(),
+        };
+        return rebuild_for_play(saves, name, &missing, has_terminal());
+    }
     if std::fs::symlink_metadata(&path).is_ok() {
         match delve::save::read_and_decode(&path) {
             Ok((run, _)) => return Ok((run, None)),
@@ -268,9 +296,10 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
     Ok((run, note))
 }
 
-/// `play --load NAME` with the save and its backup unusable: the run
-/// rebuilt from the journal, once the player agrees (as for the backup);
-/// without a terminal, only said.
+/// `play --load NAME` with the save and its backup unusable, or with
+/// neither there and only the journal (`save_error` is then
+/// [`SaveError::Missing`]): the run rebuilt from the journal, once the
+/// player agrees (as for the backup); without a terminal, only said.
 fn rebuild_for_play(
     saves: &SaveDir,
     name: &str,
@@ -278,23 +307,43 @@ fn rebuild_for_play(
     ask: bool,
 ) -> Result<(Run, Option<String>), CliError> {
     let path = journal_path(saves.path(), name);
+    // A journal with no save files beside it, or one behind two damaged ones.
+    let lone = matches!(save_error, SaveError::Missing { .. });
+    let (said, question, note) = if lone {
+        (
+            format!("{name} has no save or backup in {}", saves.path().display()),
+            "Rebuild the run from its journal",
+            "it had no save",
+        )
+    } else {
+        (
+            format!("{save_error}\nits backup is unusable too"),
+            "The backup is unusable too. Rebuild the run from the journal",
+            "the save and its backup were damaged",
+        )
+    };
     if !ask {
         return Err(CliError::NotLoaded(format!(
-            "{save_error}\nits backup is unusable too; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
+            "{said}; the journal {} can rebuild the run: in a terminal, play --load {name} offers to, and `delve simulate --load {name} --turns 0 --save {name}` does",
             path.display()
         )));
     }
-    eprintln!("delve: {save_error}");
+    eprintln!("delve: {said}");
     confirm(
         &format!(
-            "The backup is unusable too. Rebuild the run from the journal {}? The damaged files are kept.",
-            path.display()
+            "{question} {}?{}",
+            path.display(),
+            if lone {
+                ""
+            } else {
+                " The damaged files are kept."
+            }
         ),
         &saves.file(name),
     )?;
     let recovered = journal::rebuild(saves, name, save_error)?;
     let note = format!(
-        "Rebuilt the run from {name}.journal (turn {}); the save and its backup were damaged.",
+        "Rebuilt the run from {name}.journal (turn {}); {note}.",
         recovered.run.turn()
     );
     Ok((recovered.run, Some(note)))

@@ -23,6 +23,7 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
         ]
         .map(String::from),
     ];
+    let mut runs: Vec<[String; 8]> = Vec::new();
     for listing in saves.list()? {
         let (shown, status) = match (&listing.save, &listing.backup) {
             (Some(save), backup) => {
@@ -60,7 +61,7 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
             Err(_) => ["-", "-", "-", "-", "-"].map(String::from),
         };
         let [depth, turn, seed, outcome, saved] = columns;
-        rows.push([
+        runs.push([
             listing.name.clone(),
             depth,
             turn,
@@ -71,6 +72,42 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
             status,
         ]);
     }
+    // Runs that have only their journal, which `--load` rebuilds: the seed
+    // and the turn of its last checkpoint, read the cheap way too.
+    for lone in delve::journal::lone::list(&saves)? {
+        let name = &lone.name;
+        let (turn, seed, status) = match &lone.status {
+            Ok(s) => (
+                s.turn.to_string(),
+                s.seed.to_string(),
+                format!(
+                    "only the journal ({name}.journal): {}; --load {name} rebuilds the run from it",
+                    journal_status(s)
+                ),
+            ),
+            Err(e) => (
+                "-".into(),
+                "-".into(),
+                format!(
+                    "only the journal ({name}.journal) is there, and it cannot be used: {}",
+                    e.problem()
+                ),
+            ),
+        };
+        let dash = || "-".to_string();
+        runs.push([
+            name.clone(),
+            dash(),
+            turn,
+            seed,
+            dash(),
+            dash(),
+            lone.size.to_string(),
+            status,
+        ]);
+    }
+    runs.sort_by(|a, b| a[0].cmp(&b[0]));
+    rows.extend(runs);
     // Columns as wide as their widest entry; numbers to the right.
     let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..8).map(width).collect();
@@ -94,4 +131,22 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
         text.push_str(&format!("{}  {status}\n", cells.join(" ")));
     }
     write_output(None, text.as_bytes())
+}
+
+/// A lone journal's actions, and whether its turn is that of its last
+/// checkpoint with more actions after it, or what was cut off.
+fn journal_status(s: &delve::journal::Summary) -> String {
+    let mut text = if s.actions_at_turn == s.actions {
+        format!("{} actions", s.actions)
+    } else {
+        format!(
+            "{} actions, {} of them after the turn shown",
+            s.actions,
+            s.actions - s.actions_at_turn
+        )
+    };
+    if let Some(cut) = &s.cut {
+        text.push_str(&format!(" ({cut})"));
+    }
+    text
 }

@@ -6,7 +6,7 @@ use delve::GenerateError;
 use delve::config::Config;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveError};
-use delve::sim::batch::{Report, Summary, play_run, run_batch};
+use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
 use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 use delve::vault::Vault;
 
@@ -37,15 +37,21 @@ pub struct SimulateArgs {
     load: Option<String>,
     /// Play N runs from consecutive seeds starting at --seed, and print a
     /// summary of how they went.
-    #[arg(long, value_name = "N", conflicts_with_all = ["save", "load"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["save", "load"],
+          value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS))]
     runs: Option<u64>,
     /// Threads for --runs (default: every core). The results never depend on it.
-    #[arg(long, value_name = "J", requires = "runs")]
+    #[arg(long, value_name = "J", requires = "runs",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS))]
     jobs: Option<usize>,
     /// How --runs reports: a text summary, or JSON with a record a run.
     #[arg(long, value_enum, default_value_t = SimulateFormat::Text, requires = "runs")]
     format: SimulateFormat,
 }
+
+/// Most threads `--jobs` may ask for: each plays a run with its own stack
+/// of levels in memory, and more threads than cores gain nothing.
+const MAX_JOBS: u64 = 1024;
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum SimulateFormat {
@@ -88,6 +94,14 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             Run::with_items(config, kinds, items, vaults, seed)?
         }
     };
+    // A lone journal under the name saved to is a run too (`--load` rebuilds
+    // it): refused as a save or a lone backup is, unless it is this run's.
+    if let (Some(name), Some(saves)) = (&args.save, &saves)
+        && args.load.as_ref() != Some(name)
+        && !args.replace
+    {
+        delve::journal::lone::refuse_other_run(saves, name, &run)?;
+    }
     // --turns counts this session's turns, so a continued run plays N more;
     // a run ends at turn MAX_TURNS.
     let stop_at = match run.turn().checked_add(args.turns) {
@@ -173,9 +187,6 @@ fn runs_summary(
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(CliError::Usage("--jobs must be at least 1".into()));
-    }
     // Progress only on a terminal: a pipe or a file gets nothing.
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
         let bar = indicatif::ProgressBar::new(runs);

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use delve::journal::check::{Expected, check_save};
+use delve::journal::lone;
+use delve::journal::recover::replay_journal;
 use delve::journal::session::start_of;
 use delve::journal::{journal_path, read_file};
 use delve::save::{SaveDir, SaveError};
@@ -22,6 +24,10 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
     // checked as given; a name is looked up in the saves directory.
     let given = Path::new(save);
     let path = if std::fs::symlink_metadata(given).is_ok() || SaveDir::check_name(save).is_err() {
+        // A journal given by its path is replayed, as `--load` would.
+        if given.extension().is_some_and(|e| e == "journal") {
+            return verify_journal(given, None);
+        }
         given.to_path_buf()
     } else {
         let saves = SaveDir::existing(dir)?;
@@ -37,6 +43,11 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
                     backup.display(),
                     backup.display()
                 )));
+            }
+            // Only the journal: `--load` rebuilds the run from it, so it
+            // is checked the same way.
+            if lone::is_lone(&saves, save) {
+                return verify_journal(&journal_path(saves.path(), save), Some(save));
             }
             return Err(SaveError::Missing {
                 name: save.into(),
@@ -92,6 +103,37 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
             text.push_str(&line);
             text.push('\n');
         }
+    }
+    write_output(None, text.as_bytes())
+}
+
+/// `delve verify` of a journal: the run rebuilt from it as `--load` does
+/// when there is no usable save (replayed and checked against its
+/// checkpoints, then its levels made), and what it holds; or what is
+/// wrong. `name` is the run's name when the journal is all it has.
+fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
+    let rebuilt = replay_journal(path, &mut |_| {})?;
+    let mut run = rebuilt.run;
+    prove_loaded(&mut run, path)?;
+    let what = match name {
+        Some(name) => format!(
+            "would load: {name} has no save or backup, and --load {name} rebuilds the run from this journal"
+        ),
+        None => "replays to its last intact block".to_string(),
+    };
+    let mut text = format!(
+        "{}: ok, {what}\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nactions replayed: {}\nlevels stored: {}\ndigest: {:016x}\n",
+        path.display(),
+        run.seed(),
+        run.player().depth,
+        run.turn(),
+        outcome_name(run.outcome()),
+        rebuilt.actions,
+        run.visited().count(),
+        run.digest()
+    );
+    if let Some(cut) = &rebuilt.cut {
+        text.push_str(&format!("journal: {cut}\n"));
     }
     write_output(None, text.as_bytes())
 }

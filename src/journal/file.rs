@@ -10,7 +10,8 @@ use crate::save::{guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
 use super::{
-    Checkpoint, Journal, JournalError, MAX_FILE, Start, blocks_of, decode, file_header, start_block,
+    Checkpoint, Journal, JournalError, MAX_FILE, Start, Summary, blocks_of, decode, file_header,
+    start_block,
 };
 
 /// Where NAME's journal lives in a saves directory.
@@ -102,6 +103,14 @@ pub fn read_file(path: &Path) -> Result<Journal, JournalError> {
     let (file, size) = open_checked(path, false)?;
     let bytes = read_all(file, size, path)?;
     decode(&bytes, &path.display().to_string())
+}
+
+/// Reads a journal file the cheap way ([`super::summarise`]), with
+/// [`open_checked`]'s checks.
+pub fn read_summary(path: &Path) -> Result<Summary, JournalError> {
+    let (file, size) = open_checked(path, false)?;
+    let bytes = read_all(file, size, path)?;
+    super::summarise(&bytes, &path.display().to_string())
 }
 
 /// An open journal, appended to a block at a time. A run's actions are

@@ -25,10 +25,11 @@
 
 pub mod check;
 mod file;
+pub mod lone;
 pub mod recover;
 pub mod session;
 
-pub use file::{JournalWriter, journal_path, read_file};
+pub use file::{JournalWriter, journal_path, read_file, read_summary};
 
 use serde::{Deserialize, Serialize};
 
@@ -246,6 +247,27 @@ pub enum JournalError {
     Missing(String),
 }
 
+impl JournalError {
+    /// The message without the file's path in front, for a listing or a
+    /// message that already names the file.
+    pub fn problem(&self) -> String {
+        let message = self.to_string();
+        let path = match self {
+            JournalError::Io { path, .. }
+            | JournalError::NewerFormat { path, .. }
+            | JournalError::Damaged { path, .. }
+            | JournalError::NotRegular { path, .. }
+            | JournalError::TooLarge { path, .. }
+            | JournalError::NotAJournal(path) => path,
+            JournalError::Missing(_) => return message,
+        };
+        message
+            .strip_prefix(path.as_str())
+            .and_then(|rest| rest.strip_prefix(": "))
+            .map_or_else(|| message.clone(), str::to_string)
+    }
+}
+
 fn bincode_config() -> impl bincode::config::Config {
     bincode::config::standard()
 }
@@ -380,9 +402,10 @@ fn parse_block_header(b: &[u8]) -> BlockHeader {
     }
 }
 
-/// Checks one block at the start of `bytes` and returns its header, its
-/// decompressed body and its length; or what is wrong with it.
-fn read_block(bytes: &[u8]) -> Result<(BlockHeader, Vec<u8>, usize), String> {
+/// Checks one block at the start of `bytes` the cheap way (its lengths,
+/// its checksum and its flags, nothing decompressed) and returns its header
+/// and its length; or what is wrong with it.
+fn check_block(bytes: &[u8]) -> Result<(BlockHeader, usize), String> {
     if bytes.len() < BLOCK_HEADER_LEN {
         return Err("a torn block (the file ends inside its header)".into());
     }
@@ -408,6 +431,13 @@ fn read_block(bytes: &[u8]) -> Result<(BlockHeader, Vec<u8>, usize), String> {
     if h.flags & !(FLAG_ZSTD | FLAG_CHECKPOINT) != 0 {
         return Err(format!("a block with unknown flags {:#x}", h.flags));
     }
+    Ok((h, len))
+}
+
+/// Checks one block at the start of `bytes` and returns its header, its
+/// decompressed body and its length; or what is wrong with it.
+fn read_block(bytes: &[u8]) -> Result<(BlockHeader, Vec<u8>, usize), String> {
+    let (h, len) = check_block(bytes)?;
     let body = &bytes[BLOCK_HEADER_LEN..len];
     let raw = if h.flags & FLAG_ZSTD != 0 {
         let raw = zstd::bulk::decompress(body, h.raw as usize)
@@ -430,6 +460,148 @@ fn read_block(bytes: &[u8]) -> Result<(BlockHeader, Vec<u8>, usize), String> {
 /// block that is torn or damaged is cut off with everything after it, and
 /// [`Journal::cut`] says so.
 pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
+    let (start, digest, mut at) = decode_start(bytes, path)?;
+    let mut checkpoints = vec![Checkpoint {
+        actions: 0,
+        turn: 0,
+        digest,
+    }];
+    let mut recording = Recording::starting(digest);
+    let mut cut = None;
+    let mut last_turn = 0;
+    while at < bytes.len() {
+        let what = match read_block(&bytes[at..]) {
+            Err(what) => Some(what),
+            Ok((h, raw, len)) => match out_of_order(&h, recording.len(), last_turn) {
+                Some(what) => Some(what),
+                None => match decode_runs(&raw) {
+                    Err(what) => Some(what),
+                    Ok(runs) if runs.iter().map(|&(_, n)| u64::from(n)).sum::<u64>() != h.count => {
+                        Some(format!(
+                            "a block whose actions do not add up to the {} it claims",
+                            h.count
+                        ))
+                    }
+                    Ok(runs) => {
+                        for (action, times) in runs {
+                            recording.push_times(action, times);
+                        }
+                        if h.flags & FLAG_CHECKPOINT != 0 {
+                            checkpoints.push(Checkpoint {
+                                actions: recording.len(),
+                                turn: h.turn,
+                                digest: h.digest,
+                            });
+                            last_turn = h.turn;
+                        }
+                        at += len;
+                        None
+                    }
+                },
+            },
+        };
+        if let Some(what) = what {
+            cut = Some(Cut {
+                offset: at as u64,
+                bytes: (bytes.len() - at) as u64,
+                what,
+            });
+            break;
+        }
+    }
+    Ok(Journal {
+        start,
+        recording,
+        checkpoints,
+        cut,
+        intact_len: at as u64,
+    })
+}
+
+/// What is wrong with an actions block's place in the journal, if
+/// anything: it must follow the `actions` read so far, and a checkpoint
+/// may not go back before the turn of the one before (`last_turn`).
+fn out_of_order(h: &BlockHeader, actions: u64, last_turn: u64) -> Option<String> {
+    if h.kind != KIND_ACTIONS {
+        Some(format!("a block of unknown kind {}", h.kind))
+    } else if h.before != actions {
+        Some(format!(
+            "a block that follows action {} where the journal so far holds {actions}",
+            h.before
+        ))
+    } else if h.flags & FLAG_CHECKPOINT != 0 && h.turn < last_turn {
+        Some(format!(
+            "a block ending at turn {} after one at turn {last_turn}",
+            h.turn
+        ))
+    } else {
+        None
+    }
+}
+
+/// What a journal holds, read the cheap way, as `delve saves` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The run's seed, from its start.
+    pub seed: u64,
+    /// Actions of the intact blocks.
+    pub actions: u64,
+    /// The turn of the last checkpoint (0, the start's, if none).
+    pub turn: u64,
+    /// Actions played by that checkpoint: fewer than `actions` when the
+    /// last blocks were appended between checkpoints.
+    pub actions_at_turn: u64,
+    /// What was cut off after the intact blocks, if anything.
+    pub cut: Option<Cut>,
+}
+
+/// A journal summarised without replaying or decompressing its actions:
+/// the file header and the start block in full (as [`decode`] reads them),
+/// then each block's header, length and checksum. A file that passes is
+/// intact as written; only a replay says it reaches its checkpoints.
+pub fn summarise(bytes: &[u8], path: &str) -> Result<Summary, JournalError> {
+    let (start, _, mut at) = decode_start(bytes, path)?;
+    let mut summary = Summary {
+        seed: start.seed,
+        actions: 0,
+        turn: 0,
+        actions_at_turn: 0,
+        cut: None,
+    };
+    while at < bytes.len() {
+        let what = match check_block(&bytes[at..]) {
+            Err(what) => Some(what),
+            Ok((h, len)) => match out_of_order(&h, summary.actions, summary.turn) {
+                Some(what) => Some(what),
+                None => match summary.actions.checked_add(h.count) {
+                    None => Some(format!("a block of {} actions, more than can be", h.count)),
+                    Some(actions) => {
+                        summary.actions = actions;
+                        if h.flags & FLAG_CHECKPOINT != 0 {
+                            summary.turn = h.turn;
+                            summary.actions_at_turn = actions;
+                        }
+                        at += len;
+                        None
+                    }
+                },
+            },
+        };
+        if let Some(what) = what {
+            summary.cut = Some(Cut {
+                offset: at as u64,
+                bytes: (bytes.len() - at) as u64,
+                what,
+            });
+            break;
+        }
+    }
+    Ok(summary)
+}
+
+/// The file header and the start block, checked and decoded: the start,
+/// its digest, and where the first block after it begins.
+fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), JournalError> {
     let damaged = |what: String| JournalError::Damaged {
         path: path.into(),
         what,
@@ -457,7 +629,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
             "journal format 0 does not exist (formats are 1 to {VERSION})"
         )));
     }
-    let mut at = FILE_HEADER_LEN;
+    let at = FILE_HEADER_LEN;
     let (h, raw, len) =
         read_block(&bytes[at..]).map_err(|what| damaged(format!("its start: {what}")))?;
     if h.kind != KIND_START || h.before != 0 || h.count != 0 || h.turn != 0 {
@@ -511,78 +683,46 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
             })
         })?;
     }
-    let mut checkpoints = vec![Checkpoint {
-        actions: 0,
-        turn: 0,
-        digest: h.digest,
-    }];
-    at += len;
-    let mut recording = Recording::starting(h.digest);
-    let mut cut = None;
-    let mut last_turn = 0;
-    while at < bytes.len() {
-        let what = match read_block(&bytes[at..]) {
-            Err(what) => Some(what),
-            Ok((h, raw, len)) => {
-                if h.kind != KIND_ACTIONS {
-                    Some(format!("a block of unknown kind {}", h.kind))
-                } else if h.before != recording.len() {
-                    Some(format!(
-                        "a block that follows action {} where the journal so far holds {}",
-                        h.before,
-                        recording.len()
-                    ))
-                } else if h.flags & FLAG_CHECKPOINT != 0 && h.turn < last_turn {
-                    Some(format!(
-                        "a block ending at turn {} after one at turn {last_turn}",
-                        h.turn
-                    ))
-                } else {
-                    match decode_runs(&raw) {
-                        Err(what) => Some(what),
-                        Ok(runs)
-                            if runs.iter().map(|&(_, n)| u64::from(n)).sum::<u64>() != h.count =>
-                        {
-                            Some(format!(
-                                "a block whose actions do not add up to the {} it claims",
-                                h.count
-                            ))
-                        }
-                        Ok(runs) => {
-                            for (action, times) in runs {
-                                recording.push_times(action, times);
-                            }
-                            if h.flags & FLAG_CHECKPOINT != 0 {
-                                checkpoints.push(Checkpoint {
-                                    actions: recording.len(),
-                                    turn: h.turn,
-                                    digest: h.digest,
-                                });
-                                last_turn = h.turn;
-                            }
-                            at += len;
-                            None
-                        }
-                    }
-                }
-            }
-        };
-        if let Some(what) = what {
-            cut = Some(Cut {
-                offset: at as u64,
-                bytes: (bytes.len() - at) as u64,
-                what,
-            });
-            break;
+    Ok((start, h.digest, at + len))
+}
+
+impl Journal {
+    /// What the journal holds, as [`summarise`] reads it.
+    pub fn summary(&self) -> Summary {
+        let last = self.checkpoints.last().copied().unwrap_or(Checkpoint {
+            actions: 0,
+            turn: 0,
+            digest: 0,
+        });
+        Summary {
+            seed: self.start.seed,
+            actions: self.recording.len(),
+            turn: last.turn,
+            actions_at_turn: last.actions,
+            cut: self.cut.clone(),
         }
     }
-    Ok(Journal {
-        start,
-        recording,
-        checkpoints,
-        cut,
-        intact_len: at as u64,
-    })
+}
+
+impl Summary {
+    /// The summary in a few words: `seed 7, turn 300, 300 actions`.
+    pub fn describe(&self) -> String {
+        let mut text = if self.actions_at_turn == self.actions {
+            format!(
+                "seed {}, turn {}, {} actions",
+                self.seed, self.turn, self.actions
+            )
+        } else {
+            format!(
+                "seed {}, turn {} at its last checkpoint, {} actions",
+                self.seed, self.turn, self.actions
+            )
+        };
+        if let Some(cut) = &self.cut {
+            text.push_str(&format!(" ({cut})"));
+        }
+        text
+    }
 }
 
 /// A whole journal in one piece: header, start, and the blocks of

@@ -9,7 +9,7 @@ use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
 use super::check::{Expected, check, start_run};
-use super::{JournalError, read_file};
+use super::{Cut, JournalError, read_file};
 
 /// Where a recovered run came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,50 +114,74 @@ pub fn read_run(
         problems.push(format!("{} is missing", journal_path.display()));
         return Err(RecoverError::AllDamaged(problems));
     }
-    let journal = match read_file(&journal_path) {
+    let rebuilt = replay_journal(&journal_path, progress).map_err(|e| match e {
+        RecoverError::AllDamaged(more) => {
+            RecoverError::AllDamaged(problems.iter().cloned().chain(more).collect())
+        }
+        e => e,
+    })?;
+    if let Some(cut) = &rebuilt.cut {
+        notes.push(format!("{}: {cut}", journal_path.display()));
+    }
+    notes.push(format!(
+        "rebuilt the run from {} (turn {}, {} actions replayed)",
+        journal_path.display(),
+        rebuilt.run.turn(),
+        rebuilt.actions
+    ));
+    Ok(Recovered {
+        run: rebuilt.run,
+        source: Source::Journal,
+        notes,
+    })
+}
+
+/// A run rebuilt from a journal file alone.
+#[derive(Debug)]
+pub struct Rebuilt {
+    /// The run at the end of the journal's intact blocks.
+    pub run: Run,
+    /// Actions replayed.
+    pub actions: u64,
+    /// What was cut off after the intact blocks, if anything.
+    pub cut: Option<Cut>,
+}
+
+/// Replays the journal at `path` from its start to its last intact block,
+/// checked against its checkpoints on the way: what `--load` does when the
+/// save and its backup are unusable or absent, and what `delve verify`
+/// does to a journal. A journal that is damaged beyond its start, whose
+/// start cannot be generated or which parts from its own checkpoints is
+/// [`RecoverError::AllDamaged`]; one that cannot be read at all (not a
+/// plain file, a newer format, an IO error) is [`RecoverError::Journal`].
+pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebuilt, RecoverError> {
+    let journal = match read_file(path) {
         Ok(journal) => journal,
         Err(e @ (JournalError::Damaged { .. } | JournalError::NotAJournal(_))) => {
-            problems.push(e.to_string());
-            return Err(RecoverError::AllDamaged(problems));
+            return Err(RecoverError::AllDamaged(vec![e.to_string()]));
         }
         Err(e) => return Err(RecoverError::Journal(e)),
     };
-    if let Some(cut) = &journal.cut {
-        notes.push(format!("{}: {cut}", journal_path.display()));
-    }
     let start = start_run(&journal.start).map_err(|e| {
-        RecoverError::AllDamaged(
-            problems
-                .iter()
-                .cloned()
-                .chain([format!(
-                    "{}: its start cannot be generated: {e}",
-                    journal_path.display()
-                )])
-                .collect(),
-        )
+        RecoverError::AllDamaged(vec![format!(
+            "{}: its start cannot be generated: {e}",
+            path.display()
+        )])
     })?;
     let expected: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
     let checked = check(start, &journal.recording, &expected, progress);
     // A replay that parts from the journal's own checkpoints is not the
     // recorded run (other rules, or a forged file): not a run to continue.
     if let Some(parting) = &checked.parting {
-        problems.push(format!(
+        return Err(RecoverError::AllDamaged(vec![format!(
             "{}: does not replay as recorded: {parting}",
-            journal_path.display()
-        ));
-        return Err(RecoverError::AllDamaged(problems));
+            path.display()
+        )]));
     }
-    notes.push(format!(
-        "rebuilt the run from {} (turn {}, {} actions replayed)",
-        journal_path.display(),
-        checked.run.turn(),
-        checked.actions
-    ));
-    Ok(Recovered {
+    Ok(Rebuilt {
         run: checked.run,
-        source: Source::Journal,
-        notes,
+        actions: checked.actions,
+        cut: journal.cut,
     })
 }
 

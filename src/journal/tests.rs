@@ -315,3 +315,48 @@ fn a_writer_appends_resumes_and_cuts_a_torn_tail() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cheap summary `delve saves` shows agrees with a full decode: the
+/// same actions, turn and cut, for an intact journal, one with a torn
+/// last block, one with a damaged middle block, and one whose last block
+/// carries no checkpoint.
+#[test]
+fn a_summary_agrees_with_the_full_decode() {
+    let pieces = vec![
+        vec![Action::Wait, Action::Move { dx: 1, dy: 0 }],
+        vec![Action::Descend; 5],
+        vec![Action::Wait; 3],
+    ];
+    let (bytes, ends) = journal_of(&pieces);
+    let agree = |bytes: &[u8]| {
+        let summary = summarise(bytes, "j").unwrap();
+        assert_eq!(summary, decode(bytes, "j").unwrap().summary());
+        summary
+    };
+    let whole = agree(&bytes);
+    assert_eq!((whole.seed, whole.actions, whole.turn), (7, 10, 10));
+    assert_eq!(whole.cut, None);
+    assert_eq!(whole.describe(), "seed 7, turn 10, 10 actions");
+    let torn = agree(&bytes[..bytes.len() - 3]);
+    assert_eq!((torn.actions, torn.turn), (7, 7));
+    assert!(torn.cut.as_ref().unwrap().what.contains("torn"), "{torn:?}");
+    let mut damaged = bytes.clone();
+    damaged[ends[1] + BLOCK_HEADER_LEN] ^= 0xff;
+    let damaged = agree(&damaged);
+    assert_eq!((damaged.actions, damaged.turn), (2, 2));
+    assert!(damaged.cut.is_some());
+    // Actions past the last checkpoint: the turn is the checkpoint's.
+    let mut unchecked = bytes.clone();
+    unchecked.extend_from_slice(&actions_block(&[(Action::Wait, 4)], 10, None));
+    let more = agree(&unchecked);
+    assert_eq!(
+        (more.actions, more.turn, more.actions_at_turn),
+        (14, 10, 10)
+    );
+    assert!(
+        more.describe()
+            .contains("turn 10 at its last checkpoint, 14 actions")
+    );
+    // No start, no summary, as no journal.
+    assert!(summarise(&bytes[..FILE_HEADER_LEN + 10], "j").is_err());
+}

@@ -98,6 +98,11 @@ pub fn play_run(
     Ok(run.record())
 }
 
+/// Most runs one batch plays: the results are held in memory until the
+/// last run ends (a record is some 70 bytes), so a count beyond this is
+/// refused rather than an allocation that fails.
+pub const MAX_RUNS: u64 = 1_000_000;
+
 /// Plays `count` runs from seeds `first`, `first + 1`, ... on `jobs`
 /// threads (at least one) and returns their results in seed order.
 /// `done` is called once a run finishes, from the thread that played it.
@@ -108,7 +113,8 @@ where
     D: Fn() + Sync,
 {
     let next = AtomicU64::new(0);
-    let results: Mutex<Vec<(u64, R)>> = Mutex::new(Vec::with_capacity(count as usize));
+    let results: Mutex<Vec<(u64, R)>> =
+        Mutex::new(Vec::with_capacity(count.min(MAX_RUNS) as usize));
     let jobs = jobs.clamp(1, count.max(1) as usize);
     std::thread::scope(|scope| {
         for _ in 0..jobs {

@@ -6,6 +6,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
+use unicode_width::UnicodeWidthStr;
 
 use crate::geom::Pos;
 use crate::level::{Level, Tile};
@@ -90,18 +91,19 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             );
             history(app, scroll, map_area, buf);
         }
+        Mode::Look { cursor } => {
+            map(app, map_area, buf);
+            let text = format!(
+                "{} ({} or {} ends looking)",
+                app.describe(cursor),
+                key_name(app, Command::Look),
+                key_name(app, Command::Cancel)
+            );
+            look_text(app, cursor, &text, map_area, buf);
+        }
         mode => {
             map(app, map_area, buf);
             let (text, style) = match mode {
-                Mode::Look { cursor } => (
-                    format!(
-                        "{} ({} or {} ends looking)",
-                        app.describe(cursor),
-                        key_name(app, Command::Look),
-                        key_name(app, Command::Cancel)
-                    ),
-                    Style::new(),
-                ),
                 Mode::ConfirmQuit => (CONFIRM_QUIT.to_string(), prompt_style()),
                 Mode::Choose { verb } => {
                     let letters = app.run().combat().map_or(0, |s| s.hero.pack.len()).max(1);
@@ -171,6 +173,50 @@ fn key_name(app: &App, command: Command) -> String {
     app.keymap()
         .key_for(command)
         .map_or("(unbound)".into(), |k| k.to_string())
+}
+
+/// Look mode's text, wrapped at spaces to the screen's width: its first
+/// line on the top row and the rest over the top rows of the map; or, when
+/// those would hide the cell looked at, the whole text over the bottom rows
+/// of the map instead. Rows over the map are cleared first, so the text
+/// reads on its own.
+fn look_text(app: &App, cursor: Pos, text: &str, map_area: Rect, buf: &mut Buffer) {
+    let width = usize::from(map_area.width);
+    let mut lines = wrap_indented(text, width, "");
+    // The text takes at most half the map's rows besides the top row (a
+    // description is a line or two; a longer one is cut with an ellipsis),
+    // so it fits above or below the cursor's row.
+    let room = 1 + usize::from(map_area.height.saturating_sub(1) / 2);
+    if lines.len() > room {
+        lines.truncate(room);
+        let last = lines.last_mut().expect("at least one line");
+        while UnicodeWidthStr::width(last.as_str()) + 1 > width {
+            last.pop();
+        }
+        last.push('…');
+    }
+    let over_map = lines.len() as u16 - 1;
+    let cursor_row = app.camera().map_or(0, |(_, cy)| i32::from(cursor.y) - cy);
+    let hidden = over_map > 0 && cursor_row < i32::from(over_map);
+    let first = if hidden {
+        map_area.bottom() - over_map - 1
+    } else {
+        map_area.y - 1
+    };
+    for (i, text) in lines.iter().enumerate() {
+        let y = first + i as u16;
+        if y >= map_area.y {
+            for x in map_area.x..map_area.right() {
+                buf[(x, y)].reset();
+            }
+        }
+        line(
+            buf,
+            Rect::new(map_area.x, y, map_area.width, 1),
+            text,
+            Style::new(),
+        );
+    }
 }
 
 /// Writes `text` at the start of a one-row area, cut to its width.
@@ -449,18 +495,42 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
 /// than a line is cut by the line), broken at spaces, continuations
 /// indented.
 fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(8);
+    wrap_indented(text, width.max(8), "  ")
+}
+
+/// `text` in lines at most `width` columns wide as a terminal shows them
+/// (unicode-width: a CJK character takes two), broken at spaces, each line
+/// after the first starting with `indent`. Only a word wider than a whole
+/// line is broken inside, where it reaches the edge.
+fn wrap_indented(text: &str, width: usize, indent: &str) -> Vec<String> {
+    use unicode_width::UnicodeWidthChar;
+    let indent_width = UnicodeWidthStr::width(indent);
+    // Room for the indent and a character of any width.
+    let width = width.max(indent_width + 2);
     let mut lines = Vec::new();
     let mut current = String::new();
+    let mut used = 0;
+    let mut first_word = true;
     for word in text.split(' ') {
-        let len = current.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut current));
-            current.push_str("  ");
-        } else if len > 0 {
-            current.push(' ');
+        if !first_word {
+            if used + 1 + UnicodeWidthStr::width(word) <= width {
+                current.push(' ');
+                used += 1;
+            } else {
+                lines.push(std::mem::replace(&mut current, indent.to_string()));
+                used = indent_width;
+            }
         }
-        current.push_str(word);
+        first_word = false;
+        for c in word.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w > width {
+                lines.push(std::mem::replace(&mut current, indent.to_string()));
+                used = indent_width;
+            }
+            current.push(c);
+            used += w;
+        }
     }
     lines.push(current);
     lines
@@ -871,4 +941,49 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
         usize::from(right_len),
         grey,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn width(line: &str) -> usize {
+        UnicodeWidthStr::width(line)
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces_within_the_width() {
+        let text = "A goblin (g), unhurt: hits for 1d6; smart, as fast as you. A sly little raider with a bag of stolen teeth.";
+        for w in [80, 40, 24, 13] {
+            let lines = wrap_indented(text, w, "");
+            assert!(lines.iter().all(|l| width(l) <= w), "{w}: {lines:?}");
+            // Nothing lost or cut inside a word: the lines joined at the
+            // breaks are the text.
+            assert_eq!(lines.join(" "), text, "{w}");
+            assert!(lines.len() > 1, "{w}");
+        }
+        assert_eq!(wrap_indented(text, 200, ""), vec![text.to_string()]);
+    }
+
+    #[test]
+    fn wrapping_counts_columns_not_characters() {
+        // Two columns a character: five fit in ten columns, not ten.
+        let lines = wrap_indented("漢字漢字漢 字", 10, "");
+        assert_eq!(lines, vec!["漢字漢字漢", "字"]);
+        let lines = wrap_indented("ab 漢字漢字漢字", 9, "");
+        assert_eq!(lines, vec!["ab", "漢字漢字", "漢字"]);
+        assert!(lines.iter().all(|l| width(l) <= 9));
+    }
+
+    #[test]
+    fn a_word_wider_than_a_line_is_broken_at_the_edge() {
+        let lines = wrap_indented("see abcdefghijkl end", 8, "");
+        assert_eq!(lines, vec!["see", "abcdefgh", "ijkl end"]);
+        // Continuations keep their indent, and the history's wrapping is
+        // what it was for ordinary text.
+        assert_eq!(
+            wrap("one two three four five", 12),
+            vec!["one two", "  three four", "  five"]
+        );
+    }
 }
