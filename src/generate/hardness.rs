@@ -11,38 +11,55 @@ use rand_pcg::Pcg64;
 
 use crate::config::HardnessConfig;
 
-/// Smoothstep weights for each offset inside a lattice cell, 0..=256.
-fn smooth_weights(spacing: usize) -> Vec<u32> {
-    (0..spacing)
-        .map(|i| {
-            // t in 0..=4096 (12-bit), s = t²(3 - 2t) scaled back to 0..=256.
-            let t = (i as u64 * 4096) / spacing as u64;
-            let s = t * t * (3 * 4096 - 2 * t) / (4096 * 4096 * 16);
-            s as u32
-        })
-        .collect()
+/// Smoothstep weights for each offset inside a lattice cell, 0..=256,
+/// into `out`.
+fn smooth_weights(spacing: usize, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend((0..spacing).map(|i| {
+        // t in 0..=4096 (12-bit), s = t²(3 - 2t) scaled back to 0..=256.
+        let t = (i as u64 * 4096) / spacing as u64;
+        let s = t * t * (3 * 4096 - 2 * t) / (4096 * 4096 * 16);
+        s as u32
+    }));
+}
+
+/// The field's scratch buffers, reused from level to level.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// The weighted sum of the octaves, per cell.
+    acc: Vec<u32>,
+    lattice: Vec<u32>,
+    /// Each lattice row interpolated along x, a full level row each.
+    rows: Vec<i32>,
+    /// Per column: its lattice cell and its weight within it.
+    xs: Vec<(usize, i32)>,
+    weights: Vec<u32>,
 }
 
 /// Fills `hardness` (row-major, `width` x `height`) with rock of hardness
-/// 1..=254 and the border with 255. `acc` is scratch space.
+/// 1..=254 and the border with 255.
 pub(crate) fn fill(
     hardness: &mut [u8],
-    acc: &mut Vec<u32>,
+    scratch: &mut Scratch,
     width: usize,
     height: usize,
     cfg: &HardnessConfig,
     rng: &mut Pcg64,
 ) {
     let n = width * height;
+    let Scratch {
+        acc,
+        lattice,
+        rows,
+        xs,
+        weights,
+    } = scratch;
     acc.clear();
     acc.resize(n, 0);
 
     // Octave o has lattice spacing feature_size / 2^o and weight
     // persistence^o, in 1/1024ths.
     let mut weight = 1.0f64;
-    let mut lattice = Vec::new();
-    let mut rows: Vec<i32> = Vec::new();
-    let mut xs: Vec<(usize, i32)> = Vec::with_capacity(width);
     for octave in 0..cfg.octaves {
         let spacing = (usize::from(cfg.feature_size) >> octave).max(1);
         let w = (weight * 1024.0).round() as u32;
@@ -54,7 +71,7 @@ pub(crate) fn fill(
         let gh = height / spacing + 2;
         lattice.clear();
         lattice.extend((0..gw * gh).map(|_| u32::from(rng.random::<u8>())));
-        let weights = smooth_weights(spacing);
+        smooth_weights(spacing, weights);
         // Interpolate along each lattice row first (few rows), then down
         // every cell's column: the per-cell loop is then a plain pass over
         // whole rows. The sum is the same bilinear numerator either way.
@@ -84,19 +101,26 @@ pub(crate) fn fill(
     // scale of hardness, whatever the octave count.
     let (mut lo, mut hi) = (u32::MAX, 0u32);
     for y in 1..height - 1 {
-        for &v in &acc[y * width + 1..(y + 1) * width - 1] {
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
+        let row = &acc[y * width + 1..(y + 1) * width - 1];
+        // Separate passes: each is one vector reduction.
+        lo = lo.min(row.iter().copied().min().unwrap_or(u32::MAX));
+        hi = hi.max(row.iter().copied().max().unwrap_or(0));
     }
     let span = u64::from(hi.saturating_sub(lo)).max(1);
     // Fixed-point reciprocal: one multiply a cell instead of a division.
     let scale = (253u64 << 32) / span;
     hardness.fill(255);
+    let stretch = |h: &mut u8, v: u32, scale: u64| {
+        *h = (1 + ((u64::from(v - lo) * scale + (1 << 31)) >> 32).min(253)) as u8;
+    };
     for y in 1..height - 1 {
         let row = y * width + 1..(y + 1) * width - 1;
-        for (h, &v) in hardness[row.clone()].iter_mut().zip(&acc[row]) {
-            *h = (1 + ((u64::from(v - lo) * scale + (1 << 31)) >> 32).min(253)) as u8;
+        let cells = hardness[row.clone()].iter_mut().zip(&acc[row]);
+        // A scale that fits 32 bits (any span above 253) multiplies 32 by
+        // 32 bits, which vectorises; the result is the same either way.
+        match u32::try_from(scale) {
+            Ok(scale32) => cells.for_each(|(h, &v)| stretch(h, v, u64::from(scale32))),
+            Err(_) => cells.for_each(|(h, &v)| stretch(h, v, scale)),
         }
     }
 }
@@ -110,11 +134,11 @@ mod tests {
     fn border_immutable_interior_in_range() {
         let (w, h) = (40, 20);
         let mut hard = vec![0u8; w * h];
-        let mut acc = Vec::new();
+        let mut scratch = Scratch::default();
         let mut rng = stage_rng(1, 1, 0, Stage::Hardness);
         fill(
             &mut hard,
-            &mut acc,
+            &mut scratch,
             w,
             h,
             &HardnessConfig::default(),
@@ -139,11 +163,11 @@ mod tests {
         // Neighbouring cells differ far less than the full range: veins, not static.
         let (w, h) = (150, 150);
         let mut hard = vec![0u8; w * h];
-        let mut acc = Vec::new();
+        let mut scratch = Scratch::default();
         let mut rng = stage_rng(7, 3, 0, Stage::Hardness);
         fill(
             &mut hard,
-            &mut acc,
+            &mut scratch,
             w,
             h,
             &HardnessConfig::default(),

@@ -272,7 +272,7 @@ impl std::fmt::Display for Overrun {
 #[derive(Default)]
 pub struct Generator {
     room_id: Vec<u16>,
-    acc: Vec<u32>,
+    hardness: hardness::Scratch,
     carver: Carver,
     /// The breadth-first search of extra loops and verification.
     bfs: Bfs,
@@ -385,7 +385,7 @@ impl Generator {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
         hardness::fill(
             &mut hardness,
-            &mut self.acc,
+            &mut self.hardness,
             w,
             h,
             &config.hardness,

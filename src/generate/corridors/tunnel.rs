@@ -530,7 +530,7 @@ mod tests {
             cfg.tunnel.hardness_weight = weight;
             let (w, h) = (70usize, 40usize);
             let mut hard = vec![0u8; w * h];
-            hardness::fill(&mut hard, &mut Vec::new(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
+            hardness::fill(&mut hard, &mut hardness::Scratch::default(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
             let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
             let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget);
