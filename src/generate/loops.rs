@@ -37,17 +37,12 @@ struct Shortcut {
     len: u8,
 }
 
-const FREE: u8 = 0;
-const CORRIDOR: u8 = 1;
-const BLOCKED: u8 = 2;
-
-/// Adds up to `extra_loops.count` shortcuts. `class` is scratch space.
+/// Adds up to `extra_loops.count` shortcuts.
 pub(super) fn add(
     rules: &Rules,
     cfg: &Config,
     site: &mut Site<'_>,
     bfs: &mut Bfs,
-    class: &mut Vec<u8>,
     rng: &mut Pcg64,
 ) {
     let w = site.width;
@@ -58,23 +53,8 @@ pub(super) fn add(
     // shortcut.
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
     let mut found: Vec<Shortcut> = Vec::new();
-    // What the scan asks of each cell, in one byte a cell: the scan reads
-    // lines across rows, and one small array stays in cache where the four
-    // it stands for (tiles, rings, rooms, hardness) would not. Nothing is
-    // opened until the scan is done, so the classes hold throughout it.
-    class.clear();
-    class.extend(
-        site.tiles
-            .iter()
-            .zip(rules.free_cells(site))
-            .map(|(&tile, free)| match (tile, free) {
-                (Tile::Corridor, _) => CORRIDOR,
-                (_, true) => FREE,
-                (_, false) => BLOCKED,
-            }),
-    );
     for from in 0..site.tiles.len() {
-        if class[from] != CORRIDOR {
+        if site.tiles[from] != Tile::Corridor {
             continue;
         }
         // Four lines of at most max_length + 1 cells.
@@ -85,7 +65,7 @@ pub(super) fn add(
             let mut c = from;
             for rock in 0..=max_len {
                 c = offset(c, dir, w);
-                if class[c] == CORRIDOR {
+                if site.tiles[c] == Tile::Corridor {
                     // Each pair once, from its lower end.
                     if rock > 0 && from < c {
                         found.push(Shortcut {
@@ -97,7 +77,7 @@ pub(super) fn add(
                     }
                     break;
                 }
-                if class[c] == BLOCKED {
+                if !rules.free(site, c) {
                     // A ring cell that may become a door, with the room's
                     // floor straight beyond it.
                     if let Some(r) = rules.ring_room(c) {

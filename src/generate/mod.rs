@@ -278,8 +278,6 @@ pub struct Generator {
     bfs: Bfs,
     /// The hardness field before carving, for pruning to restore.
     pristine: Vec<u8>,
-    /// Each cell's class for the extra loops' scan.
-    class: Vec<u8>,
     /// The work budget the last level spent.
     work_spent: u64,
 }
@@ -356,7 +354,6 @@ impl Generator {
         join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            &mut self.class,
             &self.pristine,
             config,
             &mut work.ground,
@@ -515,7 +512,6 @@ fn lay_vault(
 fn join_rooms(
     carver: &mut Carver,
     bfs: &mut Bfs,
-    class: &mut Vec<u8>,
     pristine: &[u8],
     config: &Config,
     ground: &mut Ground,
@@ -549,7 +545,7 @@ fn join_rooms(
     joined.map_err(|_| Rejected::Unjoined)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-        loops::add(&carver.rules, config, &mut site, bfs, class, &mut rng);
+        loops::add(&carver.rules, config, &mut site, bfs, &mut rng);
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::AddingLoops));
         }
@@ -707,7 +703,6 @@ impl Generator {
         let doors = join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            &mut self.class,
             &self.pristine,
             config,
             &mut ground,

@@ -179,16 +179,6 @@ impl Rules {
         self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
     }
 
-    /// [`Rules::free`] of every cell in order, read in one pass over the
-    /// grids (no per-cell bounds checks), for scans that ask it of most cells.
-    pub(crate) fn free_cells<'s>(&'s self, site: &'s Site<'_>) -> impl Iterator<Item = bool> + 's {
-        self.ring
-            .iter()
-            .zip(site.room_id)
-            .zip(site.hardness.iter())
-            .map(|((&ring, &room), &hard)| ring == 0 && room == 0 && hard != 255)
-    }
-
     /// The room whose ring the cell is in (`None` outside rings or where
     /// rings meet).
     pub(crate) fn ring_room(&self, c: usize) -> Option<usize> {
