@@ -260,7 +260,7 @@ impl BucketQueue {
     }
 
     /// Queues `value` under `key`, which must be inside the window; panics otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, key: u32, value: u32) {
         let ring = self.heads.len();
         assert!(
@@ -276,7 +276,7 @@ impl BucketQueue {
     }
 
     /// The lowest key and a value pushed with it.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(u32, u32)> {
         if self.len == 0 {
             return None;
