@@ -4,8 +4,8 @@
 //!
 //! `cargo run --release --example profile_levels -- [LEVELS] [STYLE]`, where
 //! STYLE is tunnel (the default config), plain (the default without
-//! vaults and loops), grid, deadend, straight or small
-//! (80x21).
+//! vaults and loops), grid, deadend, straight, small (80x21) or big
+//! (1000x1000 with rooms scaled to its area).
 
 use delve::config::CorridorStyle;
 use delve::{Config, Generator};
@@ -39,6 +39,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             width: 80,
             height: 21,
             levels: 1,
+            ..Config::default()
+        },
+        // 1000x1000, rooms scaled to its area (44 times the cells of
+        // 150x150): how each stage scales.
+        "big" => Config {
+            width: 1000,
+            height: 1000,
+            levels: 1,
+            rooms: delve::config::RoomConfig {
+                count: delve::config::Range::new(222, 1778),
+                ..Config::default().rooms
+            },
             ..Config::default()
         },
         other => return Err(format!("unknown style {other}").into()),
