@@ -76,6 +76,14 @@ fn place_apart(
     let target = usize::from(rc.count.max);
     let mut shapes: Vec<Shape> = Vec::with_capacity(target);
     shapes.extend_from_slice(vaults);
+    // Past a few hundred rooms, "is any room near" asks an index of the
+    // rooms near the candidate instead of every room placed.
+    let mut index = (target > INDEXED_ABOVE).then(|| NearIndex::new(w, h));
+    if let Some(index) = &mut index {
+        for v in vaults {
+            index.insert(v);
+        }
+    }
     let mut streak = 0u32;
     // Past the minimum count, stop once rooms cover this much of the level:
     // packed rooms seal each other off, and a level needs rock for corridors.
@@ -92,7 +100,10 @@ fn place_apart(
             if !budget.spend(1 + shapes.len() / 8) {
                 break 'rooms;
             }
-            if fits(&shape, &shapes, room_id, w, h, budget) {
+            if fits(&shape, &shapes, index.as_ref(), room_id, w, h, budget) {
+                if let Some(index) = &mut index {
+                    index.insert(&shape);
+                }
                 let id = shapes.len() as u16 + 1;
                 for p in shape.cells() {
                     room_id[usize::from(p.y) * w + usize::from(p.x)] = id;
@@ -305,6 +316,7 @@ fn random_position(cfg: &Config, size: Size, rng: &mut Pcg64) -> Shape {
 fn fits(
     shape: &Shape,
     placed: &[Shape],
+    index: Option<&NearIndex>,
     room_id: &[u16],
     w: usize,
     h: usize,
@@ -312,7 +324,11 @@ fn fits(
 ) -> bool {
     let b = shape.bounds();
     // Cheap rejection first: most candidates are far from every room.
-    if !placed.iter().any(|p| p.bounds().within(&b, reach(p))) {
+    let near_any = match index {
+        Some(index) => index.any_near(&b),
+        None => placed.iter().any(|p| p.bounds().within(&b, reach(p))),
+    };
+    if !near_any {
         return true;
     }
     let x0 = usize::from(b.x).saturating_sub(1);
@@ -331,6 +347,75 @@ fn fits(
         }
     }
     true
+}
+
+/// Room counts above which placement keeps a [`NearIndex`].
+const INDEXED_ABOVE: usize = 128;
+
+/// Placed rooms' boxes filed by the coarse squares of the level (32 cells
+/// a side) that their reach covers, so whether any room comes near a box
+/// is asked of the few rooms filed where the box is: the same answer as
+/// asking every room, in time that does not grow with the room count.
+struct NearIndex {
+    columns: usize,
+    rows: usize,
+    /// Per square: the boxes (and reaches) filed there.
+    squares: Vec<Vec<(Rect, u16)>>,
+}
+
+impl NearIndex {
+    const SHIFT: u32 = 5;
+
+    fn new(w: usize, h: usize) -> NearIndex {
+        let columns = (w >> Self::SHIFT) + 1;
+        let rows = (h >> Self::SHIFT) + 1;
+        NearIndex {
+            columns,
+            rows,
+            squares: vec![Vec::new(); columns * rows],
+        }
+    }
+
+    /// The squares a box dilated by `gap` covers, as column and row ranges.
+    fn span(
+        &self,
+        b: &Rect,
+        gap: u16,
+    ) -> (
+        std::ops::RangeInclusive<usize>,
+        std::ops::RangeInclusive<usize>,
+    ) {
+        let lo = |v: u16| usize::from(v.saturating_sub(gap)) >> Self::SHIFT;
+        let hi =
+            |v: u16, last: usize| ((usize::from(v) + usize::from(gap)) >> Self::SHIFT).min(last);
+        (
+            lo(b.x)..=hi(b.right(), self.columns - 1),
+            lo(b.y)..=hi(b.bottom(), self.rows - 1),
+        )
+    }
+
+    fn insert(&mut self, placed: &Shape) {
+        let (b, gap) = (placed.bounds(), reach(placed));
+        let (xs, ys) = self.span(&b, gap);
+        for y in ys {
+            for x in xs.clone() {
+                self.squares[y * self.columns + x].push((b, gap));
+            }
+        }
+    }
+
+    /// Whether a filed box comes within its reach of `b`. A box that does
+    /// overlaps `b` once dilated, so it is filed in a square `b` covers.
+    fn any_near(&self, b: &Rect) -> bool {
+        let (xs, ys) = self.span(b, 0);
+        ys.into_iter().any(|y| {
+            xs.clone().any(|x| {
+                self.squares[y * self.columns + x]
+                    .iter()
+                    .any(|(p, gap)| p.within(b, *gap))
+            })
+        })
+    }
 }
 
 /// How far from its box a placed shape's marks reach: a vault's margin

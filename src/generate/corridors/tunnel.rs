@@ -28,7 +28,7 @@ use crate::grid_search::{BucketQueue, step as offset, xy};
 use crate::level::Tile;
 
 use super::Unjoined;
-use super::join::{centre2, dist2, join_order};
+use super::join::{Nearest, centre2, dist2, join_order};
 use super::site::{Rules, Site, outward};
 
 /// The Tunnel's scratch buffers, reused from level to level.
@@ -94,28 +94,38 @@ impl Tunnel {
         if !site.budget.spend(rooms * rooms / 16) {
             return Err(Unjoined);
         }
+        // Levels of hundreds of rooms find the nearest joined rooms in an
+        // index of squares; small ones just look at every joined room.
+        let mut index = (rooms > INDEXED_ABOVE).then(|| Nearest::new(site.width, site.height));
         for room in join_order(&centres) {
             if joined.is_empty() {
                 joined.push(room);
+                if let Some(index) = &mut index {
+                    index.insert(room, centres[room]);
+                }
                 continue;
             }
-            // Nearest joined rooms first; ties go to the earlier room.
-            order.clear();
-            order.extend(joined.iter().copied());
-            if !site.budget.spend(order.len()) {
+            if !site.budget.spend(joined.len()) {
                 return Err(Unjoined);
             }
+            // Nearest joined rooms first; ties go to the earlier room. Only
+            // the four nearest are ever tried, so only they are put in
+            // order (keys are unique: the first four of all joined rooms
+            // sorted).
             let c = centres[room];
-            // Only the four nearest are ever tried: pick them out, then put
-            // just those in order (keys are unique, so these are the first
-            // four of the whole list sorted, at a fraction of the cost on
-            // levels of thousands of rooms).
-            let key = |j: usize| (dist2(c, centres[j]), j);
-            if order.len() > NEAREST_TRIED {
-                order.select_nth_unstable_by_key(NEAREST_TRIED - 1, |&j| key(j));
-                order.truncate(NEAREST_TRIED);
+            match &index {
+                Some(index) => index.nearest(c, &centres, NEAREST_TRIED, &mut order),
+                None => {
+                    order.clear();
+                    order.extend(joined.iter().copied());
+                    let key = |j: usize| (dist2(c, centres[j]), j);
+                    if order.len() > NEAREST_TRIED {
+                        order.select_nth_unstable_by_key(NEAREST_TRIED - 1, |&j| key(j));
+                        order.truncate(NEAREST_TRIED);
+                    }
+                    order.sort_unstable_by_key(|&j| key(j));
+                }
             }
-            order.sort_unstable_by_key(|&j| key(j));
             // The nearest room is the goal, as in 002. If a room's ring
             // leaves no way through, the next nearest is tried.
             let target = order
@@ -126,6 +136,9 @@ impl Tunnel {
                 Some(t) => {
                     sets.union(room, t);
                     joined.push(room);
+                    if let Some(index) = &mut index {
+                        index.insert(room, centres[room]);
+                    }
                 }
                 // A room no search can reach dooms the attempt: stop now
                 // rather than flood the level with more failing searches.
@@ -441,6 +454,10 @@ const SOURCE_SLACK: u32 = 4;
 /// How many of the nearest joined rooms a room tries to join before the
 /// attempt gives up on it.
 const NEAREST_TRIED: usize = 4;
+
+/// Room counts above which the nearest joined rooms are found with an
+/// index ([`Nearest`]).
+const INDEXED_ABOVE: usize = 128;
 
 /// Path costs stay below this, so `g + step + turn + h` never overflows:
 /// each of those terms is at most a few hundred thousand (the config caps
