@@ -1,12 +1,13 @@
 //! Generation benchmarks: one default level (vaults and loops on), the
-//! same without them, and a default stack.
+//! same without them, an 80x21 level, a 1000x1000 level, and a default
+//! stack.
 //!
 //! Run with `cargo bench --bench generate`; the README lists the medians.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use delve::config::{LoopConfig, RoomLoopConfig, VaultConfig};
+use delve::config::{LoopConfig, Range, RoomConfig, RoomLoopConfig, VaultConfig};
 use delve::vault::shipped;
 use delve::{Config, Dungeon, Generator};
 
@@ -55,6 +56,36 @@ fn one_level(c: &mut Criterion) {
     });
 }
 
+/// How cost grows with the level: 1000x1000 (44 times the cells of
+/// 150x150) with rooms scaled to its area, everything else default.
+fn large_level(c: &mut Criterion) {
+    let config = Config {
+        width: 1000,
+        height: 1000,
+        levels: 1,
+        rooms: RoomConfig {
+            count: Range::new(222, 1778),
+            ..Config::default().rooms
+        },
+        ..Config::default()
+    };
+    let mut generator = Generator::default();
+    let mut seed = 0u64;
+    let mut group = c.benchmark_group("large");
+    group.sample_size(10);
+    group.bench_function("level 1000x1000, 1,778 rooms", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            black_box(
+                generator
+                    .level(&config, shipped(), seed, 1)
+                    .expect("1000x1000 generates"),
+            )
+        })
+    });
+    group.finish();
+}
+
 fn stack(c: &mut Criterion) {
     let config = Config::default();
     let mut seed = 0u64;
@@ -68,5 +99,5 @@ fn stack(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, one_level, stack);
+criterion_group!(benches, one_level, large_level, stack);
 criterion_main!(benches);
