@@ -210,6 +210,7 @@ fn checked_stack(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCase
         }
         Err(
             delve::GenerateError::TooFewRooms { .. }
+            | delve::GenerateError::TooFewStairRooms { .. }
             | delve::GenerateError::Crowded { .. }
             | delve::GenerateError::Unjoinable { .. },
         ) => Ok(None),

@@ -356,3 +356,87 @@ fn a_bad_vault_file_is_refused_with_its_place() {
         "generate", "--seed", "1", "--levels", "1", "--vaults", &file,
     ]));
 }
+
+/// The small stack of the proptest regression `cc 420e9a4d`: 30x17, two
+/// levels, DeadEnd corridors, up to two vaults, and at least two rooms.
+fn two_small_levels() -> Config {
+    Config::from_ron(
+        "(width: 30, height: 17, levels: 2,
+          rooms: (count: (min: 2, max: 5), width: (min: 3, max: 3), height: (min: 2, max: 2),
+                  circle_share: 0.0, max_floor_share: 0.1, max_doors: 2),
+          hardness: (feature_size: 1, octaves: 1, persistence: 0.5),
+          tunnel: (step_cost: 40, soft_below: 0, hardness_weight: 0.0, turn_penalty: 0,
+                   open_cost: 1),
+          stairs: (per_level: 1, exit_on_first_level: false),
+          corridors: DeadEnd, grid_spacing: 3, grid_segment: (min: 1, max: 1),
+          extra_loops: (count: 0, ratio: 2.5, max_length: 8),
+          room_loops: (count: 10, ratio: 2.0, reach: 40),
+          vaults: (count: (min: 0, max: 2)))",
+        "test",
+    )
+    .unwrap()
+}
+
+/// Regression: depth 1's first attempt of this seed placed two vaults and
+/// no ordinary room; the arrival room (the cross hall) holds no stairs and
+/// the closet has no stair cells, so no room could take the way down, yet
+/// the level was accepted with none and depth 2 was cut off. Such an
+/// attempt is now thrown away.
+#[test]
+fn a_level_whose_rooms_cannot_hold_its_way_down_is_retried() {
+    let config = two_small_levels();
+    let dungeon = delve::Dungeon::generate_all(config.clone(), 11854596247075037510).unwrap();
+    for (depth, want) in [(1, (0, 1)), (2, (1, 0))] {
+        let level = dungeon.generated(depth).unwrap();
+        let going = |d| level.stairs_going(d).count();
+        assert_eq!(
+            (
+                going(delve::StairDirection::Up),
+                going(delve::StairDirection::Down)
+            ),
+            want,
+            "depth {depth}"
+        );
+        check::level(level, &config);
+    }
+    // The attempt that went wrong is the one now refused.
+    assert!(dungeon.generated(1).unwrap().rejected_attempts() >= 1);
+    crate::stack::check_links(&dungeon);
+    crate::stack::check_reachable(&dungeon);
+}
+
+/// A level whose rooms can never hold all its stairs is refused with an
+/// error that says so, never returned short of a staircase: depth 2 of
+/// three needs one up and one down, in two rooms, but every attempt has
+/// one ordinary room and a closet without stair cells.
+#[test]
+fn too_few_rooms_for_the_stairs_is_refused_with_its_reason() {
+    let closet: Vec<Vault> = shipped()
+        .iter()
+        .filter(|v| v.name == "closet")
+        .cloned()
+        .collect();
+    assert_eq!(closet.len(), 1);
+    let mut config = Config::from_ron(
+        "(width: 40, height: 20, levels: 3,
+          rooms: (count: (min: 2, max: 2), width: (min: 3, max: 4), height: (min: 2, max: 3)),
+          stairs: (per_level: 1, exit_on_first_level: false),
+          vaults: (count: (min: 1, max: 1)))",
+        "test",
+    )
+    .unwrap();
+    config.corridors = CorridorStyle::Tunnel;
+    let mut generator = Generator::default();
+    match generator.level(&config, &closet, 5, 2) {
+        Err(e @ delve::GenerateError::TooFewStairRooms { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("1 up and 1 down"), "{text}");
+            assert!(e.is_bad_input());
+        }
+        other => panic!("expected TooFewStairRooms, got {other:?}"),
+    }
+    // The top level of the same layout needs only its way down, which the
+    // ordinary room takes (the closet, room 0, is where the player starts).
+    let level = generator.level(&config, &closet, 5, 1).unwrap();
+    check::level(&level, &config);
+}

@@ -6,10 +6,11 @@
 //! 3. corridors by weighted A* between nearest rooms, with doors,
 //! 4. stairs far apart by path,
 //! 5. the level graph read off the grid,
-//! 6. verification.
+//! 6. verification (every staircase the depth needs included).
 //!
-//! An attempt that places too few rooms or fails verification is thrown away
-//! and the next attempt (a fresh sub-seed) is made, up to
+//! An attempt that places too few rooms, has too few rooms that may hold its
+//! stairs, or fails verification is thrown away and the next attempt (a
+//! fresh sub-seed) is made, up to
 //! `generation_retries`, and within the level's work budget (see
 //! [`budget`]). No IO, no clock, no global state: the result depends on
 //! (config, vaults, seed, depth) alone.
@@ -97,6 +98,31 @@ pub enum GenerateError {
         style: crate::config::CorridorStyle,
         /// What to change in the config for this style.
         advice: &'static str,
+    },
+    /// Most attempts placed and joined their rooms but too few of them may
+    /// hold stairs: each staircase needs a room of its own, the arrival
+    /// room of a first level without an exit holds none, and a vault holds
+    /// stairs only on the cells its drawing marks `<` or `>`. A level is
+    /// never returned short of a staircase, since the levels below it would
+    /// be cut off.
+    #[error(
+        "depth {depth}: no attempt of {attempts} made a level: {short} had too few rooms that may \
+         hold stairs for the {up} up and {down} down staircases the depth needs (each in a room \
+         of its own; a vault only on its < or > cells); raise rooms.count.min, lower \
+         vaults.count.max, or give the vaults stair cells"
+    )]
+    TooFewStairRooms {
+        /// The level that failed, 1 at the top.
+        depth: u16,
+        /// Attempts made (`generation_retries`).
+        attempts: u32,
+        /// Attempts that placed and joined their rooms but could not place
+        /// every staircase.
+        short: u32,
+        /// Up staircases the depth needs.
+        up: usize,
+        /// Down staircases the depth needs.
+        down: usize,
     },
     /// A level failed its final verification: a generator bug, not a config
     /// problem, since carving only succeeds on a connected layout.
@@ -564,6 +590,8 @@ fn join_rooms(
 enum Rejected {
     TooFewRooms(usize),
     Unjoined,
+    /// The rooms were placed and joined, but too few may hold stairs.
+    TooFewStairRooms,
     Flaw(String),
     OverBudget(WorkStage),
 }
@@ -595,6 +623,7 @@ impl Generator {
         let cells = usize::from(config.width) * usize::from(config.height);
         let attempt_work = cells * budget::ATTEMPT_WORK_PER_CELL as usize;
         let (mut too_few, mut crowded, mut best) = (0u32, 0u32, 0usize);
+        let mut short_of_stairs = 0u32;
         let mut flaw = None;
         for attempt in 0..attempts {
             let spent_failing = budget.spent();
@@ -616,6 +645,7 @@ impl Generator {
                     best = best.max(placed);
                 }
                 Err(Rejected::Unjoined) => crowded += 1,
+                Err(Rejected::TooFewStairRooms) => short_of_stairs += 1,
                 Err(Rejected::Flaw(reason)) => flaw = Some(reason),
                 Err(Rejected::OverBudget(stage)) => {
                     self.work_spent = budget.spent();
@@ -627,10 +657,14 @@ impl Generator {
                         attempt: attempt + 1,
                         retries: attempts,
                         stage,
-                        too_few,
+                        // Too few rooms for the stairs is too few rooms.
+                        too_few: too_few + short_of_stairs,
                         crowded,
                         spent_failing,
-                        failure_advice: failure_advice(config, too_few >= crowded),
+                        failure_advice: failure_advice(
+                            config,
+                            too_few + short_of_stairs >= crowded,
+                        ),
                         style: config.corridors,
                     }));
                 }
@@ -644,6 +678,15 @@ impl Generator {
                 depth,
                 attempts,
                 reason,
+            });
+        }
+        if short_of_stairs > too_few.max(crowded) {
+            return Err(GenerateError::TooFewStairRooms {
+                depth,
+                attempts,
+                short: short_of_stairs,
+                up: stair_counts.0,
+                down: stair_counts.1,
             });
         }
         Err(if too_few >= crowded {
@@ -731,8 +774,8 @@ impl Generator {
         let places = stairs::StairPlaces {
             vault_spots: &stair_spots,
         };
-        let too_few = Rejected::TooFewRooms(rooms.len());
-        let anchor = stairs::anchor(rooms.len(), &counts, &places, &mut rng).ok_or(too_few)?;
+        let anchor = stairs::anchor(rooms.len(), &counts, &places, &mut rng)
+            .ok_or(Rejected::TooFewStairRooms)?;
         let centre = places.reference(w, &tiles, &rooms, anchor);
         let from = usize::from(centre.y) * w + usize::from(centre.x);
         let reached = verify::distance_map(w, &tiles, from, &mut self.bfs);
@@ -748,7 +791,7 @@ impl Generator {
             self.bfs.distances(),
             &mut rng,
         )
-        .ok_or(Rejected::TooFewRooms(rooms.len()))?;
+        .ok_or(Rejected::TooFewStairRooms)?;
         let level = Level::assemble(
             depth,
             config.width,
@@ -767,6 +810,7 @@ impl Generator {
             level.graph(),
             reached,
         )
+        .and_then(|()| verify::check_stairs(w, level.tiles(), level.stairs(), (up, down)))
         .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
         Ok(level)
     }

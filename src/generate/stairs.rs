@@ -71,7 +71,9 @@ pub(crate) fn anchor(
 
 /// Places the stairs and returns them, up stairs first, each kind in link
 /// order. `distance` is the step count from the anchor room's reference
-/// cell. `None` when too few rooms may hold stairs.
+/// cell. `None` when too few rooms may hold stairs: then the attempt is
+/// thrown away, since a level short of its way down (or up) would cut the
+/// stack apart.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn place(
     width: usize,
@@ -90,7 +92,10 @@ pub(crate) fn place(
     let mut others: Vec<usize> = (0..rooms.len())
         .filter(|&r| r != anchor && places.eligible(r))
         .collect();
-    if others.len() + 1 < counts.up + counts.down {
+    // The anchor holds the first up staircase, or, on a level with none,
+    // is where the player starts and holds no stairs at all: every other
+    // staircase needs a room of its own among the others.
+    if others.len() < rooms_beyond_anchor(counts) {
         return None;
     }
     others.sort_by_key(|&r| (at(places.reference(width, tiles, rooms, r)), r));
@@ -127,6 +132,12 @@ pub(crate) fn place(
     Some(stairs)
 }
 
+/// The staircases that need a room other than the anchor: all but the
+/// first up staircase, which the anchor holds.
+fn rooms_beyond_anchor(counts: &StairCounts) -> usize {
+    counts.up.saturating_sub(1) + counts.down
+}
+
 /// A random plain floor cell of the room.
 fn floor_cell(width: usize, tiles: &[Tile], room: &Room, rng: &mut Pcg64) -> Pos {
     let b = room.shape.bounds();
@@ -148,4 +159,101 @@ fn floor_cell(width: usize, tiles: &[Tile], room: &Room, rng: &mut Pcg64) -> Pos
         .cells()
         .find(|p| tiles[usize::from(p.y) * width + usize::from(p.x)] == Tile::Floor)
         .unwrap_or_else(|| room.shape.center())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::seed::{Stage, stage_rng};
+    use crate::geom::{Rect, Shape};
+
+    const W: usize = 30;
+
+    /// A 30x10 level of three 3x2 rooms along one row, the floor laid.
+    fn three_rooms() -> (Vec<Tile>, Vec<Room>) {
+        let mut tiles = vec![Tile::Rock; W * 10];
+        let rooms: Vec<Room> = [2u16, 12, 22]
+            .iter()
+            .map(|&x| Room {
+                shape: Shape::Rect(Rect {
+                    x,
+                    y: 4,
+                    width: 3,
+                    height: 2,
+                }),
+                doors: Vec::new(),
+            })
+            .collect();
+        for room in &rooms {
+            for p in room.shape.cells() {
+                tiles[usize::from(p.y) * W + usize::from(p.x)] = Tile::Floor;
+            }
+        }
+        (tiles, rooms)
+    }
+
+    /// Stairs placed with rooms 0 to `vault_spots.len() - 1` as vaults.
+    fn placed(vault_spots: &[Vec<Pos>], up: usize, down: usize) -> Option<Vec<Stairs>> {
+        let (mut tiles, rooms) = three_rooms();
+        let counts = StairCounts { up, down };
+        let places = StairPlaces { vault_spots };
+        let mut rng = stage_rng(1, 1, 0, Stage::Stairs);
+        let anchor = anchor(rooms.len(), &counts, &places, &mut rng)?;
+        // Distance grows to the right: enough to rank the rooms.
+        let distance: Vec<u32> = (0..tiles.len()).map(|c| (c % W) as u32).collect();
+        place(
+            W, &mut tiles, &rooms, &counts, &places, anchor, &distance, &mut rng,
+        )
+    }
+
+    fn going(stairs: &[Stairs], direction: StairDirection) -> usize {
+        stairs.iter().filter(|s| s.direction == direction).count()
+    }
+
+    /// The bug of proptest regression `cc 420e9a4d`: a first level without
+    /// an exit needs its down staircases outside the arrival room (room 0),
+    /// and a vault without stair cells holds none. With only those two
+    /// rooms able to be used, no room is left for the way down: the
+    /// attempt must fail, not return a level without it.
+    #[test]
+    fn no_room_for_the_way_down_fails_the_attempt() {
+        let hall = vec![Pos::new(3, 4)];
+        let (_, rooms) = three_rooms();
+        // Room 0 a vault with a stair cell, room 1 a closet with none, and
+        // room 2 a closet too: nothing but the arrival room may hold stairs.
+        let spots = [hall.clone(), Vec::new(), Vec::new()];
+        assert_eq!(rooms.len(), spots.len());
+        assert!(placed(&spots, 0, 1).is_none());
+        assert!(placed(&spots, 0, 2).is_none());
+        // One ordinary room left: it takes the way down, the farthest.
+        let stairs = placed(&[hall.clone(), Vec::new()], 0, 1).unwrap();
+        assert_eq!(going(&stairs, StairDirection::Up), 0);
+        assert_eq!(going(&stairs, StairDirection::Down), 1);
+        assert_eq!(stairs[0].room, 2);
+        // But two down staircases need two such rooms.
+        assert!(placed(&[hall, Vec::new()], 0, 2).is_none());
+    }
+
+    /// With up stairs the arrival room holds the first of them, so it
+    /// counts among the rooms; every count asked for is placed exactly.
+    #[test]
+    fn every_staircase_gets_a_room_of_its_own_or_the_attempt_fails() {
+        for (up, down) in [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 1), (3, 0)] {
+            let stairs = placed(&[], up, down).unwrap();
+            assert_eq!(
+                (
+                    going(&stairs, StairDirection::Up),
+                    going(&stairs, StairDirection::Down)
+                ),
+                (up, down)
+            );
+            let mut rooms: Vec<u16> = stairs.iter().map(|s| s.room).collect();
+            rooms.sort_unstable();
+            rooms.dedup();
+            assert_eq!(rooms.len(), up + down);
+        }
+        for (up, down) in [(0, 3), (1, 3), (2, 2), (4, 0)] {
+            assert!(placed(&[], up, down).is_none(), "{up} up, {down} down");
+        }
+    }
 }

@@ -3,20 +3,37 @@
 //!
 //! Checks what the generator promises and what later systems rely on: the
 //! border is intact, every walkable cell reaches every other by orthogonal
-//! steps, and the level graph sees the same connectivity as the grid. A
+//! steps, the level graph sees the same connectivity as the grid, and the
+//! level has every staircase its depth needs (each on its own tile), so
+//! the stack links up and every level is reachable from the first. A
 //! failure means a generator bug or an unlucky layout; either way the level
 //! is thrown away and the next attempt is made.
 
 use crate::graph::LevelGraph;
 use crate::grid_search::{Bfs, Moves};
-use crate::level::Tile;
+use crate::level::{StairDirection, Stairs, Tile};
 
 /// Why a level was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Flaw {
     Border,
-    Disconnected { reached: usize, walkable: usize },
-    GraphDisagrees { components: usize },
+    Disconnected {
+        reached: usize,
+        walkable: usize,
+    },
+    GraphDisagrees {
+        components: usize,
+    },
+    /// Staircases (up, down) the level has, and those its depth needs.
+    Stairs {
+        have: (usize, usize),
+        need: (usize, usize),
+    },
+    /// A staircase whose cell is not the stair tile of its direction.
+    StairTile {
+        x: u16,
+        y: u16,
+    },
 }
 
 /// Checks the finished level. `reached` is how many walkable cells the
@@ -54,6 +71,37 @@ pub(crate) fn check(
     Ok(())
 }
 
+/// Checks the level's staircases: exactly `need` (up, down), each on the
+/// tile of its direction. A level short of a staircase would leave the
+/// levels below it unreachable, so this is never left to the placement
+/// alone.
+pub(crate) fn check_stairs(
+    width: usize,
+    tiles: &[Tile],
+    stairs: &[Stairs],
+    need: (usize, usize),
+) -> Result<(), Flaw> {
+    let going = |d: StairDirection| stairs.iter().filter(|s| s.direction == d).count();
+    let have = (going(StairDirection::Up), going(StairDirection::Down));
+    if have != need {
+        return Err(Flaw::Stairs { have, need });
+    }
+    for s in stairs {
+        let want = match s.direction {
+            StairDirection::Up => Tile::UpStairs,
+            StairDirection::Down => Tile::DownStairs,
+        };
+        let c = usize::from(s.pos.y) * width + usize::from(s.pos.x);
+        if tiles.get(c) != Some(&want) {
+            return Err(Flaw::StairTile {
+                x: s.pos.x,
+                y: s.pos.y,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Breadth-first orthogonal step counts from `from` over walkable cells,
 /// left in `bfs` ([`Bfs::UNREACHED`] where unreachable); returns how many
 /// cells were reached. This one search both proves connectivity and ranks
@@ -63,4 +111,49 @@ pub(crate) fn distance_map(width: usize, tiles: &[Tile], from: usize, bfs: &mut 
     bfs.flood(width, tiles.len(), sources, Moves::Orthogonal, |_, n| {
         tiles[n].is_walkable()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Pos;
+
+    #[test]
+    fn a_level_short_of_a_staircase_is_refused() {
+        let width = 4;
+        let mut tiles = vec![Tile::Floor; 8];
+        tiles[1] = Tile::UpStairs;
+        tiles[6] = Tile::DownStairs;
+        let up = Stairs {
+            pos: Pos::new(1, 0),
+            direction: StairDirection::Up,
+            room: 0,
+        };
+        let down = Stairs {
+            pos: Pos::new(2, 1),
+            direction: StairDirection::Down,
+            room: 1,
+        };
+        let both = [up, down];
+        assert_eq!(check_stairs(width, &tiles, &both, (1, 1)), Ok(()));
+        assert_eq!(
+            check_stairs(width, &tiles, &both[..1], (1, 1)),
+            Err(Flaw::Stairs {
+                have: (1, 0),
+                need: (1, 1)
+            })
+        );
+        assert_eq!(
+            check_stairs(width, &tiles, &both, (1, 2)),
+            Err(Flaw::Stairs {
+                have: (1, 1),
+                need: (1, 2)
+            })
+        );
+        tiles[6] = Tile::Floor;
+        assert_eq!(
+            check_stairs(width, &tiles, &both, (1, 1)),
+            Err(Flaw::StairTile { x: 2, y: 1 })
+        );
+    }
 }
