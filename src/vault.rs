@@ -197,17 +197,56 @@ impl Drawing {
 
     /// The drawing laid down in orientation `o`.
     pub fn oriented(&self, o: Orientation) -> Drawing {
-        let mut d = self.clone();
-        for _ in 0..o.quarter_turns % 4 {
-            d = d.turned();
+        let (width, height) = self.oriented_size(o);
+        let cells = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .map(|(x, y)| self.oriented_cell(o, x, y))
+            .collect();
+        Drawing {
+            width,
+            height,
+            cells,
         }
+    }
+
+    /// Width and height once laid down in orientation `o`.
+    pub fn oriented_size(&self, o: Orientation) -> (u16, u16) {
+        if o.quarter_turns % 2 == 1 {
+            (self.height, self.width)
+        } else {
+            (self.width, self.height)
+        }
+    }
+
+    /// The cell at column `x`, row `y` of the drawing laid down in
+    /// orientation `o`, read from the drawing as it is, without laying it
+    /// down: the turns and the flip undone on the coordinates.
+    pub fn oriented_cell(&self, o: Orientation, x: u16, y: u16) -> VaultCell {
+        let (mut w, mut h) = self.oriented_size(o);
+        let (mut x, mut y) = (x, y);
         if o.mirrored {
-            d = d.mirrored();
+            x = w - 1 - x;
         }
-        d
+        for _ in 0..o.quarter_turns % 4 {
+            // A quarter turn clockwise took (x', y') of the drawing before
+            // it to (h' - 1 - y', x'), h' its height (our width).
+            (x, y) = (y, w - 1 - x);
+            (w, h) = (h, w);
+        }
+        self.cell(x, y)
+    }
+
+    /// Whether orientations `a` and `b` lay the drawing down alike.
+    fn same_laid(&self, a: Orientation, b: Orientation) -> bool {
+        let (w, h) = self.oriented_size(a);
+        (w, h) == self.oriented_size(b)
+            && (0..h)
+                .all(|y| (0..w).all(|x| self.oriented_cell(a, x, y) == self.oriented_cell(b, x, y)))
     }
 
     /// A quarter turn clockwise: the first row becomes the last column.
+    /// (The reference `oriented` is checked against.)
+    #[cfg(test)]
     fn turned(&self) -> Drawing {
         let (w, h) = (usize::from(self.width), usize::from(self.height));
         let mut cells = Vec::with_capacity(w * h);
@@ -224,6 +263,7 @@ impl Drawing {
         }
     }
 
+    #[cfg(test)]
     fn mirrored(&self) -> Drawing {
         let w = usize::from(self.width);
         let mut cells = self.cells.clone();
@@ -261,17 +301,14 @@ impl Vault {
         } else {
             &[false]
         };
-        let mut seen: Vec<Drawing> = Vec::new();
-        let mut out = Vec::new();
+        let mut out: Vec<Orientation> = Vec::with_capacity(turns.len() * flips.len());
         for &quarter_turns in turns {
             for &mirrored in flips {
                 let o = Orientation {
                     quarter_turns,
                     mirrored,
                 };
-                let d = self.drawing.oriented(o);
-                if !seen.contains(&d) {
-                    seen.push(d);
+                if !out.iter().any(|&seen| self.drawing.same_laid(seen, o)) {
                     out.push(o);
                 }
             }
@@ -604,6 +641,47 @@ mod tests {
     fn short_rows_are_padded_with_rock() {
         let v = one(&["xx+xx", "x...x", "xxx"]).unwrap();
         assert_eq!(v.drawing().rows(), vec!["xx+xx", "x...x", "xxxxx"]);
+    }
+
+    /// Laying a drawing down by reading its cells through the orientation
+    /// gives what turning it cell by cell and flipping it gave, for every
+    /// shipped vault and all eight orientations; and the orientations a
+    /// vault lists are those whose drawings differ.
+    #[test]
+    fn oriented_cells_agree_with_turning_the_drawing() {
+        for v in shipped() {
+            let d = v.drawing();
+            let mut distinct: Vec<Drawing> = Vec::new();
+            for quarter_turns in 0..4 {
+                for mirrored in [false, true] {
+                    let o = Orientation {
+                        quarter_turns,
+                        mirrored,
+                    };
+                    let mut reference = d.clone();
+                    for _ in 0..quarter_turns {
+                        reference = reference.turned();
+                    }
+                    if mirrored {
+                        reference = reference.mirrored();
+                    }
+                    assert_eq!(d.oriented(o), reference, "{} {o:?}", v.name);
+                    assert_eq!(d.oriented_size(o), (reference.width(), reference.height()));
+                    if (v.rotate || quarter_turns == 0)
+                        && (v.mirror || !mirrored)
+                        && !distinct.contains(&reference)
+                    {
+                        distinct.push(reference);
+                    }
+                }
+            }
+            let listed: Vec<Drawing> = v
+                .orientations()
+                .into_iter()
+                .map(|o| d.oriented(o))
+                .collect();
+            assert_eq!(listed, distinct, "{}", v.name);
+        }
     }
 
     #[test]

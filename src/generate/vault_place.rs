@@ -72,14 +72,11 @@ pub(crate) fn place(
                 }
             })
             .expect("the weights sum to total");
-        let fitting: Vec<Orientation> = vaults[vault]
-            .orientations()
-            .into_iter()
-            .filter(|&o| {
-                let d = vaults[vault].drawing().oriented(o);
-                d.width() + 6 <= width && d.height() + 6 <= height
-            })
-            .collect();
+        let mut fitting = vaults[vault].orientations();
+        fitting.retain(|&o| {
+            let (dw, dh) = vaults[vault].drawing().oriented_size(o);
+            dw + 6 <= width && dh + 6 <= height
+        });
         let orientation = fitting[rng.random_range(0..fitting.len())];
         let drawing = vaults[vault].drawing().oriented(orientation);
         let (dw, dh) = (usize::from(drawing.width()), usize::from(drawing.height()));

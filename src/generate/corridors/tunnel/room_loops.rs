@@ -43,6 +43,9 @@ pub(super) struct Scratch {
     seen: Vec<u32>,
     epoch: u32,
     queue: Vec<u32>,
+    /// The room graph of walks, its lists kept with their capacity.
+    graph: Walks,
+    walker: Walker,
 }
 
 /// The most search steps one loop's route may take, per cell of Manhattan
@@ -77,7 +80,10 @@ impl Tunnel {
             self.loops.epoch = 0;
         }
         let centres: Vec<Pos> = site.shapes.iter().map(|s| s.center()).collect();
-        let mut graph = self.room_graph(rules, site, &centres);
+        let mut graph = std::mem::take(&mut self.loops.graph);
+        self.room_graph(rules, site, &centres, &mut graph);
+        let mut walker = std::mem::take(&mut self.loops.walker);
+        walker.fit(n);
         // The ratio in sixteenths, rounded up: integer arithmetic decides
         // the world.
         let ratio16 = (settings.ratio * 16.0).ceil().min(f64::from(u32::MAX)) as u64;
@@ -94,7 +100,6 @@ impl Tunnel {
         let boxes: Vec<_> = site.shapes.iter().map(|s| s.bounds()).collect();
         let mut by_x: Vec<usize> = (0..n).collect();
         by_x.sort_by_key(|&r| (boxes[r].x, r));
-        let mut walker = Walker::new(n);
         let mut heap = std::collections::BinaryHeap::new();
         let mut partners: Vec<usize> = Vec::with_capacity(n);
         for (k, &a) in by_x.iter().enumerate() {
@@ -160,6 +165,8 @@ impl Tunnel {
             graph[a].push((b as u32, new));
             graph[b].push((a as u32, new));
         }
+        self.loops.graph = graph;
+        self.loops.walker = walker;
         made
     }
 
@@ -257,11 +264,14 @@ impl Tunnel {
     /// corridors to other rooms' doors (breadth-first over corridor cells),
     /// an edge weighing the walk from centre to door, along the corridor,
     /// and from the far door to its centre.
-    fn room_graph(&mut self, rules: &Rules, site: &Site<'_>, centres: &[Pos]) -> Walks {
+    fn room_graph(&mut self, rules: &Rules, site: &Site<'_>, centres: &[Pos], graph: &mut Walks) {
         let n = centres.len();
         let w = site.width;
         let at = |c: usize| Pos::new((c % w) as u16, (c / w) as u16);
-        let mut graph: Walks = vec![Vec::new(); n];
+        for list in graph.iter_mut() {
+            list.clear();
+        }
+        graph.resize_with(n, Vec::new);
         let scratch = &mut self.loops;
         let mut queue = std::mem::take(&mut scratch.queue);
         for (r, doors) in site.doors.iter().enumerate() {
@@ -302,11 +312,11 @@ impl Tunnel {
             }
         }
         scratch.queue = queue;
-        graph
     }
 }
 
 /// Dijkstra over the room graph, cut off at a walk length; buffers kept.
+#[derive(Default)]
 struct Walker {
     dist: Vec<u32>,
     touched: Vec<u32>,
@@ -314,12 +324,12 @@ struct Walker {
 }
 
 impl Walker {
-    fn new(n: usize) -> Walker {
-        Walker {
-            dist: vec![u32::MAX; n],
-            touched: Vec::new(),
-            heap: std::collections::BinaryHeap::new(),
-        }
+    /// Ready for a graph of `n` rooms, nothing reached.
+    fn fit(&mut self, n: usize) {
+        self.dist.clear();
+        self.dist.resize(n, u32::MAX);
+        self.touched.clear();
+        self.heap.clear();
     }
 
     /// Walks from `from` to every room within `cap` steps.
