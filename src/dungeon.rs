@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::generate::{GenerateError, Generator};
+use crate::geom::Pos;
+use crate::level::{Level, StairDirection};
+use crate::vault::{Vault, shipped};
 
 thread_local! {
     /// Each thread's generator, warm from its last level.
@@ -28,9 +31,6 @@ fn with_generator<R>(f: impl FnOnce(&mut Generator) -> R) -> R {
         Err(_) => f(&mut Generator::default()),
     })
 }
-use crate::geom::Pos;
-use crate::level::{Level, StairDirection};
-use crate::vault::{Vault, shipped};
 
 /// Where a staircase leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
