@@ -72,19 +72,18 @@ fn carve(
     let mut sets = UnionFind::<usize>::new(rooms);
     let mut apart = rooms;
     let mut stubs: Vec<Stub> = Vec::new();
+    // A room's door ends where a stub may start, one buffer for every try.
+    let mut ends: Vec<u32> = Vec::new();
     for room in 0..rooms {
         let wanted = rng.random_range(1..=MAX_STUBS.min(cfg.rooms.max_doors));
         for _ in 0..wanted {
-            let mut ends = Vec::new();
             rules.door_ends(cfg, site, room, &mut ends);
-            let ends: Vec<u32> = ends
-                .into_iter()
-                .filter(|&c| site.tiles[c as usize] == Tile::Rock)
-                .filter(|&c| {
+            ends.retain(|&c| {
+                site.tiles[c as usize] == Tile::Rock && {
                     let o = offset(c as usize, outward(site, c as usize), w);
                     rules.free(site, o) && site.tiles[o] == Tile::Rock
-                })
-                .collect();
+                }
+            });
             if ends.is_empty() {
                 break;
             }

@@ -34,6 +34,16 @@ pub(super) struct Straight {
     /// The two frontier stacks of the search.
     stack_now: Vec<u32>,
     stack_later: Vec<u32>,
+    /// A walk's door ends and their keys, kept from walk to walk.
+    walk: WalkBuffers,
+}
+
+#[derive(Default)]
+struct WalkBuffers {
+    sources: Vec<u32>,
+    goals: Vec<u32>,
+    starts: Vec<(i32, u32)>,
+    goal_at: Vec<(i32, i32)>,
 }
 
 impl Straight {
@@ -81,10 +91,29 @@ impl Straight {
         from: usize,
         to: usize,
     ) -> bool {
+        let mut buffers = std::mem::take(&mut self.walk);
+        let joined = self.walk_with(cfg, rules, site, (from, to), &mut buffers);
+        self.walk = buffers;
+        joined
+    }
+
+    fn walk_with(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+        (from, to): (usize, usize),
+        buffers: &mut WalkBuffers,
+    ) -> bool {
         let w = site.width;
-        let (mut sources, mut goals) = (Vec::new(), Vec::new());
-        rules.door_ends(cfg, site, from, &mut sources);
-        rules.door_ends(cfg, site, to, &mut goals);
+        let WalkBuffers {
+            sources,
+            goals,
+            starts,
+            goal_at,
+        } = buffers;
+        rules.door_ends(cfg, site, from, sources);
+        rules.door_ends(cfg, site, to, goals);
         if sources.is_empty() || goals.is_empty() {
             return false;
         }
@@ -95,13 +124,14 @@ impl Straight {
         let target_centre = site.shapes[to].center();
         let tc = (i32::from(target_centre.x), i32::from(target_centre.y));
         // Keys computed once: the nearest door first, two more if it is shut in.
-        let mut starts: Vec<(i32, u32)> =
-            sources.iter().map(|&s| (manhattan(xy(s), tc), s)).collect();
+        starts.clear();
+        starts.extend(sources.iter().map(|&s| (manhattan(xy(s), tc), s)));
         let nearest = (0..starts.len())
             .min_by_key(|&i| starts[i])
             .expect("sources is not empty");
         starts.swap(0, nearest);
-        let goal_at: Vec<(i32, i32)> = goals.iter().map(|&g| xy(g)).collect();
+        goal_at.clear();
+        goal_at.extend(goals.iter().map(|&g| xy(g)));
         for k in 0..starts.len().min(3) {
             if !site.budget.spend(starts.len() + goals.len()) {
                 return false;
@@ -114,7 +144,7 @@ impl Straight {
             let target = goals[(0..goals.len())
                 .min_by_key(|&i| (manhattan(goal_at[i], at), goals[i]))
                 .expect("goals is not empty")];
-            if let Some(end) = self.search(rules, site, source, target, &goals) {
+            if let Some(end) = self.search(rules, site, source, target, goals) {
                 let mut c = end;
                 while c != NO_PARENT {
                     rules.open(site, c as usize);
