@@ -6,35 +6,41 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use delve::config::{LoopConfig, Range, RoomConfig, RoomLoopConfig, VaultConfig};
+use delve::vault::Vault;
 use delve::vault::shipped;
 use delve::{Config, Dungeon, Generator};
+
+/// Times levels of `config` from fresh seeds (counting on from `seed`) on
+/// one warm generator, as a game making level after level would.
+fn levels(
+    b: &mut Bencher,
+    generator: &mut Generator,
+    config: &Config,
+    vaults: &[Vault],
+    seed: &mut u64,
+) {
+    b.iter(|| {
+        *seed = seed.wrapping_add(1);
+        black_box(
+            generator
+                .level(config, vaults, *seed, 1)
+                .expect("the benchmark's config generates"),
+        )
+    })
+}
 
 fn one_level(c: &mut Criterion) {
     let config = Config::default();
     let mut generator = Generator::default();
     let mut seed = 0u64;
     c.bench_function("level 150x150 (default config)", |b| {
-        b.iter(|| {
-            seed = seed.wrapping_add(1);
-            black_box(
-                generator
-                    .level(&config, shipped(), seed, 1)
-                    .expect("default config generates"),
-            )
-        })
+        levels(b, &mut generator, &config, shipped(), &mut seed)
     });
     let small = Config::from_ron("(width: 80, height: 21, levels: 1)", "bench").unwrap();
     c.bench_function("level 80x21", |b| {
-        b.iter(|| {
-            seed = seed.wrapping_add(1);
-            black_box(
-                generator
-                    .level(&small, shipped(), seed, 1)
-                    .expect("80x21 generates"),
-            )
-        })
+        levels(b, &mut generator, &small, shipped(), &mut seed)
     });
     // The same level without vaults and loops (as before issue 12): what
     // they cost.
@@ -45,14 +51,7 @@ fn one_level(c: &mut Criterion) {
         ..Config::default()
     };
     c.bench_function("level 150x150 (no vaults, no loops)", |b| {
-        b.iter(|| {
-            seed = seed.wrapping_add(1);
-            black_box(
-                generator
-                    .level(&plain, &[], seed, 1)
-                    .expect("default config generates"),
-            )
-        })
+        levels(b, &mut generator, &plain, &[], &mut seed)
     });
 }
 
@@ -74,14 +73,7 @@ fn large_level(c: &mut Criterion) {
     let mut group = c.benchmark_group("large");
     group.sample_size(10);
     group.bench_function("level 1000x1000, 1,778 rooms", |b| {
-        b.iter(|| {
-            seed = seed.wrapping_add(1);
-            black_box(
-                generator
-                    .level(&config, shipped(), seed, 1)
-                    .expect("1000x1000 generates"),
-            )
-        })
+        levels(b, &mut generator, &config, shipped(), &mut seed)
     });
     group.finish();
 }
