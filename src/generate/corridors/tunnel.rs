@@ -61,6 +61,12 @@ pub(super) struct Tunnel {
     goals: Vec<u32>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
+    /// Which cells corridors may pass through fixes which door ends can
+    /// reach which for the whole level (corridors only lower step costs),
+    /// so once one search has failed for want of any way through, the
+    /// connected regions of passable cells answer that question for every
+    /// later search before it starts (see [`Regions`]).
+    regions: Regions,
     /// Room loops' own scratch.
     loops: room_loops::Scratch,
 }
@@ -174,6 +180,7 @@ impl Tunnel {
         }
         self.step.clear();
         self.step_costs(rules, site);
+        self.regions.forget();
     }
 
     fn step_costs(&mut self, rules: &Rules, site: &Site<'_>) {
@@ -273,6 +280,12 @@ impl Tunnel {
     ) -> Option<u32> {
         let t = &cfg.tunnel;
         let w = site.width;
+        if let Some(work) = self.regions.apart(w, sources, goals) {
+            // No path exists, so the search would only have searched every
+            // cell it could reach: charge about that, and skip it.
+            site.budget.spend(work);
+            return None;
+        }
         let open_cost = u32::from(t.open_cost);
         let turn = u32::from(t.turn_penalty);
         let min_step = open_cost.min(self.rock_cost[1]);
@@ -427,6 +440,13 @@ impl Tunnel {
             }
         };
         site.budget.spend(steps);
+        if found.is_none() && steps <= allowed {
+            // The queue ran dry: no way through from these sources. Such a
+            // search visits every state it can reach, and the searches
+            // that follow (the same join from any door, or the next
+            // target) are often as hopeless, so learn the regions now.
+            self.regions.label(&self.step, w, site.height);
+        }
         found
     }
 
@@ -446,6 +466,99 @@ impl Tunnel {
                 }
             }
         }
+    }
+}
+
+/// The connected regions of cells a corridor may pass through (orthogonal
+/// steps between cells of nonzero step cost), labelled once a level needs
+/// them: a search whose door ends touch no common region cannot succeed.
+/// Regions over-approximate what a search reaches (it also may not step
+/// straight back), so they only ever rule out searches that would fail.
+#[derive(Default)]
+struct Regions {
+    /// Per cell: its region + 1, or 0 where corridors may not pass.
+    label: Vec<u32>,
+    /// Cells in each region (index = label - 1).
+    size: Vec<u32>,
+    ready: bool,
+    stack: Vec<u32>,
+    /// The regions touching the current search's sources.
+    near_sources: Vec<u32>,
+}
+
+impl Regions {
+    /// A new level: its cells have not been labelled.
+    fn forget(&mut self) {
+        self.ready = false;
+    }
+
+    /// Labels the passable cells of a `width` x `height` grid whose step
+    /// costs are `step` (0 = closed; the border is always closed).
+    fn label(&mut self, step: &[u16], width: usize, height: usize) {
+        let n = width * height;
+        self.label.clear();
+        self.label.resize(n, 0);
+        self.size.clear();
+        for start in width..n - width {
+            if step[start] == 0 || self.label[start] != 0 {
+                continue;
+            }
+            self.size.push(0);
+            let id = self.size.len() as u32;
+            self.label[start] = id;
+            self.stack.clear();
+            self.stack.push(start as u32);
+            let mut cells = 0;
+            while let Some(c) = self.stack.pop() {
+                cells += 1;
+                let c = c as usize;
+                for m in [c - width, c + 1, c + width, c - 1] {
+                    if step[m] != 0 && self.label[m] == 0 {
+                        self.label[m] = id;
+                        self.stack.push(m as u32);
+                    }
+                }
+            }
+            self.size[id as usize - 1] = cells;
+        }
+        self.ready = true;
+    }
+
+    /// If the regions are known and no region touches both a source and a
+    /// goal (door ends, on rings, which corridors leave by one step), the
+    /// work a search would have spent finding that out: the cells of the
+    /// regions its sources touch. `None` when a search may succeed.
+    fn apart(&mut self, width: usize, sources: &[u32], goals: &[u32]) -> Option<usize> {
+        if !self.ready {
+            return None;
+        }
+        let around = |c: u32| {
+            let c = c as usize;
+            [c - width, c + 1, c + width, c - 1]
+        };
+        self.near_sources.clear();
+        for &s in sources {
+            if goals.contains(&s) {
+                return None;
+            }
+            for m in around(s) {
+                let id = self.label[m];
+                if id != 0 && !self.near_sources.contains(&id) {
+                    self.near_sources.push(id);
+                }
+            }
+        }
+        let meet = goals
+            .iter()
+            .flat_map(|&g| around(g))
+            .any(|m| self.label[m] != 0 && self.near_sources.contains(&self.label[m]));
+        (!meet).then(|| {
+            self.near_sources
+                .iter()
+                .map(|&id| 2 * self.size[id as usize - 1] as usize)
+                .sum::<usize>()
+                + sources.len()
+        })
     }
 }
 
@@ -585,7 +698,43 @@ mod tests {
                     .map(|state| tunnel.cost[state as usize]);
                 let want = reference(&tunnel, &rules, &cfg, &site, &sources, &goals);
                 prop_assert_eq!(got, want);
+                // Regions only ever rule out a search that finds nothing.
+                tunnel.regions.label(&tunnel.step, w, h);
+                if tunnel.regions.apart(w, &sources, &goals).is_some() {
+                    prop_assert_eq!(want, None);
+                }
+                tunnel.regions.forget();
             }
         }
+    }
+
+    /// A wall of unbreakable rock splits a grid: door ends on either side
+    /// are apart, on the same side they are not, and nothing is decided
+    /// before the regions are labelled.
+    #[test]
+    fn regions_rule_out_ends_split_by_a_wall() {
+        let (w, h) = (9usize, 7usize);
+        let mut step = vec![5u16; w * h];
+        for c in 0..w * h {
+            let (x, y) = (c % w, c / w);
+            if x == 0 || y == 0 || x == w - 1 || y == h - 1 || x == 4 {
+                step[c] = 0;
+            }
+        }
+        // Ends are cells corridors may not pass (as ring cells are).
+        let (left, right, right2) = (2 * w + 2, 2 * w + 6, 4 * w + 6);
+        for end in [left, right, right2] {
+            step[end] = 0;
+        }
+        let mut regions = Regions::default();
+        assert_eq!(regions.apart(w, &[left as u32], &[right as u32]), None);
+        regions.label(&step, w, h);
+        let work = regions.apart(w, &[left as u32], &[right as u32]);
+        // The left region: 3 columns of 5 rows, less the end itself.
+        assert_eq!(work, Some(2 * 14 + 1));
+        assert_eq!(regions.apart(w, &[right as u32], &[right2 as u32]), None);
+        assert_eq!(regions.apart(w, &[left as u32], &[left as u32]), None);
+        regions.forget();
+        assert_eq!(regions.apart(w, &[left as u32], &[right as u32]), None);
     }
 }
