@@ -715,10 +715,10 @@ mod tests {
     fn regions_rule_out_ends_split_by_a_wall() {
         let (w, h) = (9usize, 7usize);
         let mut step = vec![5u16; w * h];
-        for c in 0..w * h {
+        for (c, cost) in step.iter_mut().enumerate() {
             let (x, y) = (c % w, c / w);
             if x == 0 || y == 0 || x == w - 1 || y == h - 1 || x == 4 {
-                step[c] = 0;
+                *cost = 0;
             }
         }
         // Ends are cells corridors may not pass (as ring cells are).
