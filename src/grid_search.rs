@@ -173,13 +173,24 @@ impl Bfs {
         moves: Moves,
         may_enter: impl FnMut(usize, usize) -> bool,
     ) -> usize {
-        self.run(
-            cells,
-            sources,
-            |c| neighbours(c, width, moves),
-            may_enter,
-            |_, _| Visit::Expand,
-        )
+        // The same neighbours in the same order either way; a fixed array
+        // of four unrolls where the general iterator does not.
+        match moves {
+            Moves::Orthogonal => self.run(
+                cells,
+                sources,
+                |c| orthogonal(c, width),
+                may_enter,
+                |_, _| Visit::Expand,
+            ),
+            Moves::King => self.run(
+                cells,
+                sources,
+                |c| neighbours(c, width, moves),
+                may_enter,
+                |_, _| Visit::Expand,
+            ),
+        }
     }
 
     /// Steps from the nearest source of the last search, or
