@@ -54,8 +54,10 @@ pub(crate) fn fill(
         xs,
         weights,
     } = scratch;
-    acc.clear();
+    // The first octave writes every cell, so the sum needs no clearing
+    // (only sizing, and zeroing if no octave carries weight).
     acc.resize(n, 0);
+    let mut written = false;
 
     // Octave o has lattice spacing feature_size / 2^o and weight
     // persistence^o, in 1/1024ths.
@@ -90,11 +92,18 @@ pub(crate) fn fill(
             let top = &rows[gy * width..(gy + 1) * width];
             let bottom = &rows[(gy + 1) * width..(gy + 2) * width];
             let row = &mut acc[y * width..(y + 1) * width];
-            for ((cell, &t), &b) in row.iter_mut().zip(top).zip(bottom) {
-                let v = (t * (256 - ty) + b * ty) >> 14; // 0..=1020
-                *cell += v as u32 * w;
+            let cells = row.iter_mut().zip(top).zip(bottom);
+            let v = |t: i32, b: i32| (t * (256 - ty) + b * ty) >> 14; // 0..=1020
+            if written {
+                cells.for_each(|((cell, &t), &b)| *cell += v(t, b) as u32 * w);
+            } else {
+                cells.for_each(|((cell, &t), &b)| *cell = v(t, b) as u32 * w);
             }
         }
+        written = true;
+    }
+    if !written {
+        acc.fill(0);
     }
 
     // Stretch the interior's range onto 1..=254 so every level uses the full
@@ -156,6 +165,35 @@ mod tests {
         }
         // The stretch uses the whole scale.
         assert!(hard.contains(&1) && hard.contains(&254));
+    }
+
+    /// Scratch left by another level (larger, other octaves) changes
+    /// nothing: the first octave overwrites the sum it does not clear.
+    #[test]
+    fn scratch_from_another_level_changes_nothing() {
+        let run = |scratch: &mut Scratch, w: usize, h: usize, cfg: &HardnessConfig, seed| {
+            let mut hard = vec![0u8; w * h];
+            let mut rng = stage_rng(seed, 2, 0, Stage::Hardness);
+            fill(&mut hard, scratch, w, h, cfg, &mut rng);
+            hard
+        };
+        let coarse = HardnessConfig {
+            octaves: 1,
+            ..HardnessConfig::default()
+        };
+        let fine = HardnessConfig {
+            octaves: 8,
+            persistence: 0.9,
+            ..HardnessConfig::default()
+        };
+        for cfg in [&coarse, &fine, &HardnessConfig::default()] {
+            let fresh = run(&mut Scratch::default(), 60, 30, cfg, 5);
+            let mut used = Scratch::default();
+            run(&mut used, 60, 30, &fine, 9);
+            assert_eq!(run(&mut used, 60, 30, cfg, 5), fresh);
+            run(&mut used, 90, 40, &coarse, 11);
+            assert_eq!(run(&mut used, 60, 30, cfg, 5), fresh);
+        }
     }
 
     #[test]
