@@ -307,9 +307,32 @@ impl Shape {
     /// Every cell of the shape, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         let b = self.bounds();
+        // Rectangles, vaults and discs are one run of cells a row, so only
+        // a merged room's cells are tested one by one.
+        let merged = matches!(self, Shape::Merged(_));
         (b.y..=b.bottom())
-            .flat_map(move |y| (b.x..=b.right()).map(move |x| Pos::new(x, y)))
-            .filter(move |&p| self.contains(p))
+            .flat_map(move |y| {
+                let (x0, x1) = self.row_span(y, b);
+                (x0..=x1).map(move |x| Pos::new(x, y))
+            })
+            .filter(move |&p| !merged || self.contains(p))
+    }
+
+    /// The first and last cell of row `y` (inside `b`, the bounds) that the
+    /// shape may hold: exact for all but merged rooms, which get the whole
+    /// row of their bounds.
+    #[inline]
+    fn row_span(&self, y: u16, b: Rect) -> (u16, u16) {
+        match *self {
+            Shape::Circle { center, radius } => {
+                // dx² + dy² <= r² + r, the disc `contains` describes.
+                let r = u32::from(radius);
+                let dy = u32::from(y.abs_diff(center.y));
+                let dx = (r * r + r - dy * dy).isqrt() as u16;
+                (center.x - dx, center.x + dx)
+            }
+            _ => (b.x, b.right()),
+        }
     }
 
     /// The plain shapes (rectangles and discs) this shape is made of: itself,
@@ -338,6 +361,29 @@ impl Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A shape's cells, read a run a row, are exactly the cells of its
+        /// bounds it contains, in the same order.
+        #[test]
+        fn cells_are_the_contained_cells_of_the_bounds(
+            x in 0u16..300, y in 0u16..300, w in 1u16..40, h in 1u16..40, radius in 0u16..60,
+        ) {
+            let shapes = [
+                Shape::Rect(Rect { x, y, width: w, height: h }),
+                Shape::Circle { center: Pos::new(x + radius, y + radius), radius },
+            ];
+            for shape in shapes {
+                let b = shape.bounds();
+                let reference: Vec<Pos> = (b.y..=b.bottom())
+                    .flat_map(|y| (b.x..=b.right()).map(move |x| Pos::new(x, y)))
+                    .filter(|&p| shape.contains(p))
+                    .collect();
+                prop_assert_eq!(shape.cells().collect::<Vec<_>>(), reference);
+            }
+        }
+    }
 
     #[test]
     fn circle_of_radius_one_is_a_full_square() {
