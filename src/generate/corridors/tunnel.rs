@@ -383,8 +383,25 @@ impl Tunnel {
         // Steps are counted here and spent at the end, to keep the loop tight.
         let allowed = site.budget.left();
         let mut steps = 0usize;
+        // The tables as plain slices: they are disjoint, so writing one
+        // never makes the compiler reload another.
+        let (cost, came, touched, queue) = (
+            &mut self.cost[..],
+            &mut self.came[..],
+            &mut self.touched,
+            &mut self.queue,
+        );
+        let (step_cost, goal) = (&self.step[..], &self.goal[..]);
+        // A neighbour as (direction, its offset in a window of the cells
+        // from one row above to one row below, cell c at `w`).
+        let around = [
+            (Dir::North, 0),
+            (Dir::East, w + 1),
+            (Dir::South, 2 * w),
+            (Dir::West, w - 1),
+        ];
         let found = loop {
-            let Some((f, state)) = self.queue.pop() else {
+            let Some((f, state)) = queue.pop() else {
                 break None;
             };
             steps += 1;
@@ -393,28 +410,36 @@ impl Tunnel {
             }
             let state = state as usize;
             let (c, axis) = (state >> 1, state & 1);
-            let g = self.cost[state];
+            let g = cost[state];
             let (x, y) = xy(c, w);
             if g + h(x, y, axis) != f {
                 continue; // superseded by a cheaper push
             }
-            if self.goal[c] {
+            if goal[c] {
                 break Some(state as u32);
             }
-            let came_from = match self.came[state] {
+            // Where it came from, as an offset in the window (none for a source).
+            let came_from = match came[state] {
                 FROM_SOURCE => usize::MAX,
-                code => offset(c, Dir::ALL[usize::from(code >> 1)].opposite(), w),
+                code => match Dir::ALL[usize::from(code >> 1)] {
+                    Dir::North => 2 * w,
+                    Dir::East => w - 1,
+                    Dir::South => 0,
+                    Dir::West => w + 1,
+                },
             };
             // Only sources are ring cells at this point: a source may not step
             // straight into a goal, so every door touches a corridor cell.
             let at_source = rules.in_ring(c);
-            for nd in Dir::ALL {
-                let nc = offset(c, nd, w);
-                if nc == came_from {
+            let base = c - w;
+            let steps_around = &step_cost[base..=c + w];
+            for (nd, k) in around {
+                if k == came_from {
                     continue;
                 }
-                let step = match u32::from(self.step[nc]) {
-                    0 if self.goal[nc] && !at_source => end_cost(nc),
+                let nc = base + k;
+                let step = match u32::from(steps_around[k]) {
+                    0 if goal[nc] && !at_source => end_cost(nc),
                     0 => continue,
                     step => step,
                 };
@@ -426,16 +451,16 @@ impl Tunnel {
                     continue;
                 }
                 let ns = nc * 2 + n_axis;
-                let seen = self.cost[ns];
+                let seen = cost[ns];
                 // An unseen state's cost is above any path's (COST_LIMIT).
                 if ng < seen {
                     if seen == UNSEEN {
-                        self.touched.push(ns as u32);
+                        touched.push(ns as u32);
                     }
-                    self.cost[ns] = ng;
-                    self.came[ns] = came_by(nd, axis);
+                    cost[ns] = ng;
+                    came[ns] = came_by(nd, axis);
                     let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
-                    self.queue.push(nf, ns as u32);
+                    queue.push(nf, ns as u32);
                 }
             }
         };
