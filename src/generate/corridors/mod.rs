@@ -11,6 +11,7 @@
 mod dead_end;
 mod grid;
 mod join;
+mod prim;
 pub(crate) mod site;
 mod straight;
 mod tunnel;

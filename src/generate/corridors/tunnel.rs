@@ -69,6 +69,9 @@ pub(super) struct Tunnel {
     regions: Regions,
     /// Room loops' own scratch.
     loops: room_loops::Scratch,
+    /// Prim's order past `INDEXED_ABOVE` rooms, and the order itself.
+    prim: super::prim::PrimIndex,
+    prim_order: Vec<usize>,
 }
 
 /// No state of the current search.
@@ -103,7 +106,15 @@ impl Tunnel {
         // Levels of hundreds of rooms find the nearest joined rooms in an
         // index of squares; small ones just look at every joined room.
         let mut index = (rooms > INDEXED_ABOVE).then(|| Nearest::new(site.width, site.height));
-        for room in join_order(&centres) {
+        let mut prim = std::mem::take(&mut self.prim_order);
+        if rooms > INDEXED_ABOVE {
+            self.prim
+                .order(&centres, site.width, site.height, &mut prim);
+        } else {
+            prim.clear();
+            prim.extend(join_order(&centres));
+        }
+        for &room in &prim {
             if joined.is_empty() {
                 joined.push(room);
                 if let Some(index) = &mut index {
@@ -148,9 +159,13 @@ impl Tunnel {
                 }
                 // A room no search can reach dooms the attempt: stop now
                 // rather than flood the level with more failing searches.
-                None => return Err(Unjoined),
+                None => {
+                    self.prim_order = prim;
+                    return Err(Unjoined);
+                }
             }
         }
+        self.prim_order = prim;
         debug_assert!((1..rooms).all(|r| sets.equiv(0, r)));
         // Then the loops 002 asks for: corridors between rooms near in
         // space but far apart by walking (see `room_loops`).

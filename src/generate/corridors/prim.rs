@@ -1,0 +1,232 @@
+//! Prim's order over room centres for levels of hundreds of rooms: the
+//! same order as the plain version in [`join`](super::join) (room 0 first,
+//! then always the room nearest any room taken, ties to the lower index),
+//! without looking at every pair of rooms.
+//!
+//! Each taken room keeps one entry in a heap: its nearest room not yet
+//! taken, found in a grid of coarse squares. The smallest entry, by
+//! (distance, room), is the next room of Prim's order; an entry whose room
+//! was taken since is looked up again when it surfaces. A room's nearest
+//! untaken room only changes when that room is taken, so every entry still
+//! pointing at an untaken room is current, and the smallest of them is
+//! exactly the pick of the plain version, ties included.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::join::dist2;
+
+/// The buffers of [`PrimIndex::order`], kept from level to level.
+#[derive(Default)]
+pub(super) struct PrimIndex {
+    columns: usize,
+    rows: usize,
+    /// Per square, where its rooms start in `rooms` (one more entry at the
+    /// end): the rooms filed by square, each square's in index order.
+    start: Vec<u32>,
+    rooms: Vec<u32>,
+    /// Per square: how many of its rooms are not taken yet, so searches
+    /// pass over emptied squares at a glance.
+    left: Vec<u32>,
+    square_of: Vec<u32>,
+    taken: Vec<bool>,
+    /// (distance, untaken room, taken room it is nearest to).
+    heap: BinaryHeap<Reverse<(i64, u32, u32)>>,
+}
+
+impl PrimIndex {
+    /// A square's side in doubled coordinates (32 cells).
+    const SIDE: i64 = 64;
+
+    /// Prim's order of the rooms with doubled centres `centres` (each
+    /// inside a `width` x `height` level) into `out`.
+    pub(super) fn order(
+        &mut self,
+        centres: &[(i64, i64)],
+        width: usize,
+        height: usize,
+        out: &mut Vec<usize>,
+    ) {
+        out.clear();
+        let n = centres.len();
+        if n == 0 {
+            return;
+        }
+        self.file(centres, width, height);
+        self.heap.clear();
+        self.take(0, out);
+        if let Some((d, r)) = self.nearest_untaken(centres, 0, 0) {
+            self.heap.push(Reverse((d, r, 0)));
+        }
+        while out.len() < n {
+            let Some(Reverse((d, r, t))) = self.heap.pop() else {
+                // Unreachable: a taken room with an untaken one left
+                // always has an entry.
+                break;
+            };
+            if !self.taken[r as usize] {
+                self.take(r as usize, out);
+                if let Some((d, s)) = self.nearest_untaken(centres, r as usize, 0) {
+                    self.heap.push(Reverse((d, s, r)));
+                }
+            }
+            // `t`'s nearest room is taken now (by this pick or an earlier
+            // one): look again, no nearer than it was.
+            if let Some((d, s)) = self.nearest_untaken(centres, t as usize, d) {
+                self.heap.push(Reverse((d, s, t)));
+            }
+        }
+    }
+
+    /// Files every room in its square.
+    fn file(&mut self, centres: &[(i64, i64)], width: usize, height: usize) {
+        self.columns = 2 * width / Self::SIDE as usize + 1;
+        self.rows = 2 * height / Self::SIDE as usize + 1;
+        let squares = self.columns * self.rows;
+        self.square_of.clear();
+        for &c in centres {
+            let (x, y) = self.square(c);
+            self.square_of.push((y * self.columns + x) as u32);
+        }
+        // Counting sort by square: rooms of a square stay in index order.
+        self.left.clear();
+        self.left.resize(squares, 0);
+        for &s in &self.square_of {
+            self.left[s as usize] += 1;
+        }
+        self.start.clear();
+        let mut at = 0u32;
+        for &count in &self.left {
+            self.start.push(at);
+            at += count;
+        }
+        self.start.push(at);
+        self.rooms.clear();
+        self.rooms.resize(centres.len(), 0);
+        let mut fill = self.start.clone();
+        for (room, &s) in self.square_of.iter().enumerate() {
+            self.rooms[fill[s as usize] as usize] = room as u32;
+            fill[s as usize] += 1;
+        }
+        self.taken.clear();
+        self.taken.resize(centres.len(), false);
+    }
+
+    fn square(&self, c: (i64, i64)) -> (usize, usize) {
+        let at = |v: i64, n: usize| ((v.max(0) / Self::SIDE) as usize).min(n - 1);
+        (at(c.0, self.columns), at(c.1, self.rows))
+    }
+
+    fn take(&mut self, room: usize, out: &mut Vec<usize>) {
+        self.taken[room] = true;
+        self.left[self.square_of[room] as usize] -= 1;
+        out.push(room);
+    }
+
+    /// The untaken room nearest room `from`'s centre, ties to the lower
+    /// index, and its squared distance, known to be at least `at_least`
+    /// (untaken rooms only ever get fewer, so a room's nearest one only
+    /// gets farther).
+    fn nearest_untaken(
+        &self,
+        centres: &[(i64, i64)],
+        from: usize,
+        at_least: i64,
+    ) -> Option<(i64, u32)> {
+        let p = centres[from];
+        let (sx, sy) = self.square(p);
+        let (sx, sy) = (sx as i64, sy as i64);
+        let (columns, rows) = (self.columns as i64, self.rows as i64);
+        let widest = sx.max(columns - 1 - sx).max(sy).max(rows - 1 - sy);
+        let mut best: Option<(i64, u32)> = None;
+        // Ring k holds only rooms less than k + 1 sides away along x and
+        // y; rings wholly nearer than `at_least` hold no untaken room.
+        let mut first = 0;
+        while first < widest && 2 * ((first + 1) * Self::SIDE).pow(2) < at_least {
+            first += 1;
+        }
+        for k in first..=widest {
+            // A room k squares away (k >= 1) is more than (k - 1) sides
+            // away along x or y: once the best is no farther, ring k can
+            // hold neither a nearer room nor a tie.
+            if let Some((d, _)) = best {
+                let gap = (k - 1).max(0) * Self::SIDE;
+                if k >= 1 && d <= gap * gap {
+                    break;
+                }
+            }
+            let mut visit = |x: i64, y: i64| {
+                if x < 0 || y < 0 || x >= columns || y >= rows {
+                    return;
+                }
+                let s = (y * columns + x) as usize;
+                if self.left[s] == 0 {
+                    return;
+                }
+                let rooms = &self.rooms[self.start[s] as usize..self.start[s + 1] as usize];
+                for &r in rooms {
+                    if self.taken[r as usize] {
+                        continue;
+                    }
+                    let d = dist2(p, centres[r as usize]);
+                    if best.is_none_or(|b| (d, r) < b) {
+                        best = Some((d, r));
+                    }
+                }
+            };
+            if k == 0 {
+                visit(sx, sy);
+                continue;
+            }
+            for x in sx - k..=sx + k {
+                visit(x, sy - k);
+                visit(x, sy + k);
+            }
+            for y in sy - k + 1..=sy + k - 1 {
+                visit(sx - k, y);
+                visit(sx + k, y);
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    fn plain(centres: &[(i64, i64)]) -> Vec<usize> {
+        crate::generate::corridors::join::join_order(centres)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// The same order as looking at every pair, ties included: centres
+        /// crowded on a small level (many equal distances) and spread over
+        /// a large one, reusing one index.
+        #[test]
+        fn same_order_as_every_pair(
+            crowded in prop::collection::vec((0i64..40, 0i64..30), 1..120),
+            spread in prop::collection::vec((0i64..1998, 0i64..1198), 1..400),
+        ) {
+            let mut index = PrimIndex::default();
+            let mut out = Vec::new();
+            index.order(&crowded, 20, 15, &mut out);
+            prop_assert_eq!(&out, &plain(&crowded));
+            index.order(&spread, 999, 599, &mut out);
+            prop_assert_eq!(&out, &plain(&spread));
+        }
+    }
+
+    #[test]
+    fn one_room_and_none() {
+        let mut index = PrimIndex::default();
+        let mut out = vec![7];
+        index.order(&[], 10, 10, &mut out);
+        assert!(out.is_empty());
+        index.order(&[(5, 5)], 10, 10, &mut out);
+        assert_eq!(out, [0]);
+    }
+}
