@@ -167,7 +167,15 @@ impl LevelGraph {
         mark_rooms(room_of, w, tiles, rooms, true);
         // Network cells on the border are ignored (a level's border is
         // immutable rock), so the four neighbours of a network cell are
-        // always inside the grid. The border of `in_net` is never set.
+        // always inside the grid. The border of `in_net` is cleared here,
+        // not trusted: a level of the same area but another width leaves
+        // its own interior where this level's border is.
+        in_net[..w.min(n)].fill(false);
+        in_net[n.saturating_sub(w)..].fill(false);
+        for y in 1..h.saturating_sub(1) {
+            in_net[y * w] = false;
+            in_net[y * w + w - 1] = false;
+        }
         for y in 1..h.saturating_sub(1) {
             let row = y * w + 1..(y + 1) * w - 1;
             for (net, tile) in in_net[row.clone()].iter_mut().zip(&tiles[row]) {
@@ -350,6 +358,41 @@ impl LevelGraph {
 mod tests {
     use super::*;
     use crate::geom::{Rect, Shape};
+
+    /// A thread's scratch, last used by a level of the same area and
+    /// another width, reads the next level as a fresh one does (it once
+    /// took the last level's interior for this one's border).
+    #[test]
+    fn scratch_from_a_level_of_another_width_changes_nothing() {
+        let wide: Vec<Tile> = (0..32)
+            .map(|c| {
+                let (x, y) = (c % 8, c / 8);
+                if (1..7).contains(&x) && (1..3).contains(&y) {
+                    Tile::Corridor
+                } else {
+                    Tile::Rock
+                }
+            })
+            .collect();
+        // 4 wide, 8 high: a corridor down column 1 with a spur east.
+        let tall: Vec<Tile> = (0..32)
+            .map(|c| {
+                let (x, y) = (c % 4, c / 4);
+                if (x == 1 && (1..7).contains(&y)) || (x == 2 && y == 3) {
+                    Tile::Corridor
+                } else {
+                    Tile::Rock
+                }
+            })
+            .collect();
+        let fresh = LevelGraph::build_in(&mut Scratch::default(), 4, 8, &tall, &[]);
+        let mut scratch = Scratch::default();
+        LevelGraph::build_in(&mut scratch, 8, 4, &wide, &[]);
+        let reused = LevelGraph::build_in(&mut scratch, 4, 8, &tall, &[]);
+        assert!(reused == fresh, "{reused:?} against {fresh:?}");
+        // Three dead ends and the junction.
+        assert_eq!(fresh.node_count(), 4);
+    }
 
     fn parse(rows: &[&str], rooms: &[Rect]) -> (u16, u16, Vec<Tile>, Vec<Room>) {
         let tiles = rows
