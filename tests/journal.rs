@@ -669,6 +669,35 @@ mod cli {
         let backup = std::fs::read(saves.join("r.sav.bak")).unwrap();
         let journal = std::fs::read(saves.join("r.journal")).unwrap();
 
+        // `verify` and `saves` say which file loading uses, and the turns.
+        let verify = run(&["verify", "r"]);
+        assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+        let err = stderr(&verify);
+        assert!(
+            err.contains("r.sav.bak is intact, at depth ")
+                && err.contains(", turn 300; but")
+                && err.contains("r.journal rebuilds the same run further, to depth")
+                && err.contains(", turn 600 (")
+                && err.contains("loading r uses the journal's run"),
+            "{err}"
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("r ")).unwrap();
+        assert!(
+            row.contains("the backup (turn 300) is intact, but --load uses the journal's run, rebuilt from r.journal to turn 600"),
+            "{row}"
+        );
+        // `play` asks first; with no terminal it says what it would offer.
+        let play = run(&["play", "--load", "r"]);
+        assert_eq!(play.status.code(), Some(1), "{}", stderr(&play));
+        let err = stderr(&play);
+        assert!(
+            err.contains("r.sav.bak is at turn 300 (depth ")
+                && err.contains("r.journal reaches turn 600")
+                && err.contains("`delve simulate --load r --turns 0 --save r`"),
+            "{err}"
+        );
+
         let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
         ok(&loaded);
         let out = stdout(&loaded);
@@ -708,6 +737,39 @@ mod cli {
             stdout(&verify).contains("journal: agrees"),
             "{}",
             stdout(&verify)
+        );
+    }
+
+    /// A missing save is passed over as a damaged one is: the journal's
+    /// run, further than the backup, is what `--load` uses.
+    #[test]
+    fn a_journal_further_than_a_lone_backup_is_loaded() {
+        let dir = TempDir::new("journal-ahead-missing");
+        let saves = dir.path();
+        let (at_600, _) = damaged_with_journal_ahead(saves);
+        std::fs::remove_file(saves.join("r.sav")).unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        let verify = run(&["verify", "r"]);
+        assert_eq!(verify.status.code(), Some(2), "{}", stderr(&verify));
+        assert!(
+            stderr(&verify).contains("r.sav is missing; its backup")
+                && stderr(&verify).contains("loading r uses the journal's run"),
+            "{}",
+            stderr(&verify)
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("r ")).unwrap();
+        assert!(
+            row.contains("only the backup (r.sav.bak, turn 300) is there; --load uses the journal's run, rebuilt from r.journal to turn 600"),
+            "{row}"
+        );
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
+        ok(&loaded);
+        assert_eq!(digest(&stdout(&loaded)), at_600);
+        assert!(
+            stderr(&loaded).contains("r.sav is missing"),
+            "{}",
+            stderr(&loaded)
         );
     }
 

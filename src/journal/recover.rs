@@ -239,7 +239,7 @@ pub enum Past {
     /// actions first) and more actions after them, and its replay agrees
     /// with its own checkpoints and passes through the backup's state: the
     /// run at the end of its intact blocks.
-    Further(Rebuilt),
+    Further(Box<Rebuilt>),
     /// The backup's run is as far as the journal can take it: no journal,
     /// one that holds no more than the backup, another run, or one whose
     /// further actions do not rebuild. What is worth saying about it, if
@@ -301,11 +301,11 @@ pub fn journal_past(path: &Path, backup: &Run, progress: &mut dyn FnMut(u64)) ->
     if let Some(parting) = &checked.parting {
         return unused(format!("it does not replay as recorded: {parting}"));
     }
-    Past::Further(Rebuilt {
+    Past::Further(Box::new(Rebuilt {
         run: checked.run,
         actions: checked.actions,
         cut: journal.cut,
-    })
+    }))
 }
 
 fn loading(path: &Path, summary: &Summary) -> String {
