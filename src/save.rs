@@ -1315,6 +1315,20 @@ impl SaveDir {
         }
     }
 
+    /// Sets the damaged `NAME.sav` aside as `NAME.sav.damaged-N` (never
+    /// deleted), as [`SaveDir::load`] does when it loads the backup: for a
+    /// caller that read the files itself (`journal::recover::read_run`)
+    /// and loads the backup. The caller holds NAME's lock and found the
+    /// save damaged. Returns the name the file now has.
+    pub fn set_damaged_aside(&self, name: &str, lock: &SaveLock) -> Result<PathBuf, SaveError> {
+        Self::check_name(name)?;
+        assert_eq!(lock.name, name, "setting a save aside needs its lock");
+        let path = self.file(name);
+        let aside = self.aside_name(name);
+        fs::rename(&path, &aside).map_err(io_error(&path))?;
+        Ok(aside)
+    }
+
     fn aside_name(&self, name: &str) -> PathBuf {
         (1..)
             .map(|n| self.dir.join(format!("{name}.sav.damaged-{n}")))

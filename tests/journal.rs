@@ -273,9 +273,27 @@ fn a_run_comes_back_from_its_journal() {
     assert_eq!((got.source, got.run.turn()), (Source::Save, 400));
 
     std::fs::write(saves.file("r"), b"DELVESAV and then nonsense").unwrap();
+    // The backup (turn 200) is intact, but the journal takes the same run
+    // further (turn 450): its run is loaded, and the backup named.
+    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
+    assert_eq!(got.run.digest(), run.digest());
+    assert_eq!(got.backup.as_ref().map(|b| b.turn), Some(200));
+    assert!(got.notes[0].contains("r.sav"), "{:?}", got.notes);
+    assert!(
+        got.notes[1].contains("r.sav.bak is at turn 200 but")
+            && got.notes[1].contains("r.journal reaches turn 450"),
+        "{:?}",
+        got.notes
+    );
+    // Without the journal, the backup is what there is.
+    let journal = journal_path(&dir, "r");
+    let away = dir.join("away");
+    std::fs::rename(&journal, &away).unwrap();
     let got = read_run(&saves, "r", &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Backup, 200));
-    assert!(got.notes[0].contains("r.sav"), "{:?}", got.notes);
+    assert!(got.backup.is_none());
+    std::fs::rename(&away, &journal).unwrap();
 
     let mut backup = std::fs::read(saves.backup("r")).unwrap();
     let last = backup.len() - 1;
@@ -587,41 +605,272 @@ mod cli {
         assert!(err.contains("rebuilt the run from"), "{err}");
     }
 
-    /// A damaged save whose backup is older than the journal: loading the
-    /// backup never throws away the journal's later actions; they are kept
-    /// aside, and the run they hold can be rebuilt to its last turn.
-    #[test]
-    fn a_journal_ahead_of_the_loaded_backup_is_kept() {
-        let dir = TempDir::new("journal-ahead");
-        let saves = dir.path();
+    /// A run saved at turn 300 and again at 600, so its backup holds turn
+    /// 300 and its journal turn 600, and then its save damaged (a byte in
+    /// the middle flipped): where the tests of a journal further than the
+    /// backup begin. Returns the digest at turn 600 and the journal's bytes
+    /// as they were after the first save (at turn 300).
+    fn damaged_with_journal_ahead(saves: &std::path::Path) -> (String, Vec<u8>) {
         let small = saves.join("small.ron");
-        std::fs::write(&small, "(width: 60, height: 30, levels: 3)").unwrap();
+        // Deep enough that the run is still going at turn 605.
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
         let small = small.to_str().unwrap();
         let run = |args: &[&str]| delve_in(saves, args);
         ok(&run(&[
             "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "r",
         ]));
+        let at_300 = std::fs::read(saves.join("r.journal")).unwrap();
         let second = run(&["simulate", "--load", "r", "--turns", "300", "--save", "r"]);
         ok(&second);
+        assert!(
+            stdout(&second).starts_with("turns: 600\n"),
+            "{}",
+            stdout(&second)
+        );
         let at_600 = digest(&stdout(&second));
         let sav = saves.join("r.sav");
         let mut bytes = std::fs::read(&sav).unwrap();
         let mid = bytes.len() / 2;
         bytes[mid] ^= 0xff;
         std::fs::write(&sav, bytes).unwrap();
-        let third = run(&["simulate", "--load", "r", "--turns", "5", "--save", "r"]);
-        ok(&third);
-        let err = stderr(&third);
+        (at_600, at_300)
+    }
+
+    /// Where each block of a journal begins and how long it is, the start
+    /// block first (the layout of docs/journal-format.md: a 16-byte file
+    /// header, then blocks of a 48-byte header whose first 4 bytes are the
+    /// body's length).
+    fn blocks(journal: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 16;
+        while at + 48 <= journal.len() {
+            let stored = u32::from_le_bytes(journal[at..at + 4].try_into().unwrap()) as usize;
+            out.push((at, 48 + stored));
+            at += 48 + stored;
+        }
+        out
+    }
+
+    /// The actions a block's header says it ends at (`before + count`).
+    fn block_end(journal: &[u8], (at, _): (usize, usize)) -> u64 {
+        let word = |o: usize| u64::from_le_bytes(journal[at + o..at + o + 8].try_into().unwrap());
+        word(16) + word(24)
+    }
+
+    /// A damaged save whose backup is older than the journal: the journal's
+    /// run, the same run further on, is loaded at the journal's turn; the
+    /// backup is never touched, and no journal is kept aside.
+    #[test]
+    fn a_journal_further_than_the_backup_is_loaded() {
+        let dir = TempDir::new("journal-ahead");
+        let saves = dir.path();
+        let (at_600, _) = damaged_with_journal_ahead(saves);
+        let run = |args: &[&str]| delve_in(saves, args);
+        let backup = std::fs::read(saves.join("r.sav.bak")).unwrap();
+        let journal = std::fs::read(saves.join("r.journal")).unwrap();
+
+        // `verify` and `saves` say which file loading uses, and the turns.
+        let verify = run(&["verify", "r"]);
+        assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+        let err = stderr(&verify);
+        assert!(
+            err.contains("r.sav.bak is intact, at depth ")
+                && err.contains(", turn 300; but")
+                && err.contains("r.journal rebuilds the same run further, to depth")
+                && err.contains(", turn 600 (")
+                && err.contains("loading r uses the journal's run"),
+            "{err}"
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("r ")).unwrap();
+        assert!(
+            row.contains("the backup (turn 300) is intact, but --load uses the journal's run, rebuilt from r.journal to turn 600"),
+            "{row}"
+        );
+        // `play` asks first; with no terminal it says what it would offer.
+        let play = run(&["play", "--load", "r"]);
+        assert_eq!(play.status.code(), Some(1), "{}", stderr(&play));
+        let err = stderr(&play);
+        assert!(
+            err.contains("r.sav.bak is at turn 300 (depth ")
+                && err.contains("r.journal reaches turn 600")
+                && err.contains("`delve simulate --load r --turns 0 --save r`"),
+            "{err}"
+        );
+
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
+        ok(&loaded);
+        let out = stdout(&loaded);
+        assert!(out.starts_with("turns: 600\n"), "{out}");
+        assert_eq!(digest(&out), at_600);
+        let err = stderr(&loaded);
+        assert!(err.contains("r.sav: damaged"), "{err}");
+        assert!(
+            err.contains("r.sav.bak is at turn 300 but")
+                && err.contains("r.journal reaches turn 600")
+                && err.contains("loaded the journal's run"),
+            "{err}"
+        );
+        // Loading only reads.
+        assert_eq!(std::fs::read(saves.join("r.sav.bak")).unwrap(), backup);
+        assert_eq!(std::fs::read(saves.join("r.journal")).unwrap(), journal);
+
+        // Going on from there: the journal is continued, not kept aside,
+        // and the backup stays as it was.
+        let more = run(&["simulate", "--load", "r", "--turns", "5", "--save", "r"]);
+        ok(&more);
+        assert!(
+            stdout(&more).starts_with("turns: 605\n"),
+            "{}",
+            stdout(&more)
+        );
+        assert!(!saves.join("r.journal.ahead-1").exists());
+        assert_eq!(std::fs::read(saves.join("r.sav.bak")).unwrap(), backup);
+        assert!(saves.join("r.sav.damaged-1").exists());
+        let clean = run(&["simulate", "--load", "r", "--turns", "0"]);
+        ok(&clean);
+        assert!(stdout(&clean).starts_with("turns: 605\n"));
+        assert_eq!(stderr(&clean), "");
+        let verify = run(&["verify", "r"]);
+        ok(&verify);
+        assert!(
+            stdout(&verify).contains("journal: agrees"),
+            "{}",
+            stdout(&verify)
+        );
+    }
+
+    /// A missing save is passed over as a damaged one is: the journal's
+    /// run, further than the backup, is what `--load` uses.
+    #[test]
+    fn a_journal_further_than_a_lone_backup_is_loaded() {
+        let dir = TempDir::new("journal-ahead-missing");
+        let saves = dir.path();
+        let (at_600, _) = damaged_with_journal_ahead(saves);
+        std::fs::remove_file(saves.join("r.sav")).unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        let verify = run(&["verify", "r"]);
+        assert_eq!(verify.status.code(), Some(2), "{}", stderr(&verify));
+        assert!(
+            stderr(&verify).contains("r.sav is missing; its backup")
+                && stderr(&verify).contains("loading r uses the journal's run"),
+            "{}",
+            stderr(&verify)
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("r ")).unwrap();
+        assert!(
+            row.contains("only the backup (r.sav.bak, turn 300) is there; --load uses the journal's run, rebuilt from r.journal to turn 600"),
+            "{row}"
+        );
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
+        ok(&loaded);
+        assert_eq!(digest(&stdout(&loaded)), at_600);
+        assert!(
+            stderr(&loaded).contains("r.sav is missing"),
+            "{}",
+            stderr(&loaded)
+        );
+    }
+
+    /// A journal further than the backup but damaged before the backup's
+    /// turn rebuilds nothing past it: the backup is loaded, and the journal
+    /// (whose later blocks are intact) is kept aside rather than cut.
+    #[test]
+    fn a_journal_ahead_but_damaged_early_leaves_the_backup() {
+        let dir = TempDir::new("journal-ahead-damaged");
+        let saves = dir.path();
+        damaged_with_journal_ahead(saves);
+        let run = |args: &[&str]| delve_in(saves, args);
+        let path = saves.join("r.journal");
+        let mut journal = std::fs::read(&path).unwrap();
+        let backup = std::fs::read(saves.join("r.sav.bak")).unwrap();
+        // The first block of actions: it ends before the backup's turn.
+        let (at, len) = blocks(&journal)[1];
+        journal[at + len - 1] ^= 0xff;
+        std::fs::write(&path, &journal).unwrap();
+
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0", "--save", "r"]);
+        ok(&loaded);
+        assert!(
+            stdout(&loaded).starts_with("turns: 300\n"),
+            "{}",
+            stdout(&loaded)
+        );
+        let err = stderr(&loaded);
+        assert!(err.contains("loading the backup"), "{err}");
+        assert!(!err.contains("loaded the journal's run"), "{err}");
+        let kept = saves.join("r.journal.ahead-1");
+        assert_eq!(std::fs::read(&kept).unwrap(), journal, "{err}");
+        assert!(err.contains("r.journal.ahead-1"), "{err}");
+        assert_eq!(std::fs::read(saves.join("r.sav.bak")).unwrap(), backup);
+    }
+
+    /// A journal further than the backup whose replay parts from its own
+    /// checkpoints before the backup's turn (a checkpoint altered, its
+    /// checksum made right) is not the backup's run: the backup is loaded,
+    /// saying why, and the journal is kept aside as before.
+    #[test]
+    fn a_journal_ahead_that_does_not_replay_leaves_the_backup() {
+        let dir = TempDir::new("journal-ahead-forged");
+        let saves = dir.path();
+        let (at_600, _) = damaged_with_journal_ahead(saves);
+        let run = |args: &[&str]| delve_in(saves, args);
+        let path = saves.join("r.journal");
+        let mut journal = std::fs::read(&path).unwrap();
+        let (at, len) = blocks(&journal)[1];
+        assert!(block_end(&journal, (at, len)) > 0);
+        journal[at + 40] ^= 1; // the checkpoint's digest
+        let crc = crc32fast::hash(&journal[at + 8..at + len]);
+        journal[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &journal).unwrap();
+
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
+        ok(&loaded);
+        let out = stdout(&loaded);
+        assert!(out.starts_with("turns: 300\n"), "{out}");
+        assert_ne!(digest(&out), at_600);
+        let err = stderr(&loaded);
+        assert!(
+            err.contains("r.journal holds") && err.contains("does not replay as recorded"),
+            "{err}"
+        );
+        assert!(err.contains("loading the backup"), "{err}");
+
+        let saved = run(&["simulate", "--load", "r", "--turns", "0", "--save", "r"]);
+        ok(&saved);
+        let err = stderr(&saved);
         assert!(
             err.contains(" actions past the loaded state (turn 300)"),
             "{err}"
         );
-        let kept = saves.join("r.journal.ahead-1");
-        assert!(kept.exists(), "{err}");
-        std::fs::rename(&kept, saves.join("other.journal")).unwrap();
-        let rebuilt = run(&["simulate", "--load", "other", "--turns", "0"]);
-        ok(&rebuilt);
-        assert_eq!(digest(&stdout(&rebuilt)), at_600);
+        assert_eq!(
+            std::fs::read(saves.join("r.journal.ahead-1")).unwrap(),
+            journal
+        );
+    }
+
+    /// A journal no further than the backup changes nothing: the backup
+    /// is loaded as it always was, and the journal is not kept aside.
+    #[test]
+    fn a_journal_not_ahead_leaves_the_backup() {
+        let dir = TempDir::new("journal-not-ahead");
+        let saves = dir.path();
+        let (_, at_300) = damaged_with_journal_ahead(saves);
+        let run = |args: &[&str]| delve_in(saves, args);
+        std::fs::write(saves.join("r.journal"), &at_300).unwrap();
+        let loaded = run(&["simulate", "--load", "r", "--turns", "0", "--save", "r"]);
+        ok(&loaded);
+        assert!(
+            stdout(&loaded).starts_with("turns: 300\n"),
+            "{}",
+            stdout(&loaded)
+        );
+        let err = stderr(&loaded);
+        assert!(err.contains("loading the backup"), "{err}");
+        assert!(!err.contains("r.journal"), "{err}");
+        assert!(!saves.join("r.journal.ahead-1").exists());
+        assert_eq!(std::fs::read(saves.join("r.journal")).unwrap(), at_300);
     }
 
     /// A journal with no save or backup beside it (a new run left unsaved,

@@ -320,6 +320,10 @@ fn a_damaged_save_offers_the_backup() {
         ],
     ));
     let bytes = damage(&run);
+    // Without the journal (which goes further, to turn 60: see
+    // a_damaged_save_offers_the_journals_run_further_than_the_backup), the
+    // backup is what there is.
+    std::fs::remove_file(saves.join("run.journal")).unwrap();
 
     let bin = bin();
     let dir = shell_quote(saves.path());
@@ -368,6 +372,73 @@ fn a_damaged_save_offers_the_backup() {
     assert_eq!(std::fs::read(aside.path()).unwrap(), bytes);
     tmux.type_text("Q");
     tmux.wait_for("second exited with 0");
+}
+
+/// A damaged save whose journal takes the backup's run further: `play`
+/// offers the journal's run first, then the backup; declining both leaves
+/// every file as it was, and accepting the journal's run loads it at the
+/// journal's turn with the backup untouched.
+#[test]
+fn a_damaged_save_offers_the_journals_run_further_than_the_backup() {
+    let saves = TempDir::new("play-damaged-journal");
+    let simulate = |args: &[&str]| ok(&delve_in(saves.path(), args));
+    // Turn 30 becomes the backup when turn 60 is saved; the journal holds
+    // turn 60 too. Then damage turn 60's save.
+    simulate(&["simulate", "--seed", "4", "--turns", "30", "--save", "run"]);
+    simulate(&[
+        "simulate", "--load", "run", "--turns", "30", "--save", "run",
+    ]);
+    let run = saves.join("run.sav");
+    let bytes = damage(&run);
+    let backup = std::fs::read(saves.join("run.sav.bak")).unwrap();
+
+    let bin = bin();
+    let dir = shell_quote(saves.path());
+    let command = format!(
+        "{bin} play --load run --saves-dir {dir}; echo \"first exited with $?\"; {bin} play --load run --saves-dir {dir}; echo \"second exited with $?\"; sleep 600"
+    );
+    let tmux = Tmux::start("damaged-journal", 80, 24, &command);
+    let enter = || {
+        assert!(
+            tmux.run(&["send-keys", "-t", "play", "Enter"])
+                .status
+                .success()
+        )
+    };
+    // The questions are longer than a line: read them joined again.
+    let joined_has = |text: &str| {
+        tmux.wait(&format!("{text:?}"), |_| tmux.joined().contains(text));
+        tmux.joined()
+    };
+    let asked = joined_has("Load the journal's run? The backup is kept. [y/N]");
+    assert!(
+        asked.contains("damaged") && asked.contains("turn 30") && asked.contains("turn 60"),
+        "{asked}"
+    );
+    tmux.type_text("n");
+    enter();
+    let asked = joined_has("instead? The journal is kept. [y/N]");
+    assert!(asked.contains("Load the backup from turn 30"), "{asked}");
+    tmux.type_text("n");
+    enter();
+    let declined = tmux.wait_for("first exited with 1");
+    assert!(declined.contains("left as it was"), "{declined}");
+    assert_eq!(std::fs::read(&run).unwrap(), bytes);
+    // Accepting the journal's run loads it at turn 60 (typed ahead: the
+    // second play reads it when it asks).
+    tmux.type_text("y");
+    enter();
+    let screen = tmux.wait_for("Seed 4  Save run");
+    assert!(
+        screen.starts_with("Loaded the journal's run (turn 60);"),
+        "{screen}"
+    );
+    assert_eq!(turn(&screen), Some(60), "{screen}");
+    assert_eq!(std::fs::read(saves.join("run.sav.bak")).unwrap(), backup);
+    tmux.type_text("Q");
+    tmux.wait_for("second exited with 0");
+    assert_eq!(std::fs::read(saves.join("run.sav.bak")).unwrap(), backup);
+    assert!(!saves.join("run.journal.ahead-1").exists());
 }
 
 /// A run whose stack has a level that cannot be made never starts: it is

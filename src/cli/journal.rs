@@ -5,7 +5,7 @@
 //! in its file.
 
 use delve::journal::journal_path;
-use delve::journal::recover::{RecoverError, Source, read_run};
+use delve::journal::recover::{RecoverError, Recovered, Source, read_run};
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveError};
 use delve::sim::Run;
@@ -20,11 +20,7 @@ pub fn has_journal(saves: &SaveDir, name: &str) -> bool {
 
 /// The run rebuilt from NAME's journal, after `save_error` made the save
 /// and its backup unusable. Reads only.
-pub fn rebuild(
-    saves: &SaveDir,
-    name: &str,
-    save_error: &SaveError,
-) -> Result<delve::journal::recover::Recovered, CliError> {
+pub fn rebuild(saves: &SaveDir, name: &str, save_error: &SaveError) -> Result<Recovered, CliError> {
     match read_run(saves, name, &mut |_| {}) {
         Ok(recovered) if recovered.source == Source::Journal => Ok(recovered),
         // The files changed under us: load what is there.
@@ -35,6 +31,19 @@ pub fn rebuild(
         ))),
         Err(e) => Err(e.into()),
     }
+}
+
+/// NAME's run as `--load` takes it when NAME has a journal: the save,
+/// else the further of the backup and the journal's run (the journal's
+/// only when it is the backup's run gone further, checked), else the
+/// journal's run. Reads only; `NotLoaded` when every file is damaged.
+pub fn recover(saves: &SaveDir, name: &str) -> Result<Recovered, CliError> {
+    read_run(saves, name, &mut |_| {}).map_err(|e| match e {
+        RecoverError::AllDamaged(problems) => {
+            CliError::NotLoaded(format!("nothing could be loaded: {}", problems.join("; ")))
+        }
+        e => e.into(),
+    })
 }
 
 /// NAME's journal for a run about to play, with what was done to the file

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use delve::journal::journal_path;
+use delve::journal::recover::{Past, journal_past};
 use delve::save::{SaveDir, SaveError};
 use delve::sim::{Outcome, Run};
 use delve::view::terminal::{Ending, ViewError};
@@ -254,33 +255,50 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             Ok((run, _)) => return Ok((run, None)),
             Err(e) if e.is_damage() => {
                 let backup = saves.backup(name);
-                let Ok((_, summary)) = delve::save::read_and_decode(&backup) else {
+                let Ok((backup_run, summary)) = delve::save::read_and_decode(&backup) else {
                     if journal::has_journal(saves, name) {
                         return rebuild_for_play(saves, name, &e, has_terminal());
                     }
                     return Err(e.into());
                 };
-                if !has_terminal() {
-                    // No one to ask: say what is wrong and what is there.
-                    return Err(CliError::NotLoaded(format!(
-                        "{e}\na backup from turn {} (depth {}) is in {}; in a terminal, play --load {name} offers to load it",
-                        summary.turn,
-                        summary.depth,
-                        backup.display()
-                    )));
+                // The journal may take the backup's run further: offered
+                // first, as any run rebuilt from the journal is.
+                match journal_further(saves, name, &e.to_string(), &backup_run, &summary)? {
+                    Further::Journal(run, note) => return Ok((*run, Some(note))),
+                    Further::Backup => {}
+                    Further::No if !has_terminal() => {
+                        // No one to ask: say what is wrong and what is there.
+                        return Err(CliError::NotLoaded(format!(
+                            "{e}\na backup from turn {} (depth {}) is in {}; in a terminal, play --load {name} offers to load it",
+                            summary.turn,
+                            summary.depth,
+                            backup.display()
+                        )));
+                    }
+                    Further::No => {
+                        eprintln!("delve: {e}");
+                        confirm(
+                            &format!(
+                                "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside.",
+                                summary.turn,
+                                summary.depth,
+                                backup.display()
+                            ),
+                            &path,
+                        )?;
+                    }
                 }
-                eprintln!("delve: {e}");
-                confirm(
-                    &format!(
-                        "A backup from turn {} (depth {}) is in {}. Load it? The damaged file is kept aside.",
-                        summary.turn,
-                        summary.depth,
-                        backup.display()
-                    ),
-                    &path,
-                )?;
             }
             Err(e) => return Err(e.into()),
+        }
+    } else if let Ok((backup_run, summary)) = delve::save::read_and_decode(&saves.backup(name)) {
+        // No save, only its backup (loaded without asking, as always),
+        // unless the journal takes the run further.
+        let said = format!("{} is missing", path.display());
+        if let Further::Journal(run, note) =
+            journal_further(saves, name, &said, &backup_run, &summary)?
+        {
+            return Ok((*run, Some(note)));
         }
     }
     // Here the save is either fine, or damaged with the player's consent to
@@ -349,9 +367,100 @@ fn rebuild_for_play(
     Ok((recovered.run, Some(note)))
 }
 
+/// What the player chose when the journal went further than the backup.
+enum Further {
+    /// The journal's run, and the note for the message line.
+    Journal(Box<Run>, String),
+    /// The backup, already agreed to.
+    Backup,
+    /// The journal takes the run no further: nothing was asked.
+    No,
+}
+
+/// `play --load NAME` with the save damaged or missing (`said` says
+/// which) and the backup intact: when NAME.journal rebuilds the backup's
+/// run further on, the player is asked whether to load the journal's run,
+/// and if not, whether to load the backup (the damaged save and the backup
+/// are kept either way); without a terminal it is only said, with the
+/// command that loads it. [`Further::No`] when the journal takes the run
+/// no further (what is wrong with it, if anything, is said): the caller
+/// goes on with the backup as before.
+fn journal_further(
+    saves: &SaveDir,
+    name: &str,
+    said: &str,
+    backup: &Run,
+    summary: &delve::save::Summary,
+) -> Result<Further, CliError> {
+    if !journal::has_journal(saves, name) {
+        return Ok(Further::No);
+    }
+    let journal = journal_path(saves.path(), name);
+    let backup_path = saves.backup(name);
+    let rebuilt = match journal_past(&journal, backup, &mut |_| {}) {
+        Past::Further(rebuilt) => rebuilt,
+        Past::NotFurther(why) => {
+            if let Some(why) = why {
+                eprintln!("delve: {why}");
+            }
+            return Ok(Further::No);
+        }
+    };
+    let run = rebuilt.run;
+    let further = format!(
+        "{} is at turn {} (depth {}) but {} reaches turn {} (depth {})",
+        backup_path.display(),
+        summary.turn,
+        summary.depth,
+        journal.display(),
+        run.turn(),
+        run.player().depth
+    );
+    if !has_terminal() {
+        return Err(CliError::NotLoaded(format!(
+            "{said}\n{further}; in a terminal, play --load {name} offers to load the journal's run, \
+             and `delve simulate --load {name} --turns 0 --save {name}` loads and saves it"
+        )));
+    }
+    eprintln!("delve: {said}");
+    if let Some(cut) = &rebuilt.cut {
+        eprintln!("delve: {}: {cut}", journal.display());
+    }
+    let note = format!(
+        "Loaded the journal's run (turn {}); {name}.sav was damaged or missing and the backup is at turn {}.",
+        run.turn(),
+        summary.turn
+    );
+    if ask(&format!(
+        "{further}: the same run, replayed and checked. Load the journal's run? The backup is kept."
+    ))? {
+        return Ok(Further::Journal(Box::new(run), note));
+    }
+    confirm(
+        &format!(
+            "Load the backup from turn {} instead? The journal is kept.",
+            summary.turn
+        ),
+        &saves.file(name),
+    )?;
+    Ok(Further::Backup)
+}
+
 /// Asks a yes/no question on the terminal before a load that uses
 /// something other than the save; anything but yes leaves `save` as it was.
 fn confirm(question: &str, save: &std::path::Path) -> Result<(), CliError> {
+    if ask(question)? {
+        Ok(())
+    } else {
+        Err(CliError::Declined(format!(
+            "{} left as it was; nothing was loaded",
+            save.display()
+        )))
+    }
+}
+
+/// Asks a yes/no question on the terminal: whether the answer was yes.
+fn ask(question: &str) -> Result<bool, CliError> {
     eprint!("{question} [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
@@ -361,12 +470,5 @@ fn confirm(question: &str, save: &std::path::Path) -> Result<(), CliError> {
             path: "standard input".into(),
             source,
         })?;
-    if matches!(answer.trim(), "y" | "Y" | "yes") {
-        Ok(())
-    } else {
-        Err(CliError::Declined(format!(
-            "{} left as it was; nothing was loaded",
-            save.display()
-        )))
-    }
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }

@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use delve::journal::journal_path;
+use delve::journal::recover::{Past, journal_past};
 use delve::save::SaveDir;
 
 use super::{CliError, format_time, outcome_name, write_output};
@@ -29,18 +31,29 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
             (Some(save), backup) => {
                 let status = match (&save.status, backup) {
                     (Ok(_), _) => "ok".to_string(),
-                    (Err(e), Some(b)) if b.status.is_ok() => format!(
-                        "{}; the backup (turn {}) is intact",
-                        e.problem(),
-                        b.status.as_ref().map_or(0, |s| s.turn)
-                    ),
+                    (Err(e), Some(b)) if b.status.is_ok() => {
+                        let turn = b.status.as_ref().map_or(0, |s| s.turn);
+                        match further(&saves, &listing.name) {
+                            Some(further) => format!(
+                                "{}; the backup (turn {turn}) is intact, but --load uses the journal's run, {further}",
+                                e.problem()
+                            ),
+                            None => format!("{}; the backup (turn {turn}) is intact", e.problem()),
+                        }
+                    }
                     (Err(e), _) => e.problem(),
                 };
                 (save, status)
             }
             (None, Some(backup)) => {
                 let status = match &backup.status {
-                    Ok(_) => format!("only the backup ({}.sav.bak) is there", listing.name),
+                    Ok(b) => match further(&saves, &listing.name) {
+                        Some(further) => format!(
+                            "only the backup ({}.sav.bak, turn {}) is there; --load uses the journal's run, {further}",
+                            listing.name, b.turn
+                        ),
+                        None => format!("only the backup ({}.sav.bak) is there", listing.name),
+                    },
                     Err(e) => format!(
                         "only the backup is there, and it is not intact: {}",
                         e.problem()
@@ -131,6 +144,24 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
         text.push_str(&format!("{}  {status}\n", cells.join(" ")));
     }
     write_output(None, text.as_bytes())
+}
+
+/// For a run whose save is damaged or missing and whose backup is intact:
+/// when NAME.journal takes the backup's run further (as `--load` judges
+/// it: the same run, replayed and checked; so this row costs a decode of
+/// the backup and a replay, where the others read headers only), where it
+/// takes it, in a few words. `None` when `--load` uses the backup.
+fn further(saves: &SaveDir, name: &str) -> Option<String> {
+    let journal = journal_path(saves.path(), name);
+    std::fs::symlink_metadata(&journal).ok()?;
+    let (backup, _) = delve::save::read_and_decode(&saves.backup(name)).ok()?;
+    match journal_past(&journal, &backup, &mut |_| {}) {
+        Past::Further(rebuilt) => Some(format!(
+            "rebuilt from {name}.journal to turn {}",
+            rebuilt.run.turn()
+        )),
+        Past::NotFurther(_) => None,
+    }
 }
 
 /// A lone journal's actions, and whether its turn is that of its last

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
+use delve::journal::recover::Source;
 use delve::journal::session::Session;
-use delve::save::{SaveDir, SaveError};
+use delve::save::{SaveDir, SaveLock};
 use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
 use delve::sim::{ItemKind, MAX_TURNS, MonsterKind, Outcome, Run, play_headless};
 use delve::vault::Vault;
@@ -79,7 +80,12 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     let mut run = match &args.load {
         Some(name) => {
             let saves = saves.as_ref().expect("opened above");
-            let mut run = load_or_rebuild(saves, name)?;
+            let lock = &locks
+                .iter()
+                .find(|(n, _)| n == name)
+                .expect("locked above")
+                .1;
+            let mut run = load_or_rebuild(saves, name, lock)?;
             prove_loaded(&mut run, &saves.file(name))?;
             run
         }
@@ -233,29 +239,34 @@ fn runs_summary(
     write_output(None, text.as_bytes())
 }
 
-/// Loads NAME for `simulate --load`: the save, else (as today) its backup
-/// with a warning, else the run rebuilt from NAME.journal, saying what was
-/// wrong with each file passed over and what is loaded instead.
-fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
-    match saves.load(name) {
-        Ok((run, _, warning)) => {
-            if let Some(warning) = warning {
-                eprintln!("delve: warning: {warning}");
-            }
-            Ok(run)
+/// Loads NAME for `simulate --load`: the save; else, with no journal,
+/// its backup with a warning; else the further of the backup and the run
+/// rebuilt from NAME.journal (the journal's only when it is the backup's
+/// run gone further, replayed and checked), or the journal's run when the
+/// backup is unusable too; saying what was wrong with each file passed
+/// over and what is loaded instead. A damaged save is set aside when the
+/// backup is loaded, as it always was; the backup itself is never touched.
+fn load_or_rebuild(saves: &SaveDir, name: &str, lock: &SaveLock) -> Result<Run, CliError> {
+    if !journal::has_journal(saves, name) {
+        let (run, _, warning) = saves.load(name)?;
+        if let Some(warning) = warning {
+            eprintln!("delve: warning: {warning}");
         }
-        Err(e)
-            if (e.is_damage() || matches!(e, SaveError::Missing { .. }))
-                && journal::has_journal(saves, name) =>
-        {
-            let recovered = journal::rebuild(saves, name, &e)?;
-            for note in &recovered.notes {
-                eprintln!("delve: warning: {note}");
-            }
-            Ok(recovered.run)
-        }
-        Err(e) => Err(e.into()),
+        return Ok(run);
     }
+    let recovered = journal::recover(saves, name)?;
+    for note in &recovered.notes {
+        eprintln!("delve: warning: {note}");
+    }
+    if recovered.source == Source::Backup && std::fs::symlink_metadata(saves.file(name)).is_ok() {
+        let aside = saves.set_damaged_aside(name, lock)?;
+        eprintln!(
+            "delve: warning: kept the damaged {} as {}",
+            saves.file(name).display(),
+            aside.display()
+        );
+    }
+    Ok(recovered.run)
 }
 
 /// `play_headless` with the journal kept: a block appended at every level

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use delve::journal::check::{Expected, check_save};
 use delve::journal::lone;
-use delve::journal::recover::replay_journal;
+use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::journal::session::start_of;
 use delve::journal::{journal_path, read_file};
 use delve::save::{SaveDir, SaveError};
@@ -37,12 +37,25 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
             // or only the backup (which is what a load would use).
             let backup = saves.backup(save);
             if std::fs::symlink_metadata(&backup).is_ok() {
-                return Err(CliError::Usage(format!(
-                    "{} is missing; its backup {} is there (`delve verify {}` checks it; loading {save} would use it)",
-                    path.display(),
-                    backup.display(),
-                    backup.display()
-                )));
+                // Which one loading uses: the backup, or the journal's run
+                // when it takes the backup's run further.
+                let further = delve::save::read_and_decode(&backup)
+                    .ok()
+                    .and_then(|(run, b)| further_than_backup(saves.path(), save, &run, &b));
+                return Err(CliError::Usage(match further {
+                    Some(further) => format!(
+                        "{} is missing; its backup {} is there, {further} (`delve verify {}` checks the backup)",
+                        path.display(),
+                        backup.display(),
+                        backup.display()
+                    ),
+                    None => format!(
+                        "{} is missing; its backup {} is there (`delve verify {}` checks it; loading {save} would use it)",
+                        path.display(),
+                        backup.display(),
+                        backup.display()
+                    ),
+                }));
             }
             // Only the journal: `--load` rebuilds the run from it, so it
             // is checked the same way.
@@ -64,15 +77,27 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
             let backup = PathBuf::from(format!("{}.bak", path.display()));
             let is_save = path.extension().is_some_and(|e| e == "sav");
             return Err(match delve::save::read_and_decode(&backup) {
-                Ok((_, b)) if is_save => CliError::DamagedWithBackup {
-                    error,
-                    note: format!(
-                        "delve: its backup {} is intact (depth {}, turn {}); loading the save uses it instead (play asks first)",
-                        backup.display(),
-                        b.depth,
-                        b.turn
-                    ),
-                },
+                Ok((backup_run, b)) if is_save => {
+                    let further = path
+                        .file_name()
+                        .and_then(|f| f.to_str())
+                        .and_then(|f| f.strip_suffix(".sav"))
+                        .zip(path.parent())
+                        .and_then(|(name, dir)| further_than_backup(dir, name, &backup_run, &b));
+                    let note = match further {
+                        Some(further) => format!(
+                            "delve: its backup {} is intact, {further} (play asks first)",
+                            backup.display()
+                        ),
+                        None => format!(
+                            "delve: its backup {} is intact (depth {}, turn {}); loading the save uses it instead (play asks first)",
+                            backup.display(),
+                            b.depth,
+                            b.turn
+                        ),
+                    };
+                    CliError::DamagedWithBackup { error, note }
+                }
                 _ => error.into(),
             });
         }
@@ -105,6 +130,50 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         }
     }
     write_output(None, text.as_bytes())
+}
+
+/// When NAME.journal in `dir` takes `backup`'s run further than the backup
+/// (as `--load` judges it: the same run, replayed and checked), the words
+/// saying so and that loading uses it, with the turns of both; `None`
+/// when loading would use the backup (what is wrong with the journal, if
+/// anything, is said on stderr).
+fn further_than_backup(
+    dir: &Path,
+    name: &str,
+    backup: &Run,
+    summary: &delve::save::Summary,
+) -> Option<String> {
+    let journal = journal_path(dir, name);
+    match journal_past(&journal, backup, &mut |_| {}) {
+        Past::Further(rebuilt) => {
+            let mut run = rebuilt.run;
+            // Its levels made, as loading does, or it is not what loads.
+            if let Err(e) = prove_loaded(&mut run, &journal) {
+                eprintln!("delve: {e}");
+                return None;
+            }
+            Some(format!(
+                "at depth {}, turn {}; but {} rebuilds the same run further, to depth {}, turn {} \
+                 ({} actions replayed and checked{}): loading {name} uses the journal's run, and \
+                 the backup is kept",
+                summary.depth,
+                summary.turn,
+                journal.display(),
+                run.player().depth,
+                run.turn(),
+                rebuilt.actions,
+                rebuilt
+                    .cut
+                    .map_or_else(String::new, |cut| format!("; {cut}"))
+            ))
+        }
+        Past::NotFurther(why) => {
+            if let Some(why) = why {
+                eprintln!("delve: {why}");
+            }
+            None
+        }
+    }
 }
 
 /// `delve verify` of a journal: the run rebuilt from it as `--load` does

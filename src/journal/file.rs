@@ -241,6 +241,30 @@ impl JournalWriter {
                 )),
             ));
         }
+        if let Some(cut) = &journal.cut
+            && journal.start == *start
+            && journal.recording.is_prefix_of(recording)
+            && super::claimed_after_cut(&bytes, cut).is_some_and(|end| end > recording.len())
+        {
+            // Damaged before the loaded state's end, with intact blocks
+            // after the damage that go past it: their actions cannot be
+            // replayed, but cutting the file would destroy them. Kept
+            // aside too, for whoever can mend it.
+            drop(file);
+            let kept = keep_aside(path)?;
+            let (writer, _) = rebuild(String::new())?;
+            return Ok((
+                writer,
+                Some(format!(
+                    "{}: {cut}; blocks after the damage hold actions past the loaded state (turn {}), \
+                     which cannot be replayed past it: kept the file as {} and began a new journal \
+                     from the loaded state",
+                    path.display(),
+                    now.turn,
+                    kept.display()
+                )),
+            ));
+        }
         if journal.start != *start || !journal.recording.is_prefix_of(recording) {
             return rebuild(format!(
                 "{} holds a different run, or one the save does not continue; rebuilt it from the save",

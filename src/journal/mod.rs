@@ -518,6 +518,45 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
     })
 }
 
+/// How far the blocks after a journal's cut say they go: the most actions
+/// any of them ends at (`before + count`), following the stated lengths
+/// from the cut (past the first, damaged block when its stated length
+/// lies within the file) and counting only blocks whose checksum matches.
+/// `None` when there is no such block: a torn last block, or damage that
+/// hides where the next block begins. Their actions cannot be replayed
+/// (the damaged block's are lost), so this only says whether cutting the
+/// file there would destroy actions a journal holds past some point. Each
+/// step moves at least a block header on, so the work is bounded by the
+/// file's size.
+pub(crate) fn claimed_after_cut(bytes: &[u8], cut: &Cut) -> Option<u64> {
+    let mut at = usize::try_from(cut.offset).ok()?;
+    let mut furthest: Option<u64> = None;
+    let mut first = true;
+    while bytes.len().saturating_sub(at) >= BLOCK_HEADER_LEN {
+        let len = match check_block(&bytes[at..]) {
+            Ok((h, len)) => {
+                if h.kind == KIND_ACTIONS
+                    && let Some(end) = h.before.checked_add(h.count)
+                {
+                    furthest = furthest.max(Some(end));
+                }
+                len
+            }
+            Err(_) if first => {
+                let h = parse_block_header(&bytes[at..]);
+                if h.stored > MAX_BLOCK {
+                    break;
+                }
+                BLOCK_HEADER_LEN + h.stored as usize
+            }
+            Err(_) => break,
+        };
+        first = false;
+        at += len;
+    }
+    furthest
+}
+
 /// What is wrong with an actions block's place in the journal, if
 /// anything: it must follow the `actions` read so far, and a checkpoint
 /// may not go back before the turn of the one before (`last_turn`).

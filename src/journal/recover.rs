@@ -1,14 +1,16 @@
-//! A run back from whatever is left of it: `NAME.sav`, else
-//! `NAME.sav.bak`, else `NAME.journal` replayed. Reading only: nothing here
-//! renames, deletes or writes a file (the caller does, once the player
-//! agrees where asking is the rule).
+//! A run back from whatever is left of it: `NAME.sav`, else the further
+//! of `NAME.sav.bak` and `NAME.journal` replayed (the journal only when it
+//! is the backup's own run, checked, gone further), else `NAME.journal`
+//! alone. Reading only: nothing here renames, deletes or writes a file
+//! (the caller does, once the player agrees where asking is the rule).
 
 use std::path::Path;
 
 use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
-use super::check::{Expected, check, start_run};
+use super::check::{Expected, JournalFit, check, fit, start_run};
+use super::session::start_of;
 use super::{Cut, JournalError, read_file};
 
 /// Where a recovered run came from.
@@ -18,7 +20,9 @@ pub enum Source {
     Save,
     /// NAME.sav.bak: the save was damaged or missing.
     Backup,
-    /// NAME.journal replayed: the save and its backup were both unusable.
+    /// NAME.journal replayed: the save and its backup were both unusable,
+    /// or the backup was intact but the journal rebuilt the same run
+    /// further on ([`Recovered::backup`] then says how far the backup is).
     Journal,
 }
 
@@ -32,6 +36,10 @@ pub struct Recovered {
     /// What was wrong with each file passed over, and what was loaded
     /// instead, one line each, in order.
     pub notes: Vec<String>,
+    /// The intact backup passed over for the journal's run, which went
+    /// further: its summary. `None` unless `source` is
+    /// [`Source::Journal`] with an intact backup.
+    pub backup: Option<Summary>,
 }
 
 /// Why nothing could be recovered.
@@ -90,11 +98,49 @@ pub fn read_run(
             continue;
         }
         match save::read_and_decode(&path) {
+            Ok((run, _)) if source == Source::Save => {
+                return Ok(Recovered {
+                    run,
+                    source,
+                    notes,
+                    backup: None,
+                });
+            }
             Ok((run, summary)) => {
-                if source == Source::Backup {
-                    notes.push(loading(&path, &summary));
-                }
-                return Ok(Recovered { run, source, notes });
+                let journal = super::journal_path(saves.path(), name);
+                return Ok(match journal_past(&journal, &run, progress) {
+                    Past::Further(rebuilt) => {
+                        if let Some(cut) = &rebuilt.cut {
+                            notes.push(format!("{}: {cut}", journal.display()));
+                        }
+                        notes.push(format!(
+                            "{} is at turn {} but {} reaches turn {} ({} actions more, replayed and checked): loaded the journal's run",
+                            path.display(),
+                            summary.turn,
+                            journal.display(),
+                            rebuilt.run.turn(),
+                            rebuilt
+                                .actions
+                                .saturating_sub(run.recording().map_or(0, |r| r.len())),
+                        ));
+                        Recovered {
+                            run: rebuilt.run,
+                            source: Source::Journal,
+                            notes,
+                            backup: Some(summary),
+                        }
+                    }
+                    Past::NotFurther(why) => {
+                        notes.extend(why);
+                        notes.push(loading(&path, &summary));
+                        Recovered {
+                            run,
+                            source,
+                            notes,
+                            backup: None,
+                        }
+                    }
+                });
             }
             Err(e) if e.is_damage() => {
                 problems.push(e.to_string());
@@ -133,6 +179,7 @@ pub fn read_run(
         run: rebuilt.run,
         source: Source::Journal,
         notes,
+        backup: None,
     })
 }
 
@@ -183,6 +230,82 @@ pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebu
         actions: checked.actions,
         cut: journal.cut,
     })
+}
+
+/// How a journal stands against a run loaded from the backup.
+#[derive(Debug)]
+pub enum Past {
+    /// The journal holds the backup's run (the same start, the backup's
+    /// actions first) and more actions after them, and its replay agrees
+    /// with its own checkpoints and passes through the backup's state: the
+    /// run at the end of its intact blocks.
+    Further(Box<Rebuilt>),
+    /// The backup's run is as far as the journal can take it: no journal,
+    /// one that holds no more than the backup, another run, or one whose
+    /// further actions do not rebuild. What is worth saying about it, if
+    /// anything (a journal that goes further but does not rebuild, one
+    /// that cannot be read).
+    NotFurther(Option<String>),
+}
+
+/// Whether the journal at `path` takes `backup`'s run further than the
+/// backup does (see [`Past`]). Reads only. The work is what a journal
+/// rebuild does anyway: the file decoded within [`super::MAX_FILE`], and
+/// a replay only when it holds more actions than the backup, bounded by
+/// its actions.
+pub fn journal_past(path: &Path, backup: &Run, progress: &mut dyn FnMut(u64)) -> Past {
+    let Some(recording) = backup.recording() else {
+        // Saved before runs were recorded: nothing to tell the runs apart.
+        return Past::NotFurther(None);
+    };
+    if !present(path) {
+        return Past::NotFurther(None);
+    }
+    let journal = match read_file(path) {
+        Ok(journal) => journal,
+        Err(e) => {
+            return Past::NotFurther(Some(format!("{e}; it is not used")));
+        }
+    };
+    let more = match fit(&journal, &start_of(backup), recording) {
+        JournalFit::Longer(more) => more,
+        JournalFit::Other => {
+            return Past::NotFurther(Some(format!(
+                "{} holds another run, or actions the backup does not have: it is not used",
+                path.display()
+            )));
+        }
+        JournalFit::Same | JournalFit::Shorter(_) => return Past::NotFurther(None),
+    };
+    let unused = |why: String| {
+        Past::NotFurther(Some(format!(
+            "{} holds {more} actions past the backup, but {why}: it is not used",
+            path.display()
+        )))
+    };
+    let start = match start_run(&journal.start) {
+        Ok(start) => start,
+        Err(e) => return unused(format!("its start cannot be generated: {e}")),
+    };
+    // The journal's checkpoints and the backup's own state, in the order a
+    // replay meets them: passing through the backup's state is what makes
+    // the journal's run the backup's, continued.
+    let mut expected: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
+    expected.push(Expected {
+        actions: recording.len(),
+        turn: backup.turn(),
+        digest: backup.digest(),
+    });
+    expected.sort_by_key(|e| e.actions);
+    let checked = check(start, &journal.recording, &expected, progress);
+    if let Some(parting) = &checked.parting {
+        return unused(format!("it does not replay as recorded: {parting}"));
+    }
+    Past::Further(Box::new(Rebuilt {
+        run: checked.run,
+        actions: checked.actions,
+        cut: journal.cut,
+    }))
 }
 
 fn loading(path: &Path, summary: &Summary) -> String {

@@ -360,3 +360,48 @@ fn a_summary_agrees_with_the_full_decode() {
     // No start, no summary, as no journal.
     assert!(summarise(&bytes[..FILE_HEADER_LEN + 10], "j").is_err());
 }
+
+/// What the blocks after a cut say: the end of the last intact block when
+/// a body in the middle is damaged, nothing for a torn last block, and
+/// never a panic or a claim past the file's own blocks, whatever byte is
+/// damaged or wherever the cut is said to be.
+#[test]
+fn blocks_after_a_cut_say_how_far_they_go() {
+    let pieces = vec![
+        vec![Action::Wait; 5],
+        vec![Action::Wait, Action::Descend],
+        vec![Action::Wait; 9],
+    ];
+    let total = 16;
+    let (bytes, ends) = journal_of(&pieces);
+    // The last byte of the first actions block: its body.
+    let mut damaged = bytes.clone();
+    damaged[ends[1] - 1] ^= 0xff;
+    let cut = decode(&damaged, "j").unwrap().cut.unwrap();
+    assert_eq!(cut.offset, ends[0] as u64);
+    assert_eq!(claimed_after_cut(&damaged, &cut), Some(total));
+    // The same damage in the last block: nothing intact after it.
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() - 1] ^= 0xff;
+    let cut = decode(&damaged, "j").unwrap().cut.unwrap();
+    assert_eq!(claimed_after_cut(&damaged, &cut), None);
+    let torn = &bytes[..bytes.len() - 1];
+    let cut = decode(torn, "j").unwrap().cut.unwrap();
+    assert_eq!(claimed_after_cut(torn, &cut), None);
+    for at in ends[0]..bytes.len() {
+        for flip in [0x01, 0x80, 0xff] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= flip;
+            if let Some(cut) = decode(&damaged, "j").unwrap().cut {
+                let claim = claimed_after_cut(&damaged, &cut);
+                assert!(claim.is_none_or(|c| c <= total), "byte {at}: {claim:?}");
+            }
+        }
+    }
+    let nowhere = Cut {
+        offset: u64::MAX,
+        bytes: 0,
+        what: String::new(),
+    };
+    assert_eq!(claimed_after_cut(&bytes, &nowhere), None);
+}
