@@ -295,13 +295,21 @@ impl Vault {
     /// The orientations the vault allows, each giving a different drawing
     /// listed once (a square room turned twice may look the same).
     pub fn orientations(&self) -> Vec<Orientation> {
+        let mut out = Vec::with_capacity(8);
+        self.orientations_into(&mut out);
+        out
+    }
+
+    /// [`Vault::orientations`] into `out` (cleared first), so a caller
+    /// placing vault after vault keeps one list.
+    pub(crate) fn orientations_into(&self, out: &mut Vec<Orientation>) {
         let turns: &[u8] = if self.rotate { &[0, 1, 2, 3] } else { &[0] };
         let flips: &[bool] = if self.mirror {
             &[false, true]
         } else {
             &[false]
         };
-        let mut out: Vec<Orientation> = Vec::with_capacity(turns.len() * flips.len());
+        out.clear();
         for &quarter_turns in turns {
             for &mirrored in flips {
                 let o = Orientation {
@@ -313,7 +321,6 @@ impl Vault {
                 }
             }
         }
-        out
     }
 
     /// Whether the vault can stand in a `width` x `height` level: inside

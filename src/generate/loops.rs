@@ -37,12 +37,20 @@ struct Shortcut {
     len: u8,
 }
 
+/// The lists [`add`] fills, kept from level to level.
+#[derive(Default)]
+pub(super) struct Scratch {
+    found: Vec<Shortcut>,
+    cells: Vec<usize>,
+}
+
 /// Adds up to `extra_loops.count` shortcuts.
 pub(super) fn add(
     rules: &Rules,
     cfg: &Config,
     site: &mut Site<'_>,
     bfs: &mut Bfs,
+    scratch: &mut Scratch,
     rng: &mut Pcg64,
 ) {
     let w = site.width;
@@ -52,7 +60,8 @@ pub(super) fn add(
     // Rounded up, so any ratio above 1 asks for a walk longer than the
     // shortcut.
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
-    let mut found: Vec<Shortcut> = Vec::new();
+    let Scratch { found, cells } = scratch;
+    found.clear();
     for from in 0..site.tiles.len() {
         if site.tiles[from] != Tile::Corridor {
             continue;
@@ -108,8 +117,7 @@ pub(super) fn add(
     }
     let wanted = usize::from(l.count);
     let mut made = 0;
-    let mut cells: Vec<usize> = Vec::with_capacity(max_len + 1);
-    for s in found {
+    for &s in found.iter() {
         if made == wanted {
             break;
         }
@@ -168,7 +176,7 @@ pub(super) fn add(
         if walk {
             continue;
         }
-        for &c in &cells {
+        for &c in cells.iter() {
             rules.open(site, c);
         }
         made += 1;

@@ -293,8 +293,8 @@ impl std::fmt::Display for Overrun {
     }
 }
 
-/// Reusable buffers, so generating many levels on one thread allocates
-/// almost nothing after the first.
+/// Reusable buffers, so a warm generator asks the allocator for nothing
+/// but the storage of the level it returns (`tests/alloc.rs` counts).
 #[derive(Default)]
 pub struct Generator {
     room_id: Vec<u16>,
@@ -306,6 +306,30 @@ pub struct Generator {
     pristine: Vec<u8>,
     /// The work budget the last level spent.
     work_spent: u64,
+    /// The lists an attempt makes and drops, kept with their capacity.
+    lists: Lists,
+}
+
+/// What an attempt lists on its way and drops once the level is made.
+#[derive(Default)]
+struct Lists {
+    vaults: vault_place::Scratch,
+    vault_shapes: Vec<Shape>,
+    /// Every room's shape, vaults first, lent to the attempt's `Ground`.
+    shapes: Vec<Shape>,
+    /// Each laid vault's entrances and stair places: the first `laid`
+    /// lists are this level's, the rest only keep their capacity.
+    entrances: Vec<Vec<u32>>,
+    stair_spots: Vec<Vec<crate::geom::Pos>>,
+    laid: usize,
+    /// Each room's doors while the corridors are carved (each list becomes
+    /// its room's in the level).
+    doors: Vec<Vec<Door>>,
+    /// The tiles and hardness of an attempt thrown away, for the next.
+    spare_tiles: Vec<Tile>,
+    spare_hardness: Vec<u8>,
+    stairs: stairs::Scratch,
+    loops: loops::Scratch,
 }
 
 /// Generates one level with fresh buffers and the vaults delve ships
@@ -327,18 +351,16 @@ pub struct Groundwork {
 }
 
 /// Stage one of an attempt: the hardness field with the rooms cut into it.
+/// Beside it, in the generator's `Lists`, for each vault (rooms 0 to k-1)
+/// the cells of its doors on its edge (`entrances`: the only places
+/// corridors may join it; they stay rock, out of the room, until a
+/// corridor opens one, and the rest become doors as drawn once the
+/// corridors are done) and the cells its drawing marks for stairs.
 #[derive(Clone)]
 struct Ground {
     tiles: Vec<Tile>,
     hardness: Vec<u8>,
     shapes: Vec<Shape>,
-    /// For each vault (rooms 0 to k-1), the cells of its doors on its
-    /// edge: the only places corridors may join it. They stay rock, out of
-    /// the room, until a corridor opens one; the rest become doors as drawn
-    /// once the corridors are done.
-    entrances: Vec<Vec<u32>>,
-    /// For each vault, the cells its drawing marks for stairs.
-    stair_spots: Vec<Vec<crate::geom::Pos>>,
 }
 
 impl Generator {
@@ -357,7 +379,7 @@ impl Generator {
         let budget = Budget::for_level(config.width, config.height);
         let ground = self.ground(config, vaults, seed, depth, 0, &budget).ok()?;
         Some(Groundwork {
-            entrances: ground.entrances.clone(),
+            entrances: self.lists.entrances[..self.lists.laid].to_vec(),
             ground,
             room_id: self.room_id.clone(),
             seed,
@@ -377,9 +399,11 @@ impl Generator {
         }
         let config = &config.at_depth(work.depth);
         let budget = Budget::for_level(config.width, config.height);
-        join_rooms(
+        let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
+            &mut self.lists.loops,
+            &mut self.lists.doors,
             &self.pristine,
             config,
             &mut work.ground,
@@ -388,12 +412,15 @@ impl Generator {
             (work.seed, work.depth, 0),
             &budget,
         )
-        .is_ok()
+        .is_ok();
+        self.lists.doors.clear();
+        joined
     }
 
     /// Stage one of an attempt: hardness, then rooms placed and cut into it
-    /// (their ids left in `self.room_id`). `Err` holds how many rooms were
-    /// placed when too few were.
+    /// (their ids left in `self.room_id`, the vaults' entrances and stair
+    /// places in `self.lists`). `Err` holds how many rooms were placed when
+    /// too few were.
     fn ground(
         &mut self,
         config: &Config,
@@ -404,7 +431,12 @@ impl Generator {
         budget: &Budget,
     ) -> Result<Ground, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
-        let mut hardness = vec![0u8; w * h];
+        let lists = &mut self.lists;
+        // An attempt thrown away leaves its grids for the next; a level
+        // made takes them with it.
+        let mut hardness = std::mem::take(&mut lists.spare_hardness);
+        hardness.clear();
+        hardness.resize(w * h, 0);
         let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
         hardness::fill(
             &mut hardness,
@@ -433,7 +465,8 @@ impl Generator {
             }
             _ => crate::config::VaultConfig::NONE.count,
         };
-        let placed = vault_place::place(
+        vault_place::place(
+            &mut lists.vaults,
             vaults,
             wanted,
             depth,
@@ -443,68 +476,102 @@ impl Generator {
             1,
             budget,
         );
-        let vault_shapes: Vec<Shape> = placed
-            .iter()
-            .map(|p| {
-                Shape::Vault(VaultBox {
-                    bounds: Rect {
-                        x: p.x,
-                        y: p.y,
-                        width: p.drawing.width(),
-                        height: p.drawing.height(),
-                    },
-                    vault: p.vault as u16,
-                    quarter_turns: p.orientation.quarter_turns,
-                    mirrored: p.orientation.mirrored,
-                })
+        let placed = &lists.vaults.placed;
+        lists.vault_shapes.clear();
+        lists.vault_shapes.extend(placed.iter().map(|p| {
+            Shape::Vault(VaultBox {
+                bounds: Rect {
+                    x: p.x,
+                    y: p.y,
+                    width: p.width,
+                    height: p.height,
+                },
+                vault: p.vault as u16,
+                quarter_turns: p.orientation.quarter_turns,
+                mirrored: p.orientation.mirrored,
             })
-            .collect();
-        let shapes = rooms::place(config, &mut rng, &mut self.room_id, &vault_shapes, budget);
-        if budget.overspent() {
-            return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
+        }));
+        let mut shapes = std::mem::take(&mut lists.shapes);
+        rooms::place(
+            config,
+            &mut rng,
+            &mut self.room_id,
+            &lists.vault_shapes,
+            budget,
+            &mut shapes,
+        );
+        let placed_too_few = if budget.overspent() {
+            Some(Rejected::OverBudget(WorkStage::PlacingRooms))
+        } else if shapes.len() < usize::from(config.rooms.count.min) {
+            Some(Rejected::TooFewRooms(shapes.len()))
+        } else {
+            None
+        };
+        if let Some(rejected) = placed_too_few {
+            lists.shapes = shapes;
+            lists.spare_hardness = hardness;
+            return Err(rejected);
         }
-        if shapes.len() < usize::from(config.rooms.count.min) {
-            return Err(Rejected::TooFewRooms(shapes.len()));
-        }
-        let mut tiles = vec![Tile::Rock; w * h];
+        let mut tiles = std::mem::take(&mut lists.spare_tiles);
+        tiles.clear();
+        tiles.resize(w * h, Tile::Rock);
         for (c, &id) in self.room_id.iter().enumerate() {
             if id != 0 {
                 tiles[c] = Tile::Floor;
                 hardness[c] = 0;
             }
         }
-        let (entrances, stair_spots) = placed
-            .iter()
-            .map(|p| lay_vault(p, w, &mut tiles, &mut hardness, &mut self.room_id))
-            .unzip();
+        lists.laid = placed.len();
+        if lists.entrances.len() < placed.len() {
+            lists.entrances.resize_with(placed.len(), Vec::new);
+            lists.stair_spots.resize_with(placed.len(), Vec::new);
+        }
+        for (i, p) in placed.iter().enumerate() {
+            lay_vault(
+                p,
+                vaults,
+                w,
+                (&mut tiles, &mut hardness, &mut self.room_id),
+                &mut lists.entrances[i],
+                &mut lists.stair_spots[i],
+            );
+        }
         Ok(Ground {
             tiles,
             hardness,
             shapes,
-            entrances,
-            stair_spots,
         })
+    }
+
+    /// Takes back the buffers of an attempt thrown away.
+    fn give_back(&mut self, ground: Ground) {
+        let lists = &mut self.lists;
+        (lists.spare_tiles, lists.spare_hardness, lists.shapes) =
+            (ground.tiles, ground.hardness, ground.shapes);
+        // Lists lent to rooms that are not kept.
+        lists.doors.clear();
     }
 }
 
-/// Lays a placed vault's drawing into the level, cell by cell, and returns
-/// its entrances and stair places. Its own rock is immutable (255), so neither corridors nor
+/// Lays a placed vault's drawing into the level, cell by cell, and lists
+/// its entrances and stair places (into `entrances` and `spots`, cleared
+/// first). Its own rock is immutable (255), so neither corridors nor
 /// tunnellers go through it; `?` cells and entrances leave the room (to
 /// the generator, and to the corridors that may open them).
 fn lay_vault(
     placed: &vault_place::PlacedVault,
+    vaults: &[Vault],
     w: usize,
-    tiles: &mut [Tile],
-    hardness: &mut [u8],
-    room_id: &mut [u16],
-) -> (Vec<u32>, Vec<crate::geom::Pos>) {
-    let d = &placed.drawing;
-    let mut entrances = Vec::new();
-    let mut spots = Vec::new();
-    for (x, y, cell) in d.cells() {
+    (tiles, hardness, room_id): (&mut [Tile], &mut [u8], &mut [u16]),
+    entrances: &mut Vec<u32>,
+    spots: &mut Vec<crate::geom::Pos>,
+) {
+    entrances.clear();
+    spots.clear();
+    for (x, y, cell) in placed.cells(vaults) {
         let c =
             (usize::from(placed.y) + usize::from(y)) * w + usize::from(placed.x) + usize::from(x);
-        let edge = x == 0 || y == 0 || x + 1 == d.width() || y + 1 == d.height();
+        let edge = x == 0 || y == 0 || x + 1 == placed.width || y + 1 == placed.height;
         let (tile, hard) = match cell {
             VaultCell::StairSpot => {
                 spots.push(crate::geom::Pos::new(placed.x + x, placed.y + y));
@@ -527,17 +594,18 @@ fn lay_vault(
         tiles[c] = tile;
         hardness[c] = hard;
     }
-    (entrances, spots)
 }
 
 /// The corridor stage of one attempt: the configured style, then extra
 /// loops and dead-end pruning, each from its own random stream. (A free
 /// function over the generator's buffers, since the site borrows another.)
-/// Returns each room's doors. `at` is (seed, depth, attempt).
+/// Leaves each room's doors in `doors`. `at` is (seed, depth, attempt).
 #[allow(clippy::too_many_arguments)]
 fn join_rooms(
     carver: &mut Carver,
     bfs: &mut Bfs,
+    loops_scratch: &mut loops::Scratch,
+    doors: &mut Vec<Vec<Door>>,
     pristine: &[u8],
     config: &Config,
     ground: &mut Ground,
@@ -545,13 +613,17 @@ fn join_rooms(
     entrances: &[Vec<u32>],
     (seed, depth, attempt): (u64, u16, u32),
     budget: &Budget,
-) -> Result<Vec<Vec<Door>>, Rejected> {
+) -> Result<(), Rejected> {
     // Each room's doors, at most `max_doors` (the level keeps these lists,
-    // so they are allocated once, at their full size).
+    // so they are allocated once, at their full size; an attempt thrown
+    // away leaves its lists, empty, to the next).
     let max_doors = usize::from(config.rooms.max_doors);
-    let mut doors: Vec<Vec<Door>> = (0..ground.shapes.len())
-        .map(|_| Vec::with_capacity(max_doors))
-        .collect();
+    let rooms = ground.shapes.len();
+    doors.truncate(rooms);
+    for list in doors.iter_mut() {
+        list.clear();
+    }
+    doors.resize_with(rooms, || Vec::with_capacity(max_doors));
     let mut site = Site {
         width: usize::from(config.width),
         height: usize::from(config.height),
@@ -560,7 +632,7 @@ fn join_rooms(
         room_id,
         shapes: &ground.shapes,
         entrances,
-        doors: &mut doors,
+        doors,
         budget,
     };
     let mut rng = stage_rng(seed, depth, attempt, Stage::Corridors);
@@ -571,7 +643,14 @@ fn join_rooms(
     joined.map_err(|_| Rejected::Unjoined)?;
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
-        loops::add(&carver.rules, config, &mut site, bfs, &mut rng);
+        loops::add(
+            &carver.rules,
+            config,
+            &mut site,
+            bfs,
+            loops_scratch,
+            &mut rng,
+        );
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::AddingLoops));
         }
@@ -584,7 +663,7 @@ fn join_rooms(
         site.tiles[c as usize] = Tile::Door;
         site.hardness[c as usize] = 0;
     }
-    Ok(doors)
+    Ok(())
 }
 
 enum Rejected {
@@ -741,57 +820,75 @@ impl Generator {
     ) -> Result<Level, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
         let mut ground = self.ground(config, vaults, seed, depth, attempt, budget)?;
-        let entrances = std::mem::take(&mut ground.entrances);
-        let stair_spots = std::mem::take(&mut ground.stair_spots);
-        let doors = join_rooms(
+        let lists = &mut self.lists;
+        let laid = lists.laid;
+        let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
+            &mut lists.loops,
+            &mut lists.doors,
             &self.pristine,
             config,
             &mut ground,
             &self.room_id,
-            &entrances,
+            &lists.entrances[..laid],
             (seed, depth, attempt),
             budget,
-        )?;
+        );
+        if let Err(rejected) = joined {
+            self.give_back(ground);
+            return Err(rejected);
+        }
+        let lists = &mut self.lists;
         let Ground {
             mut tiles,
             hardness,
-            shapes,
-            ..
+            mut shapes,
         } = ground;
 
+        // The level's own list; the shapes go back to the generator.
         let rooms: Vec<Room> = shapes
-            .into_iter()
-            .zip(doors)
+            .drain(..)
+            .zip(lists.doors.drain(..))
             .map(|(shape, doors)| Room { shape, doors })
             .collect();
+        lists.shapes = shapes;
 
         let counts = stairs::StairCounts { up, down };
         // One breadth-first search from the anchor room both proves the
         // level connected and ranks the rooms for the stairs.
         let mut rng = stage_rng(seed, depth, attempt, Stage::Stairs);
         let places = stairs::StairPlaces {
-            vault_spots: &stair_spots,
+            vault_spots: &lists.stair_spots[..laid],
         };
-        let anchor = stairs::anchor(rooms.len(), &counts, &places, &mut rng)
-            .ok_or(Rejected::TooFewStairRooms)?;
-        let centre = places.reference(w, &tiles, &rooms, anchor);
-        let from = usize::from(centre.y) * w + usize::from(centre.x);
-        let reached = verify::distance_map(w, &tiles, from, &mut self.bfs);
-        // Stairs change neither what is walkable nor the graph, so the
-        // finished level is what gets verified.
-        let stairs = stairs::place(
-            w,
-            &mut tiles,
-            &rooms,
-            &counts,
-            &places,
-            anchor,
-            self.bfs.distances(),
-            &mut rng,
-        )
-        .ok_or(Rejected::TooFewStairRooms)?;
+        let placed = 'stairs: {
+            let Some(anchor) = stairs::anchor(rooms.len(), &counts, &places, &mut rng) else {
+                break 'stairs None;
+            };
+            let centre = places.reference(w, &tiles, &rooms, anchor);
+            let from = usize::from(centre.y) * w + usize::from(centre.x);
+            let reached = verify::distance_map(w, &tiles, from, &mut self.bfs);
+            // Stairs change neither what is walkable nor the graph, so the
+            // finished level is what gets verified.
+            stairs::place(
+                &mut lists.stairs,
+                w,
+                &mut tiles,
+                &rooms,
+                &counts,
+                &places,
+                anchor,
+                self.bfs.distances(),
+                &mut rng,
+            )
+            .map(|stairs| (stairs, reached))
+        };
+        let Some((stairs, reached)) = placed else {
+            // The next attempt reuses the grids and the door lists.
+            lists.doors.extend(rooms.into_iter().map(|room| room.doors));
+            (lists.spare_tiles, lists.spare_hardness) = (tiles, hardness);
+            return Err(Rejected::TooFewStairRooms);
+        };
         let level = Level::assemble(
             depth,
             config.width,

@@ -24,27 +24,28 @@ const MARGIN: u16 = u16::MAX;
 
 /// Places rooms after the level's `vaults` (rooms 1 to k, their boxes
 /// already marked in `room_id`) and marks their cells in `room_id` (0 = no
-/// room, otherwise room index + 1). Returns every shape, vaults first, in
-/// placement order. Each try spends from `budget` for the rooms and cells it
-/// looks at; placement stops when it is overspent (the caller asks the
-/// budget).
+/// room, otherwise room index + 1). Leaves every shape in `shapes`
+/// (cleared first; kept by the caller from level to level), vaults first,
+/// in placement order. Each try spends from `budget` for the rooms and
+/// cells it looks at; placement stops when it is overspent (the caller
+/// asks the budget).
 pub(crate) fn place(
     cfg: &Config,
     rng: &mut Pcg64,
     room_id: &mut [u16],
     vaults: &[Shape],
     budget: &Budget,
-) -> Vec<Shape> {
+    shapes: &mut Vec<Shape>,
+) {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     mark_margins(room_id, vaults, w, MARGIN);
-    let shapes = if cfg.rooms_may_overlap {
-        place_overlapping(cfg, rng, room_id, vaults, budget)
+    if cfg.rooms_may_overlap {
+        *shapes = place_overlapping(cfg, rng, room_id, vaults, budget);
     } else {
-        place_apart(cfg, rng, room_id, vaults, budget)
-    };
+        place_apart(cfg, rng, room_id, vaults, budget, shapes);
+    }
     mark_margins(room_id, vaults, w, 0);
     debug_assert!(room_id.len() == w * h);
-    shapes
 }
 
 /// Sets the ring of cells around each vault's box to `mark`.
@@ -70,11 +71,13 @@ fn place_apart(
     room_id: &mut [u16],
     vaults: &[Shape],
     budget: &Budget,
-) -> Vec<Shape> {
+    shapes: &mut Vec<Shape>,
+) {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     let rc = &cfg.rooms;
     let target = usize::from(rc.count.max);
-    let mut shapes: Vec<Shape> = Vec::with_capacity(target);
+    shapes.clear();
+    shapes.reserve(target);
     shapes.extend_from_slice(vaults);
     // Past a few hundred rooms, "is any room near" asks an index of the
     // rooms near the candidate instead of every room placed.
@@ -100,7 +103,7 @@ fn place_apart(
             if !budget.spend(1 + shapes.len() / 8) {
                 break 'rooms;
             }
-            if fits(&shape, &shapes, index.as_ref(), room_id, w, h, budget) {
+            if fits(&shape, shapes, index.as_ref(), room_id, w, h, budget) {
                 if let Some(index) = &mut index {
                     index.insert(&shape);
                 }
@@ -119,7 +122,6 @@ fn place_apart(
             }
         }
     }
-    shapes
 }
 
 /// Placement with `rooms_may_overlap` (000): a placement that overlaps a

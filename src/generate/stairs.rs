@@ -59,14 +59,25 @@ pub(crate) fn anchor(
     if counts.up > 0 {
         // With every room eligible this is the draw levels without vaults
         // always made.
-        let eligible: Vec<usize> = (0..rooms).filter(|&r| places.eligible(r)).collect();
-        if eligible.is_empty() {
+        // Counted, then walked to, rather than listed: no list per level.
+        let mut eligible = (0..rooms).filter(|&r| places.eligible(r));
+        let count = eligible.clone().count();
+        if count == 0 {
             return None;
         }
-        Some(eligible[rng.random_range(0..eligible.len() as u32) as usize])
+        eligible.nth(rng.random_range(0..count as u32) as usize)
     } else {
         Some(0)
     }
+}
+
+/// The room lists of [`place`], kept from level to level so placing the
+/// stairs allocates only the level's list of them.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    others: Vec<usize>,
+    down: Vec<usize>,
+    up: Vec<usize>,
 }
 
 /// Places the stairs and returns them, up stairs first, each kind in link
@@ -76,6 +87,7 @@ pub(crate) fn anchor(
 /// stack apart.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn place(
+    scratch: &mut Scratch,
     width: usize,
     tiles: &mut [Tile],
     rooms: &[Room],
@@ -89,9 +101,9 @@ pub(crate) fn place(
 
     // Other rooms by path distance from the anchor, nearest first; ties go
     // to the earlier room.
-    let mut others: Vec<usize> = (0..rooms.len())
-        .filter(|&r| r != anchor && places.eligible(r))
-        .collect();
+    let Scratch { others, down, up } = scratch;
+    others.clear();
+    others.extend((0..rooms.len()).filter(|&r| r != anchor && places.eligible(r)));
     // The anchor holds the first up staircase, or, on a level with none,
     // is where the player starts and holds no stairs at all: every other
     // staircase needs a room of its own among the others.
@@ -99,8 +111,9 @@ pub(crate) fn place(
         return None;
     }
     others.sort_by_key(|&r| (at(places.reference(width, tiles, rooms, r)), r));
-    let down: Vec<usize> = others.iter().rev().take(counts.down).copied().collect();
-    let mut up: Vec<usize> = Vec::with_capacity(counts.up);
+    down.clear();
+    down.extend(others.iter().rev().take(counts.down).copied());
+    up.clear();
     if counts.up > 0 {
         up.push(anchor);
         up.extend(
@@ -112,7 +125,7 @@ pub(crate) fn place(
     }
 
     let mut stairs = Vec::with_capacity(up.len() + down.len());
-    for (rooms_for, direction) in [(&up, StairDirection::Up), (&down, StairDirection::Down)] {
+    for (rooms_for, direction) in [(&*up, StairDirection::Up), (&*down, StairDirection::Down)] {
         for &r in rooms_for {
             let pos = match places.vault_spots.get(r) {
                 Some(spots) => spots[rng.random_range(0..spots.len() as u32) as usize],
@@ -202,7 +215,15 @@ mod tests {
         // Distance grows to the right: enough to rank the rooms.
         let distance: Vec<u32> = (0..tiles.len()).map(|c| (c % W) as u32).collect();
         place(
-            W, &mut tiles, &rooms, &counts, &places, anchor, &distance, &mut rng,
+            &mut Scratch::default(),
+            W,
+            &mut tiles,
+            &rooms,
+            &counts,
+            &places,
+            anchor,
+            &distance,
+            &mut rng,
         )
     }
 

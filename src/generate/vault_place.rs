@@ -14,30 +14,58 @@ use rand::RngExt;
 use rand_pcg::Pcg64;
 
 use crate::config::Range;
-use crate::vault::{Drawing, Orientation, Vault};
+use crate::vault::{Orientation, Vault, VaultCell};
 
 use super::budget::Budget;
 
 /// Positions tried for one vault before it is given up.
 pub(crate) const ATTEMPTS: u32 = 100;
 
-/// A vault laid down in a level.
+/// A vault laid down in a level. Its drawing is read through the
+/// orientation (`Drawing::oriented_cell`), never copied turned.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PlacedVault {
     /// Index into the vault list.
     pub vault: usize,
     pub orientation: Orientation,
-    pub drawing: Drawing,
+    /// The drawing's width and height as laid down.
+    pub width: u16,
+    pub height: u16,
     /// Top-left cell of the drawing in the level.
     pub x: u16,
     pub y: u16,
 }
 
-/// Places vaults in a `width` x `height` level at `depth`; marks each
-/// one's box in `room_id` with `first_id`, `first_id + 1`, ... (the ids of
-/// the rooms they count as). Every try spends from `budget`.
+impl PlacedVault {
+    /// The drawing's cells as laid down, row by row: (x, y, cell).
+    pub fn cells<'a>(
+        &self,
+        vaults: &'a [Vault],
+    ) -> impl Iterator<Item = (u16, u16, VaultCell)> + use<'a> {
+        let (drawing, o, w) = (vaults[self.vault].drawing(), self.orientation, self.width);
+        (0..self.height)
+            .flat_map(move |y| (0..w).map(move |x| (x, y)))
+            .map(move |(x, y)| (x, y, drawing.oriented_cell(o, x, y)))
+    }
+}
+
+/// What placing vaults keeps from level to level: the vaults that may be
+/// chosen, a vault's orientations, and the vaults placed.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    eligible: Vec<usize>,
+    fitting: Vec<Orientation>,
+    /// The vaults the last call placed.
+    pub placed: Vec<PlacedVault>,
+}
+
+/// Places vaults in a `width` x `height` level at `depth` into
+/// `scratch.placed`; marks each one's box in `room_id` with `first_id`,
+/// `first_id + 1`, ... (the ids of the rooms they count as). Every try
+/// spends from `budget`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn place(
+    scratch: &mut Scratch,
     vaults: &[Vault],
     wanted: Range,
     depth: u16,
@@ -46,15 +74,22 @@ pub(crate) fn place(
     room_id: &mut [u16],
     first_id: u16,
     budget: &Budget,
-) -> Vec<PlacedVault> {
+) {
     let w = usize::from(width);
-    let eligible: Vec<usize> = (0..vaults.len())
-        .filter(|&i| vaults[i].allows_depth(depth) && vaults[i].fits(width, height))
-        .collect();
+    let Scratch {
+        eligible,
+        fitting,
+        placed,
+    } = scratch;
+    placed.clear();
+    eligible.clear();
+    eligible.extend(
+        (0..vaults.len())
+            .filter(|&i| vaults[i].allows_depth(depth) && vaults[i].fits(width, height)),
+    );
     let total: u32 = eligible.iter().map(|&i| u32::from(vaults[i].weight)).sum();
-    let mut placed: Vec<PlacedVault> = Vec::new();
     if total == 0 || wanted.max == 0 {
-        return placed;
+        return;
     }
     let count = rng.random_range(wanted.min..=wanted.max);
     for _ in 0..count {
@@ -72,14 +107,14 @@ pub(crate) fn place(
                 }
             })
             .expect("the weights sum to total");
-        let mut fitting = vaults[vault].orientations();
+        vaults[vault].orientations_into(fitting);
         fitting.retain(|&o| {
             let (dw, dh) = vaults[vault].drawing().oriented_size(o);
             dw + 6 <= width && dh + 6 <= height
         });
         let orientation = fitting[rng.random_range(0..fitting.len())];
-        let drawing = vaults[vault].drawing().oriented(orientation);
-        let (dw, dh) = (usize::from(drawing.width()), usize::from(drawing.height()));
+        let (ow, oh) = vaults[vault].drawing().oriented_size(orientation);
+        let (dw, dh) = (usize::from(ow), usize::from(oh));
         for _ in 0..ATTEMPTS {
             // Two cells of rock between the box and the border, so the
             // cell outside a door on the edge (its porch) has a way on: x
@@ -88,7 +123,7 @@ pub(crate) fn place(
             let x = rng.random_range(3..=usize::from(width) - 3 - dw);
             let y = rng.random_range(3..=usize::from(height) - 3 - dh);
             if !budget.spend((dw + 4) * (dh + 4)) {
-                return placed;
+                return;
             }
             let clear = (y - 2..=y + dh + 1).all(|cy| {
                 room_id[cy * w + x - 2..=cy * w + x + dw + 1]
@@ -105,14 +140,14 @@ pub(crate) fn place(
             placed.push(PlacedVault {
                 vault,
                 orientation,
-                drawing,
+                width: ow,
+                height: oh,
                 x: x as u16,
                 y: y as u16,
             });
             break;
         }
     }
-    placed
 }
 
 #[cfg(test)]
@@ -148,7 +183,19 @@ mod tests {
                 room_id.clear();
                 room_id.resize(usize::from(w) * usize::from(h), 0);
                 let mut rng = stage_rng(seed, depth, 0, Stage::Rooms);
-                place(&vaults, Range::new(0, max), depth, (w, h), &mut rng, room_id, 1, &budget)
+                let mut scratch = Scratch::default();
+                place(
+                    &mut scratch,
+                    &vaults,
+                    Range::new(0, max),
+                    depth,
+                    (w, h),
+                    &mut rng,
+                    room_id,
+                    1,
+                    &budget,
+                );
+                scratch.placed
             };
             let mut room_id = Vec::new();
             let placed = run(&mut room_id);
@@ -159,9 +206,12 @@ mod tests {
             for (i, p) in placed.iter().enumerate() {
                 let v = &vaults[p.vault];
                 prop_assert!(v.allows_depth(depth));
-                prop_assert_eq!(&v.drawing().oriented(p.orientation), &p.drawing);
+                let drawing = v.drawing().oriented(p.orientation);
+                prop_assert_eq!((drawing.width(), drawing.height()), (p.width, p.height));
+                // Read through the orientation, the cells are the turned drawing's.
+                prop_assert!(p.cells(&vaults).eq(drawing.cells()));
                 let (x, y) = (usize::from(p.x), usize::from(p.y));
-                let (dw, dh) = (usize::from(p.drawing.width()), usize::from(p.drawing.height()));
+                let (dw, dh) = (usize::from(p.width), usize::from(p.height));
                 prop_assert!(x >= 3 && y >= 3 && x + dw + 3 <= wu && y + dh + 3 <= usize::from(h));
                 for cy in y - 2..=y + dh + 1 {
                     for cx in x - 2..=x + dw + 1 {
@@ -183,7 +233,9 @@ mod tests {
         let mut room_id = vec![0; 30 * 15];
         let mut rng = stage_rng(1, 1, 0, Stage::Rooms);
         let budget = Budget::new(u64::MAX);
-        let placed = place(
+        let mut scratch = Scratch::default();
+        place(
+            &mut scratch,
             &vaults,
             Range::new(2, 2),
             8,
@@ -193,6 +245,6 @@ mod tests {
             1,
             &budget,
         );
-        assert!(placed.is_empty());
+        assert!(scratch.placed.is_empty());
     }
 }

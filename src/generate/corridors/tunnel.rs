@@ -715,7 +715,8 @@ mod tests {
             hardness::fill(&mut hard, &mut hardness::Scratch::default(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
             let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
-            let shapes = rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget);
+            let mut shapes = Vec::new();
+            rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget, &mut shapes);
             prop_assume!(shapes.len() >= 2);
             let mut tiles = vec![Tile::Rock; w * h];
             for (c, &id) in room_id.iter().enumerate() {
