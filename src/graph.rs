@@ -84,6 +84,10 @@ struct Scratch {
     walked: Vec<bool>,
     /// The network cells, in row order.
     net: Vec<u32>,
+    /// The graph as it is read, copied out once done: the copy is the
+    /// level's, made at its size, where a graph grown edge by edge would
+    /// ask the allocator again each time it outgrew a guess.
+    graph: UnGraph<Node, Corridor>,
     /// Whether every buffer is back at rest (false while a build runs).
     clean: bool,
 }
@@ -97,6 +101,7 @@ impl Scratch {
                 node_of: vec![NONE; cells],
                 walked: vec![false; cells],
                 net: std::mem::take(&mut self.net),
+                graph: std::mem::take(&mut self.graph),
                 clean: true,
             };
             self.net.clear();
@@ -106,6 +111,18 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    /// The union-find of [`LevelGraph::components`]: each node's parent.
+    static SETS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The root of `x`'s set, halving the path on the way.
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let up = parent[parent[x as usize] as usize];
+        parent[x as usize] = up;
+        x = up;
+    }
+    x
 }
 
 /// Marks (or, with `set` false, unmarks) each room's floor in `room_of`:
@@ -149,7 +166,6 @@ impl LevelGraph {
     ) -> LevelGraph {
         let (w, h) = (usize::from(width), usize::from(height));
         let n = w * h;
-        let mut graph = UnGraph::with_capacity(rooms.len() * 2, rooms.len() * 3);
         scratch.fit(n);
         let Scratch {
             room_of,
@@ -157,8 +173,10 @@ impl LevelGraph {
             node_of,
             walked,
             net,
+            graph,
             clean,
         } = scratch;
+        graph.clear();
         // Left dirty if this build does not finish (a panic caught above us).
         *clean = false;
         for i in 0..rooms.len() {
@@ -273,7 +291,7 @@ impl LevelGraph {
         mark_rooms(room_of, w, tiles, rooms, false);
         *clean = true;
         LevelGraph {
-            graph,
+            graph: graph.clone(),
             rooms: rooms.len() as u16,
         }
     }
@@ -295,7 +313,22 @@ impl LevelGraph {
 
     /// Number of connected pieces of the level.
     pub fn components(&self) -> usize {
-        petgraph::algo::connected_components(&self.graph)
+        // petgraph's `connected_components` with a union-find kept per
+        // thread: the generator verifies every level it makes with this.
+        SETS.with_borrow_mut(|parent| {
+            parent.clear();
+            parent.extend(0..self.graph.node_count() as u32);
+            let mut components = self.graph.node_count();
+            for edge in self.graph.raw_edges() {
+                let a = find(parent, edge.source().index() as u32);
+                let b = find(parent, edge.target().index() as u32);
+                if a != b {
+                    parent[a as usize] = b;
+                    components -= 1;
+                }
+            }
+            components
+        })
     }
 
     /// Independent cycles: edges - nodes + components. A tree has none.
@@ -358,6 +391,32 @@ impl LevelGraph {
 mod tests {
     use super::*;
     use crate::geom::{Rect, Shape};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The kept union-find counts what petgraph's
+        /// `connected_components` counts, isolated nodes and loops included.
+        #[test]
+        fn components_agree_with_petgraph(
+            nodes in 1usize..40,
+            edges in prop::collection::vec((0usize..40, 0usize..40), 0..60),
+        ) {
+            let mut graph = UnGraph::new_undirected();
+            for i in 0..nodes {
+                graph.add_node(Node::Room(i as u16));
+            }
+            for (a, b) in edges {
+                graph.add_edge(
+                    NodeIndex::new(a % nodes),
+                    NodeIndex::new(b % nodes),
+                    Corridor { length: 0 },
+                );
+            }
+            let want = petgraph::algo::connected_components(&graph);
+            let level = LevelGraph { graph, rooms: nodes as u16 };
+            prop_assert_eq!(level.components(), want);
+        }
+    }
 
     /// A thread's scratch, last used by a level of the same area and
     /// another width, reads the next level as a fresh one does (it once

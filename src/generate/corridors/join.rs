@@ -8,32 +8,46 @@ use crate::geom::Shape;
 /// This is Prim's order over the room centres. Joining in placement order
 /// instead would make the early corridors cross the whole level (room 1 is
 /// anywhere relative to room 0) and cost the search most of its time, for
-/// corridors that 002's nearest-room rule means to be local anyway.
-pub(super) fn join_order(centres: &[(i64, i64)]) -> Vec<usize> {
-    let n = centres.len();
-    let mut order = Vec::with_capacity(n);
-    let mut best = vec![(i64::MAX, usize::MAX); n];
-    let mut taken = vec![false; n];
-    let mut next = 0;
-    for _ in 0..n {
-        taken[next] = true;
-        order.push(next);
-        let mut pick = (i64::MAX, usize::MAX);
-        for r in 0..n {
-            if taken[r] {
-                continue;
+/// corridors that 002's nearest-room rule means to be local anyway. Its
+/// buffers are kept from level to level.
+#[derive(Default)]
+pub(super) struct Prim {
+    /// Per room not yet taken: the distance to the nearest taken room, and
+    /// that room.
+    best: Vec<(i64, usize)>,
+    taken: Vec<bool>,
+}
+
+impl Prim {
+    /// The join order of rooms with doubled centres `centres`, into `order`.
+    pub(super) fn order(&mut self, centres: &[(i64, i64)], order: &mut Vec<usize>) {
+        let n = centres.len();
+        order.clear();
+        let (best, taken) = (&mut self.best, &mut self.taken);
+        best.clear();
+        best.resize(n, (i64::MAX, usize::MAX));
+        taken.clear();
+        taken.resize(n, false);
+        let mut next = 0;
+        for _ in 0..n {
+            taken[next] = true;
+            order.push(next);
+            let mut pick = (i64::MAX, usize::MAX);
+            for r in 0..n {
+                if taken[r] {
+                    continue;
+                }
+                let d = dist2(centres[next], centres[r]);
+                if d < best[r].0 {
+                    best[r] = (d, next);
+                }
+                if (best[r].0, r) < (pick.0, pick.1) {
+                    pick = (best[r].0, r);
+                }
             }
-            let d = dist2(centres[next], centres[r]);
-            if d < best[r].0 {
-                best[r] = (d, next);
-            }
-            if (best[r].0, r) < (pick.0, pick.1) {
-                pick = (best[r].0, r);
-            }
+            next = pick.1;
         }
-        next = pick.1;
     }
-    order
 }
 
 /// Twice the centre of the bounding box, so centres stay integral.
@@ -54,6 +68,7 @@ pub(super) fn dist2(a: (i64, i64), b: (i64, i64)) -> i64 {
 /// the squares around it instead of among every room filed: what keeps
 /// the Tunnel's nearest-room rule from growing with the square of the room
 /// count on levels of thousands of rooms.
+#[derive(Default)]
 pub(super) struct Nearest {
     columns: usize,
     rows: usize,
@@ -65,14 +80,22 @@ impl Nearest {
     const SIDE: i64 = 64;
 
     /// An empty index for a level `width` x `height` cells.
+    #[cfg(test)]
     pub(super) fn new(width: usize, height: usize) -> Nearest {
-        let columns = 2 * width / Self::SIDE as usize + 1;
-        let rows = 2 * height / Self::SIDE as usize + 1;
-        Nearest {
-            columns,
-            rows,
-            squares: vec![Vec::new(); columns * rows],
+        let mut index = Nearest::default();
+        index.reset(width, height);
+        index
+    }
+
+    /// Empties the index for a level `width` x `height` cells, keeping
+    /// its squares' lists.
+    pub(super) fn reset(&mut self, width: usize, height: usize) {
+        self.columns = 2 * width / Self::SIDE as usize + 1;
+        self.rows = 2 * height / Self::SIDE as usize + 1;
+        for square in &mut self.squares {
+            square.clear();
         }
+        self.squares.resize_with(self.columns * self.rows, Vec::new);
     }
 
     fn square(&self, c: (i64, i64)) -> (usize, usize) {

@@ -197,7 +197,9 @@ mod tests {
 
     use super::*;
     fn plain(centres: &[(i64, i64)]) -> Vec<usize> {
-        crate::generate::corridors::join::join_order(centres)
+        let mut out = Vec::new();
+        crate::generate::corridors::join::Prim::default().order(centres, &mut out);
+        out
     }
 
     proptest! {

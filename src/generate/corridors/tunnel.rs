@@ -1,7 +1,7 @@
 //! The `Tunnel` corridor style, 002's method: take the rooms in order and
 //! join each to the nearest room already joined (Euclidean distance between
 //! centres), carving the cheapest path through rock. The order is Prim's
-//! over room centres (see [`join_order`]), so each corridor is as local as
+//! over room centres (see [`Prim`]), so each corridor is as local as
 //! 002's rule intends.
 //!
 //! The path search is A* over (cell, arrival direction) states, so that a
@@ -14,13 +14,11 @@
 //!
 //! Where corridors and doors may go is [`site`](super::site)'s to say; the
 //! search prices only the cells it calls free, and enters rings only at the
-//! door ends it gives. A union-find tracks which rooms are joined, as 003's
-//! merging room sets do; a room no path can reach leaves the sets apart and
-//! the attempt is rejected.
+//! door ends it gives. Each room is joined to one already joined, so the
+//! joined rooms stay one piece (003's merging room sets, kept as a list);
+//! a room no path can reach rejects the attempt.
 
 mod room_loops;
-
-use petgraph::unionfind::UnionFind;
 
 use crate::config::Config;
 use crate::geom::Dir;
@@ -28,7 +26,7 @@ use crate::grid_search::{BucketQueue, step as offset, xy};
 use crate::level::Tile;
 
 use super::Unjoined;
-use super::join::{Nearest, centre2, dist2, join_order};
+use super::join::{Nearest, Prim, centre2, dist2};
 use super::site::{Rules, Site, outward};
 
 /// The Tunnel's scratch buffers, reused from level to level.
@@ -69,9 +67,17 @@ pub(super) struct Tunnel {
     regions: Regions,
     /// Room loops' own scratch.
     loops: room_loops::Scratch,
-    /// Prim's order past `INDEXED_ABOVE` rooms, and the order itself.
-    prim: super::prim::PrimIndex,
-    prim_order: Vec<usize>,
+    /// The lists of `carve`: each room's doubled centre, the join order
+    /// (Prim's, from every pair or, past `INDEXED_ABOVE` rooms, from an
+    /// index), the rooms joined so far, the nearest of them to try, and
+    /// the index of joined rooms on levels of many.
+    centres: Vec<(i64, i64)>,
+    prim: Prim,
+    prim_index: super::prim::PrimIndex,
+    order: Vec<usize>,
+    joined: Vec<usize>,
+    nearest: Vec<usize>,
+    index: Option<Nearest>,
 }
 
 /// No state of the current search.
@@ -94,31 +100,58 @@ impl Tunnel {
         site: &mut Site<'_>,
     ) -> Result<(), Unjoined> {
         self.prepare(cfg, rules, site);
+        // The lists are lent to the tree and put back, joined or not.
+        let mut order = std::mem::take(&mut self.order);
+        let mut joined = std::mem::take(&mut self.joined);
+        let mut index = self.index.take();
+        let tree = self.tree(cfg, rules, site, &mut order, &mut joined, &mut index);
+        (self.order, self.joined, self.index) = (order, joined, index);
+        tree?;
+        // Then the loops 002 asks for: corridors between rooms near in
+        // space but far apart by walking (see `room_loops`).
+        self.room_loops(cfg, rules, site, &cfg.room_loops);
+        Ok(())
+    }
+
+    /// The tree of corridors: each room in Prim's order joined to the
+    /// nearest joined room it can reach.
+    fn tree(
+        &mut self,
+        cfg: &Config,
+        rules: &Rules,
+        site: &mut Site<'_>,
+        order: &mut Vec<usize>,
+        joined: &mut Vec<usize>,
+        index: &mut Option<Nearest>,
+    ) -> Result<(), Unjoined> {
         let rooms = site.shapes.len();
-        let mut sets = UnionFind::<usize>::new(rooms);
-        let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
-        let mut joined: Vec<usize> = Vec::with_capacity(rooms);
-        let mut order: Vec<usize> = Vec::with_capacity(rooms);
+        self.centres.clear();
+        self.centres.extend(site.shapes.iter().map(centre2));
+        joined.clear();
         // Prim's order glances at every pair of rooms, sixteen to a unit.
         if !site.budget.spend(rooms * rooms / 16) {
             return Err(Unjoined);
         }
         // Levels of hundreds of rooms find the nearest joined rooms in an
         // index of squares; small ones just look at every joined room.
-        let mut index = (rooms > INDEXED_ABOVE).then(|| Nearest::new(site.width, site.height));
-        let mut prim = std::mem::take(&mut self.prim_order);
-        if rooms > INDEXED_ABOVE {
-            self.prim
-                .order(&centres, site.width, site.height, &mut prim);
+        let mut index = if rooms > INDEXED_ABOVE {
+            let index = index.get_or_insert_with(Nearest::default);
+            index.reset(site.width, site.height);
+            Some(index)
         } else {
-            prim.clear();
-            prim.extend(join_order(&centres));
+            None
+        };
+        if rooms > INDEXED_ABOVE {
+            self.prim_index
+                .order(&self.centres, site.width, site.height, order);
+        } else {
+            self.prim.order(&self.centres, order);
         }
-        for &room in &prim {
+        for &room in order.iter() {
             if joined.is_empty() {
                 joined.push(room);
                 if let Some(index) = &mut index {
-                    index.insert(room, centres[room]);
+                    index.insert(room, self.centres[room]);
                 }
                 continue;
             }
@@ -129,47 +162,41 @@ impl Tunnel {
             // the four nearest are ever tried, so only they are put in
             // order (keys are unique: the first four of all joined rooms
             // sorted).
-            let c = centres[room];
+            let c = self.centres[room];
+            let mut nearest = std::mem::take(&mut self.nearest);
             match &index {
-                Some(index) => index.nearest(c, &centres, NEAREST_TRIED, &mut order),
+                Some(index) => index.nearest(c, &self.centres, NEAREST_TRIED, &mut nearest),
                 None => {
-                    order.clear();
-                    order.extend(joined.iter().copied());
+                    nearest.clear();
+                    nearest.extend(joined.iter().copied());
+                    let centres = &self.centres;
                     let key = |j: usize| (dist2(c, centres[j]), j);
-                    if order.len() > NEAREST_TRIED {
-                        order.select_nth_unstable_by_key(NEAREST_TRIED - 1, |&j| key(j));
-                        order.truncate(NEAREST_TRIED);
+                    if nearest.len() > NEAREST_TRIED {
+                        nearest.select_nth_unstable_by_key(NEAREST_TRIED - 1, |&j| key(j));
+                        nearest.truncate(NEAREST_TRIED);
                     }
-                    order.sort_unstable_by_key(|&j| key(j));
+                    nearest.sort_unstable_by_key(|&j| key(j));
                 }
             }
             // The nearest room is the goal, as in 002. If a room's ring
             // leaves no way through, the next nearest is tried.
-            let target = order
+            let target = nearest
                 .iter()
                 .copied()
                 .find(|&t| self.join(cfg, rules, site, room, t));
-            match target {
-                Some(t) => {
-                    sets.union(room, t);
-                    joined.push(room);
-                    if let Some(index) = &mut index {
-                        index.insert(room, centres[room]);
-                    }
-                }
+            self.nearest = nearest;
+            if target.is_none() {
                 // A room no search can reach dooms the attempt: stop now
                 // rather than flood the level with more failing searches.
-                None => {
-                    self.prim_order = prim;
-                    return Err(Unjoined);
-                }
+                return Err(Unjoined);
+            }
+            joined.push(room);
+            if let Some(index) = &mut index {
+                index.insert(room, self.centres[room]);
             }
         }
-        self.prim_order = prim;
-        debug_assert!((1..rooms).all(|r| sets.equiv(0, r)));
-        // Then the loops 002 asks for: corridors between rooms near in
-        // space but far apart by walking (see `room_loops`).
-        self.room_loops(cfg, rules, site, &cfg.room_loops);
+        // Every room joined one already joined: the level is one piece.
+        debug_assert_eq!(joined.len(), rooms);
         Ok(())
     }
 
@@ -200,15 +227,13 @@ impl Tunnel {
 
     fn step_costs(&mut self, rules: &Rules, site: &Site<'_>) {
         let w = site.width;
-        let table: Vec<u16> = (0..256)
-            .map(|h| {
-                if h == 255 {
-                    0
-                } else {
-                    self.rock_cost[h].min(u32::from(u16::MAX)) as u16
-                }
-            })
-            .collect();
+        let table: [u16; 256] = std::array::from_fn(|h| {
+            if h == 255 {
+                0
+            } else {
+                self.rock_cost[h].min(u32::from(u16::MAX)) as u16
+            }
+        });
         self.step
             .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
         for shape in site.shapes {

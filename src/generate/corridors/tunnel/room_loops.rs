@@ -26,8 +26,11 @@
 //! same rules as every corridor's (door candidates, no door beside a door,
 //! at most `max_doors`).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use crate::config::Config;
-use crate::geom::Pos;
+use crate::geom::{Pos, Rect};
 use crate::level::Tile;
 
 use super::super::super::budget::Budget;
@@ -46,6 +49,13 @@ pub(super) struct Scratch {
     /// The room graph of walks, its lists kept with their capacity.
     graph: Walks,
     walker: Walker,
+    /// Each room's centre and box, the rooms by left edge, one room's
+    /// partners, and the pairs by gain.
+    centres: Vec<Pos>,
+    boxes: Vec<Rect>,
+    by_x: Vec<usize>,
+    partners: Vec<usize>,
+    heap: BinaryHeap<(u32, Reverse<(usize, usize)>)>,
 }
 
 /// The most search steps one loop's route may take, per cell of Manhattan
@@ -79,7 +89,9 @@ impl Tunnel {
             self.loops.seen = vec![0; cells];
             self.loops.epoch = 0;
         }
-        let centres: Vec<Pos> = site.shapes.iter().map(|s| s.center()).collect();
+        let mut centres = std::mem::take(&mut self.loops.centres);
+        centres.clear();
+        centres.extend(site.shapes.iter().map(|s| s.center()));
         let mut graph = std::mem::take(&mut self.loops.graph);
         self.room_graph(rules, site, &centres, &mut graph);
         let mut walker = std::mem::take(&mut self.loops.walker);
@@ -97,11 +109,19 @@ impl Tunnel {
 
         // Candidate pairs: centres at most `reach` apart (Manhattan), found
         // by sweeping the rooms in order of their left edges.
-        let boxes: Vec<_> = site.shapes.iter().map(|s| s.bounds()).collect();
-        let mut by_x: Vec<usize> = (0..n).collect();
+        let mut heap = std::mem::take(&mut self.loops.heap);
+        heap.clear();
+        let Scratch {
+            boxes,
+            by_x,
+            partners,
+            ..
+        } = &mut self.loops;
+        boxes.clear();
+        boxes.extend(site.shapes.iter().map(|s| s.bounds()));
+        by_x.clear();
+        by_x.extend(0..n);
         by_x.sort_by_key(|&r| (boxes[r].x, r));
-        let mut heap = std::collections::BinaryHeap::new();
-        let mut partners: Vec<usize> = Vec::with_capacity(n);
         for (k, &a) in by_x.iter().enumerate() {
             partners.clear();
             partners.extend(
@@ -115,12 +135,12 @@ impl Tunnel {
                 continue;
             }
             walker.run(&graph, a, cap, site.budget);
-            for &b in &partners {
+            for &b in partners.iter() {
                 let straight = centres[a].manhattan(centres[b]);
                 let walk = walker.to(b, cap);
                 if qualifies(walk, straight) {
                     let (lo, hi) = (a.min(b), a.max(b));
-                    heap.push((walk - straight, std::cmp::Reverse((lo, hi))));
+                    heap.push((walk - straight, Reverse((lo, hi))));
                 }
             }
         }
@@ -130,7 +150,7 @@ impl Tunnel {
         // still on top, is the best pair.
         let mut made = 0;
         while made < usize::from(settings.count) {
-            let Some((gain, std::cmp::Reverse((a, b)))) = heap.pop() else {
+            let Some((gain, Reverse((a, b)))) = heap.pop() else {
                 break;
             };
             let straight = centres[a].manhattan(centres[b]);
@@ -144,7 +164,7 @@ impl Tunnel {
             }
             let now = walk - straight;
             if now < gain && heap.peek().is_some_and(|top| top.0 > now) {
-                heap.push((now, std::cmp::Reverse((a, b))));
+                heap.push((now, Reverse((a, b))));
                 continue;
             }
             let limit = STEPS_PER_CELL * straight as usize + 64;
@@ -167,6 +187,8 @@ impl Tunnel {
         }
         self.loops.graph = graph;
         self.loops.walker = walker;
+        self.loops.centres = centres;
+        self.loops.heap = heap;
         made
     }
 
