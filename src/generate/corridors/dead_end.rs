@@ -16,7 +16,6 @@
 //! Corridors grow only through free cells (off rooms, rings and the
 //! border), so the Tunnel style's guarantees hold.
 
-use petgraph::unionfind::UnionFind;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
@@ -25,6 +24,7 @@ use crate::geom::Dir;
 use crate::grid_search::step as offset;
 use crate::level::Tile;
 
+use super::sets::Sets;
 use super::site::{Rules, Site, outward};
 use super::{NO_OWNER, Unjoined};
 
@@ -44,6 +44,19 @@ struct Stub {
 pub(super) struct DeadEnd {
     /// Per cell: the stub whose corridor it is, or `NO_OWNER`.
     owner: Vec<u32>,
+    /// The lists of one level's carving.
+    lists: Lists,
+}
+
+/// The sets of joined rooms, the stubs, the stubs still growing, a room's
+/// door ends and an open end's line of sight.
+#[derive(Default)]
+struct Lists {
+    sets: Sets,
+    stubs: Vec<Stub>,
+    open: Vec<usize>,
+    ends: Vec<u32>,
+    line: Vec<usize>,
 }
 
 impl DeadEnd {
@@ -56,12 +69,13 @@ impl DeadEnd {
     ) -> Result<(), Unjoined> {
         self.owner.clear();
         self.owner.resize(site.width * site.height, NO_OWNER);
-        carve(&mut self.owner, cfg, rules, site, rng)
+        carve(&mut self.owner, &mut self.lists, cfg, rules, site, rng)
     }
 }
 
 fn carve(
     owner: &mut [u32],
+    lists: &mut Lists,
     cfg: &Config,
     rules: &Rules,
     site: &mut Site<'_>,
@@ -69,15 +83,21 @@ fn carve(
 ) -> Result<(), Unjoined> {
     let w = site.width;
     let rooms = site.shapes.len();
-    let mut sets = UnionFind::<usize>::new(rooms);
+    let Lists {
+        sets,
+        stubs,
+        open,
+        ends,
+        line,
+    } = lists;
+    sets.reset(rooms);
     let mut apart = rooms;
-    let mut stubs: Vec<Stub> = Vec::new();
+    stubs.clear();
     // A room's door ends where a stub may start, one buffer for every try.
-    let mut ends: Vec<u32> = Vec::new();
     for room in 0..rooms {
         let wanted = rng.random_range(1..=MAX_STUBS.min(cfg.rooms.max_doors));
         for _ in 0..wanted {
-            rules.door_ends(cfg, site, room, &mut ends);
+            rules.door_ends(cfg, site, room, ends);
             ends.retain(|&c| {
                 site.tiles[c as usize] == Tile::Rock && {
                     let o = offset(c as usize, outward(site, c as usize), w);
@@ -94,18 +114,18 @@ fn carve(
             rules.open(site, end);
             owner[end] = stubs.len() as u32;
             stubs.push(Stub { room, end, dir });
-            apart -= touch(rules, owner, site, &stubs, &mut sets, end);
+            apart -= touch(rules, owner, site, stubs, sets, end);
         }
     }
     if rooms > 1 && stubs.is_empty() {
         return Err(Unjoined);
     }
 
-    let mut open: Vec<usize> = (0..stubs.len()).collect();
+    open.clear();
+    open.extend(0..stubs.len());
     // Every growth step opens a rock cell, so this bound is never the
     // reason growth stops on a sane level; it caps a pathological one.
     let mut budget = site.width * site.height / 2;
-    let mut line: Vec<usize> = Vec::with_capacity(LOOK);
     while !open.is_empty() && budget > 0 {
         for i in (0..open.len()).rev() {
             // An end's turn looks at a few cells around it and along its
@@ -128,7 +148,7 @@ fn carve(
             let all_joined = apart <= 1;
             // Look ahead and to both sides.
             let mut joined = None;
-            let joinable = |m: usize, sets: &mut UnionFind<usize>| -> Option<usize> {
+            let joinable = |m: usize, sets: &Sets| -> Option<usize> {
                 let r = match site.tiles[m] {
                     Tile::Corridor => match owner[m] {
                         NO_OWNER => return None,
@@ -152,7 +172,7 @@ fn carve(
                         break;
                     }
                     if site.tiles[c] == Tile::Corridor {
-                        joined = joinable(c, &mut sets);
+                        joined = joinable(c, sets);
                         break;
                     }
                     // A corridor or door beside the line: run up to it
@@ -162,7 +182,7 @@ fn carve(
                         .map(|e| offset(c, e, w))
                         .find(|&m| m != prev && site.tiles[m].is_walkable());
                     if let Some(m) = beside {
-                        if let Some(r) = joinable(m, &mut sets) {
+                        if let Some(r) = joinable(m, sets) {
                             line.push(c);
                             joined = Some(r);
                         }
@@ -176,15 +196,15 @@ fn carve(
             }
             site.budget.spend(looked);
             if let Some(r) = joined {
-                for &c in &line {
+                for &c in line.iter() {
                     rules.open(site, c);
                     owner[c] = s as u32;
                 }
                 if sets.union(room, r) {
                     apart -= 1;
                 }
-                for &c in &line {
-                    apart -= touch(rules, owner, site, &stubs, &mut sets, c);
+                for &c in line.iter() {
+                    apart -= touch(rules, owner, site, stubs, sets, c);
                 }
                 open.swap_remove(i);
                 continue;
@@ -210,7 +230,7 @@ fn carve(
                     stubs[s].end = n;
                     stubs[s].dir = d;
                     budget = budget.saturating_sub(1);
-                    apart -= touch(rules, owner, site, &stubs, &mut sets, n);
+                    apart -= touch(rules, owner, site, stubs, sets, n);
                 }
                 None => {
                     open.swap_remove(i);
@@ -228,7 +248,7 @@ fn touch(
     owner: &[u32],
     site: &Site<'_>,
     stubs: &[Stub],
-    sets: &mut UnionFind<usize>,
+    sets: &mut Sets,
     c: usize,
 ) -> usize {
     let me = stubs[owner[c] as usize].room;

@@ -17,7 +17,6 @@
 //! Corridors are only ever drawn on free cells (off rooms, rings and the
 //! border), so every guarantee of the Tunnel style holds here too.
 
-use petgraph::unionfind::UnionFind;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
@@ -26,6 +25,7 @@ use crate::geom::Dir;
 use crate::grid_search::{Stamps, step as offset, xy};
 use crate::level::Tile;
 
+use super::sets::Sets;
 use super::site::{Rules, Site, outward};
 use super::{NO_OWNER, Unjoined};
 
@@ -50,6 +50,12 @@ pub(super) struct Grid {
     seen: Stamps,
     /// Per cell: the room whose corridor it is, or `NO_OWNER`.
     owner: Vec<u32>,
+    /// The sets of joined rooms, each set's size (at its representative),
+    /// the rooms a corridor may start from, and the growing corridor.
+    sets: Sets,
+    size: Vec<usize>,
+    pool: Vec<usize>,
+    cells: Vec<u32>,
 }
 
 impl Grid {
@@ -64,24 +70,53 @@ impl Grid {
         self.seen.fit(n);
         self.owner.clear();
         self.owner.resize(n, NO_OWNER);
-        carve(self, cfg, rules, site, rng)
+        let (mut sets, mut size, mut pool, mut cells) = (
+            std::mem::take(&mut self.sets),
+            std::mem::take(&mut self.size),
+            std::mem::take(&mut self.pool),
+            std::mem::take(&mut self.cells),
+        );
+        let lists = Lists {
+            sets: &mut sets,
+            size: &mut size,
+            pool: &mut pool,
+            cells: &mut cells,
+        };
+        let carved = carve(self, lists, cfg, rules, site, rng);
+        (self.sets, self.size, self.pool, self.cells) = (sets, size, pool, cells);
+        carved
     }
+}
+
+/// The lists of one level's carving, lent by the scratch.
+struct Lists<'a> {
+    sets: &'a mut Sets,
+    size: &'a mut Vec<usize>,
+    pool: &'a mut Vec<usize>,
+    cells: &'a mut Vec<u32>,
 }
 
 fn carve(
     scratch: &mut Grid,
+    lists: Lists<'_>,
     cfg: &Config,
     rules: &Rules,
     site: &mut Site<'_>,
     rng: &mut Pcg64,
 ) -> Result<(), Unjoined> {
     let rooms = site.shapes.len();
-    let mut sets = UnionFind::<usize>::new(rooms);
+    let Lists {
+        sets,
+        size,
+        pool,
+        cells,
+    } = lists;
+    sets.reset(rooms);
     let mut apart = rooms;
-    let mut cells: Vec<u32> = Vec::new();
-    let mut size = vec![1usize; rooms];
+    cells.clear();
+    size.clear();
+    size.resize(rooms, 1);
     let mut largest = 0;
-    let mut pool: Vec<usize> = Vec::with_capacity(rooms);
     for _ in 0..TRIES_PER_ROOM * rooms {
         if apart <= 1 {
             break;
@@ -101,9 +136,7 @@ fn carve(
         let Some(door) = start(rules, cfg, site, room, rng) else {
             continue;
         };
-        let end = grow(
-            scratch, cfg, rules, site, &mut sets, room, door, &mut cells, rng,
-        );
+        let end = grow(scratch, cfg, rules, site, sets, room, door, cells, rng);
         site.budget.spend(cells.len());
         match end {
             End::Failed => {}
@@ -112,7 +145,7 @@ fn carve(
                 door: far,
             } => {
                 rules.open(site, door);
-                for &c in &cells {
+                for &c in cells.iter() {
                     rules.open(site, c as usize);
                     scratch.owner[c as usize] = room as u32;
                 }
@@ -168,7 +201,7 @@ fn grow(
     cfg: &Config,
     rules: &Rules,
     site: &Site<'_>,
-    sets: &mut UnionFind<usize>,
+    sets: &mut Sets,
     room: usize,
     door: usize,
     cells: &mut Vec<u32>,

@@ -12,6 +12,7 @@ mod dead_end;
 mod grid;
 mod join;
 mod prim;
+mod sets;
 pub(crate) mod site;
 mod straight;
 mod tunnel;
