@@ -308,6 +308,10 @@ pub struct Generator {
     work_spent: u64,
     /// The lists an attempt makes and drops, kept with their capacity.
     lists: Lists,
+    /// The last config that passed validation: the same config again
+    /// (the common case, level after level) is not checked again, since
+    /// checking a config with profiles lists its stretches of depths.
+    valid: Option<Config>,
 }
 
 /// What an attempt lists on its way and drops once the level is made.
@@ -546,10 +550,9 @@ impl Generator {
     /// Takes back the buffers of an attempt thrown away.
     fn give_back(&mut self, ground: Ground) {
         let lists = &mut self.lists;
+        // The door lists stay in `lists.doors`, for the next attempt.
         (lists.spare_tiles, lists.spare_hardness, lists.shapes) =
             (ground.tiles, ground.hardness, ground.shapes);
-        // Lists lent to rooms that are not kept.
-        lists.doors.clear();
     }
 }
 
@@ -685,7 +688,13 @@ impl Generator {
         seed: u64,
         depth: u16,
     ) -> Result<Level, GenerateError> {
-        validated(config)?;
+        if self.valid.as_ref() != Some(config) {
+            validated(config)?;
+            match &mut self.valid {
+                Some(valid) => valid.clone_from(config),
+                None => self.valid = Some(config.clone()),
+            }
+        }
         if depth == 0 || depth > config.levels {
             return Err(GenerateError::NoSuchDepth {
                 depth,

@@ -110,7 +110,8 @@ pub(crate) fn place(
     if others.len() < rooms_beyond_anchor(counts) {
         return None;
     }
-    others.sort_by_key(|&r| (at(places.reference(width, tiles, rooms, r)), r));
+    // Unique keys: the unstable sort (no buffer) orders as a stable one.
+    others.sort_unstable_by_key(|&r| (at(places.reference(width, tiles, rooms, r)), r));
     down.clear();
     down.extend(others.iter().rev().take(counts.down).copied());
     up.clear();

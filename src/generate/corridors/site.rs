@@ -43,8 +43,13 @@ pub(crate) struct Site<'a> {
 pub(crate) struct Rules {
     /// 0 = not in a ring, room index + 1, or `SHARED`.
     ring: Vec<u16>,
-    /// Door candidates of each room, as cell indices.
-    candidates: Vec<Vec<u32>>,
+    /// Door candidates of every room, as cell indices, room after room:
+    /// one list, so a level with more candidates than the last grows one
+    /// buffer, not one of each room.
+    candidates: Vec<u32>,
+    /// Where each room's candidates start in `candidates`, and (last) where
+    /// the last room's end.
+    starts: Vec<u32>,
 }
 
 impl Rules {
@@ -127,11 +132,12 @@ impl Rules {
     /// its edge doors whose porch is free.
     fn door_candidates(&mut self, site: &Site<'_>) {
         let w = site.width;
-        self.candidates.resize_with(site.shapes.len(), Vec::new);
+        self.candidates.clear();
+        self.starts.clear();
         for (i, shape) in site.shapes.iter().enumerate() {
             let id = i as u16 + 1;
-            let list = &mut self.candidates[i];
-            list.clear();
+            self.starts.push(self.candidates.len() as u32);
+            let list = &mut self.candidates;
             if let Some(doors) = site.entrances.get(i) {
                 let ring = &self.ring;
                 list.extend(doors.iter().copied().filter(|&d| {
@@ -161,11 +167,12 @@ impl Rules {
                 }
             }
         }
+        self.starts.push(self.candidates.len() as u32);
     }
 
     /// The door candidates of `room`.
     pub(super) fn candidates(&self, room: usize) -> &[u32] {
-        &self.candidates[room]
+        &self.candidates[self.starts[room] as usize..self.starts[room + 1] as usize]
     }
 
     /// Whether the cell is in some room's ring (or where rings meet).
@@ -194,7 +201,7 @@ impl Rules {
     /// opening a wall of doors. Written into `out` (emptied first), a
     /// buffer the caller keeps from search to search.
     pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize, out: &mut Vec<u32>) {
-        site.budget.spend(self.candidates[room].len());
+        site.budget.spend(self.candidates(room).len());
         out.clear();
         if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
             out.extend(
@@ -204,7 +211,7 @@ impl Rules {
             );
         } else {
             out.extend(
-                self.candidates[room]
+                self.candidates(room)
                     .iter()
                     .copied()
                     .filter(|&c| self.door_allowed(site, c as usize)),
@@ -227,7 +234,7 @@ impl Rules {
             return true;
         }
         site.doors[r].len() < usize::from(cfg.rooms.max_doors)
-            && self.candidates[r].contains(&(c as u32))
+            && self.candidates(r).contains(&(c as u32))
             && self.door_allowed(site, c)
     }
 

@@ -36,6 +36,8 @@ pub(super) struct Straight {
     stack_later: Vec<u32>,
     /// A walk's door ends and their keys, kept from walk to walk.
     walk: WalkBuffers,
+    /// The earlier rooms a room falls back to, nearest first.
+    earlier: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -60,7 +62,6 @@ impl Straight {
         self.seen.fit(n);
         self.parent.resize(n, 0);
         let rooms = site.shapes.len();
-        let centres: Vec<(i64, i64)> = site.shapes.iter().map(centre2).collect();
         for room in 1..rooms {
             if self.walk(cfg, rules, site, room, room - 1) {
                 continue;
@@ -68,13 +69,19 @@ impl Straight {
             if !site.budget.spend(room) {
                 return Err(Unjoined);
             }
-            let mut earlier: Vec<usize> = (0..room - 1).collect();
-            earlier.sort_by_key(|&j| (dist2(centres[room], centres[j]), j));
-            if !earlier
-                .into_iter()
+            let mut earlier = std::mem::take(&mut self.earlier);
+            earlier.clear();
+            earlier.extend(0..room - 1);
+            // Keys are unique (the index breaks ties), so the unstable
+            // sort, which needs no buffer, orders them as a stable one.
+            let c = centre2(&site.shapes[room]);
+            earlier.sort_unstable_by_key(|&j| (dist2(c, centre2(&site.shapes[j])), j));
+            let joined = earlier
+                .iter()
                 .take(3)
-                .any(|j| self.walk(cfg, rules, site, room, j))
-            {
+                .any(|&j| self.walk(cfg, rules, site, room, j));
+            self.earlier = earlier;
+            if !joined {
                 return Err(Unjoined);
             }
         }
@@ -261,6 +268,14 @@ impl Straight {
                 }
             }
         };
+        // The stacks trade places as f grows, so either may be the one a
+        // later search fills most: each keeps room for the larger, which
+        // after the first levels asks nothing.
+        let room = now.capacity().max(later.capacity());
+        for stack in [&mut now, &mut later] {
+            stack.clear();
+            stack.reserve(room);
+        }
         self.stack_now = now;
         self.stack_later = later;
         site.budget.spend(steps);

@@ -63,6 +63,9 @@ pub(super) struct Scratch {
 /// rock or other rooms, which is a corridor not worth its cost.
 const STEPS_PER_CELL: usize = 20;
 
+/// The walks a room's list has room for when first made.
+const WALKS_A_ROOM: usize = 8;
+
 /// A room graph of walks: for each room, the rooms it reaches by one
 /// corridor (or chain of corridors between doors) and the walk from centre
 /// to centre.
@@ -121,7 +124,8 @@ impl Tunnel {
         boxes.extend(site.shapes.iter().map(|s| s.bounds()));
         by_x.clear();
         by_x.extend(0..n);
-        by_x.sort_by_key(|&r| (boxes[r].x, r));
+        // Unique keys: the unstable sort (no buffer) orders as a stable one.
+        by_x.sort_unstable_by_key(|&r| (boxes[r].x, r));
         for (k, &a) in by_x.iter().enumerate() {
             partners.clear();
             partners.extend(
@@ -293,7 +297,9 @@ impl Tunnel {
         for list in graph.iter_mut() {
             list.clear();
         }
-        graph.resize_with(n, Vec::new);
+        // Room to room walks are few (a door or four, a loop or two): room
+        // for eight keeps most rooms' lists from ever growing again.
+        graph.resize_with(n, || Vec::with_capacity(WALKS_A_ROOM));
         let scratch = &mut self.loops;
         let mut queue = std::mem::take(&mut scratch.queue);
         for (r, doors) in site.doors.iter().enumerate() {
