@@ -14,9 +14,11 @@
 //!
 //! Its own binary, since the allocator is global to one.
 //!
-//! With `DELVE_ALLOC_TRACE=1`, the test prints a backtrace for every
-//! allocation that was not the level's own, grouped by site: the way the
-//! remaining ones were found.
+//! With `DELVE_ALLOC_TRACE=1` (and `--test-threads 1`), the test prints a
+//! backtrace for every allocation that was not the level's own, saying
+//! whether the block was freed before the level returned (a list made and
+//! dropped) or kept by the generator (a buffer that grew): the way the
+//! ones this work removed were found.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, RefCell};
