@@ -222,25 +222,45 @@ impl Merged {
 
     /// Merges plain shapes and merged rooms; `None` past [`MAX_PARTS`].
     pub fn of(shapes: &[Shape]) -> Option<Merged> {
-        let mut parts = Vec::with_capacity(MAX_PARTS);
+        Merged::of_shapes(shapes.iter().copied())
+    }
+
+    /// [`Merged::of`] over the shapes `shapes` yields, filled in place: no
+    /// list is made, so merging placement after placement allocates
+    /// nothing.
+    pub fn of_shapes(shapes: impl IntoIterator<Item = Shape>) -> Option<Merged> {
+        let empty = Part::Rect(Rect {
+            x: 0,
+            y: 0,
+            width: 0,
+            height: 0,
+        });
+        let mut parts = [empty; MAX_PARTS];
+        let mut len = 0;
+        let mut push = |p: Part| {
+            if let Some(slot) = parts.get_mut(len) {
+                *slot = p;
+            }
+            // Counted past the end too, so too many parts are refused.
+            len += 1;
+        };
         for s in shapes {
-            match *s {
-                Shape::Rect(r) => parts.push(Part::Rect(r)),
-                Shape::Circle { center, radius } => parts.push(Part::Circle { center, radius }),
-                Shape::Merged(m) => parts.extend_from_slice(m.parts()),
+            match s {
+                Shape::Rect(r) => push(Part::Rect(r)),
+                Shape::Circle { center, radius } => push(Part::Circle { center, radius }),
+                Shape::Merged(m) => m.parts().iter().copied().for_each(&mut push),
                 // Vaults never merge (rooms::merge_with refuses them).
                 Shape::Vault(_) => return None,
             }
         }
-        if parts.is_empty() || parts.len() > MAX_PARTS {
+        if len == 0 || len > MAX_PARTS {
             return None;
         }
-        let len = parts.len() as u8;
         let first = parts[0];
-        parts.resize(MAX_PARTS, first);
+        parts[len..].fill(first);
         Some(Merged {
-            parts: parts.try_into().expect("MAX_PARTS entries"),
-            len,
+            parts,
+            len: len as u8,
         })
     }
 }

@@ -261,6 +261,16 @@ fn a_warm_dead_end_generator_allocates_only_the_level() {
     assert_none("DeadEnd", &style(CorridorStyle::DeadEnd));
 }
 
+/// Placements that overlap merge into one room (000's rule).
+#[test]
+fn a_warm_generator_merging_rooms_allocates_only_the_level() {
+    let config = Config {
+        rooms_may_overlap: true,
+        ..Config::default()
+    };
+    assert_none("merged rooms", &config);
+}
+
 /// The shipped config's profiles change the style and room sizes by depth,
 /// so one generator meets all of them in turn.
 #[test]

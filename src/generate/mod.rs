@@ -319,6 +319,7 @@ pub struct Generator {
 struct Lists {
     vaults: vault_place::Scratch,
     vault_shapes: Vec<Shape>,
+    rooms: rooms::Scratch,
     /// Every room's shape, vaults first, lent to the attempt's `Ground`.
     shapes: Vec<Shape>,
     /// Each laid vault's entrances and stair places: the first `laid`
@@ -503,6 +504,7 @@ impl Generator {
             &lists.vault_shapes,
             budget,
             &mut shapes,
+            &mut lists.rooms,
         );
         let placed_too_few = if budget.overspent() {
             Some(Rejected::OverBudget(WorkStage::PlacingRooms))

@@ -36,16 +36,26 @@ pub(crate) fn place(
     vaults: &[Shape],
     budget: &Budget,
     shapes: &mut Vec<Shape>,
+    scratch: &mut Scratch,
 ) {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     mark_margins(room_id, vaults, w, MARGIN);
     if cfg.rooms_may_overlap {
-        *shapes = place_overlapping(cfg, rng, room_id, vaults, budget);
+        place_overlapping(cfg, rng, room_id, vaults, budget, shapes, scratch);
     } else {
         place_apart(cfg, rng, room_id, vaults, budget, shapes);
     }
     mark_margins(room_id, vaults, w, 0);
     debug_assert!(room_id.len() == w * h);
+}
+
+/// The lists of placement with `rooms_may_overlap`, kept from level to
+/// level: the slots, the rooms a placement touches, and the new ids.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    slots: Vec<Option<Shape>>,
+    touched: Vec<(u16, bool)>,
+    new_id: Vec<u16>,
 }
 
 /// Sets the ring of cells around each vault's box to `mark`.
@@ -135,19 +145,26 @@ fn place_overlapping(
     room_id: &mut [u16],
     vaults: &[Shape],
     budget: &Budget,
-) -> Vec<Shape> {
+    shapes: &mut Vec<Shape>,
+    scratch: &mut Scratch,
+) {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     let rc = &cfg.rooms;
     let target = usize::from(rc.count.max);
+    let Scratch {
+        slots,
+        touched,
+        new_id,
+    } = scratch;
     // Slots in placement order; a slot merged into another is emptied, and
     // the survivors are renumbered at the end. Vaults never merge.
-    let mut slots: Vec<Option<Shape>> = Vec::with_capacity(target);
+    slots.clear();
+    slots.reserve(target);
     slots.extend(vaults.iter().copied().map(Some));
     let mut live = vaults.len();
     let mut streak = 0u32;
     let floor_cap = (rc.max_floor_share * ((w - 2) * (h - 2)) as f64) as usize;
     let mut floor: usize = vaults.iter().map(Shape::area).sum();
-    let mut touched: Vec<(u16, bool)> = Vec::new();
     'rooms: while live < target && (live < usize::from(rc.count.min) || floor < floor_cap) {
         let size = random_size(cfg, rng);
         for _ in 0..rc.attempts_per_room {
@@ -156,7 +173,7 @@ fn place_overlapping(
             if !budget.spend(1 + slots.len()) {
                 break 'rooms;
             }
-            if let Some(merged) = merge_with(&shape, &slots, room_id, w, &mut touched, budget) {
+            if let Some(merged) = merge_with(&shape, slots, room_id, w, touched, budget) {
                 // The lowest slot keeps the room; the others are emptied.
                 let id = touched.first().map_or(slots.len() as u16 + 1, |t| t.0);
                 let into = usize::from(id) - 1;
@@ -190,9 +207,11 @@ fn place_overlapping(
         }
     }
     // Renumber: survivors keep their order.
-    let mut new_id = vec![0u16; slots.len() + 1];
-    let mut shapes = Vec::with_capacity(live);
-    for (i, slot) in slots.into_iter().enumerate() {
+    new_id.clear();
+    new_id.resize(slots.len() + 1, 0);
+    shapes.clear();
+    shapes.reserve(live);
+    for (i, slot) in slots.drain(..).enumerate() {
         if let Some(shape) = slot {
             shapes.push(shape);
             new_id[i + 1] = shapes.len() as u16;
@@ -203,7 +222,6 @@ fn place_overlapping(
             *id = new_id[usize::from(*id)];
         }
     }
-    shapes
 }
 
 /// What a placement becomes among the rooms placed so far: itself, a
@@ -265,12 +283,11 @@ fn merge_with(
         return None;
     }
     touched.sort_unstable();
-    let mut parts: Vec<Shape> = touched
+    let parts = touched
         .iter()
         .map(|t| slots[usize::from(t.0) - 1].expect("live room"))
-        .collect();
-    parts.push(*shape);
-    Merged::of(&parts).map(Shape::Merged)
+        .chain([*shape]);
+    Merged::of_shapes(parts).map(Shape::Merged)
 }
 
 /// A room's size, drawn once per room; only its position is retried.

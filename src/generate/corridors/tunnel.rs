@@ -741,7 +741,7 @@ mod tests {
             let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
             let mut shapes = Vec::new();
-            rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget, &mut shapes);
+            rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget, &mut shapes, &mut rooms::Scratch::default());
             prop_assume!(shapes.len() >= 2);
             let mut tiles = vec![Tile::Rock; w * h];
             for (c, &id) in room_id.iter().enumerate() {
