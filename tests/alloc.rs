@@ -271,6 +271,22 @@ fn a_warm_generator_merging_rooms_allocates_only_the_level() {
     assert_none("merged rooms", &config);
 }
 
+/// Past 128 rooms, placement and the Tunnel's nearest-room rule ask
+/// indexes of squares, kept from level to level too.
+#[test]
+fn a_warm_generator_of_many_rooms_allocates_only_the_level() {
+    let config = Config {
+        width: 400,
+        height: 300,
+        rooms: delve::config::RoomConfig {
+            count: delve::config::Range::new(130, 320),
+            ..Config::default().rooms
+        },
+        ..Config::default()
+    };
+    assert_none("many rooms", &config);
+}
+
 /// The shipped config's profiles change the style and room sizes by depth,
 /// so one generator meets all of them in turn.
 #[test]

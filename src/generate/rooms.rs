@@ -43,16 +43,18 @@ pub(crate) fn place(
     if cfg.rooms_may_overlap {
         place_overlapping(cfg, rng, room_id, vaults, budget, shapes, scratch);
     } else {
-        place_apart(cfg, rng, room_id, vaults, budget, shapes);
+        place_apart(cfg, rng, room_id, vaults, budget, shapes, &mut scratch.near);
     }
     mark_margins(room_id, vaults, w, 0);
     debug_assert!(room_id.len() == w * h);
 }
 
-/// The lists of placement with `rooms_may_overlap`, kept from level to
-/// level: the slots, the rooms a placement touches, and the new ids.
+/// Placement's buffers, kept from level to level: the index of placed
+/// rooms of levels of many, and, with `rooms_may_overlap`, the slots, the
+/// rooms a placement touches, and the new ids.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    near: Option<NearIndex>,
     slots: Vec<Option<Shape>>,
     touched: Vec<(u16, bool)>,
     new_id: Vec<u16>,
@@ -82,6 +84,7 @@ fn place_apart(
     vaults: &[Shape],
     budget: &Budget,
     shapes: &mut Vec<Shape>,
+    near: &mut Option<NearIndex>,
 ) {
     let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
     let rc = &cfg.rooms;
@@ -91,7 +94,11 @@ fn place_apart(
     shapes.extend_from_slice(vaults);
     // Past a few hundred rooms, "is any room near" asks an index of the
     // rooms near the candidate instead of every room placed.
-    let mut index = (target > INDEXED_ABOVE).then(|| NearIndex::new(w, h));
+    let mut index = (target > INDEXED_ABOVE).then(|| {
+        let index = near.get_or_insert_with(NearIndex::default);
+        index.reset(w, h);
+        index
+    });
     if let Some(index) = &mut index {
         for v in vaults {
             index.insert(v);
@@ -113,7 +120,7 @@ fn place_apart(
             if !budget.spend(1 + shapes.len() / 8) {
                 break 'rooms;
             }
-            if fits(&shape, shapes, index.as_ref(), room_id, w, h, budget) {
+            if fits(&shape, shapes, index.as_deref(), room_id, w, h, budget) {
                 if let Some(index) = &mut index {
                     index.insert(&shape);
                 }
@@ -155,6 +162,7 @@ fn place_overlapping(
         slots,
         touched,
         new_id,
+        ..
     } = scratch;
     // Slots in placement order; a slot merged into another is emptied, and
     // the survivors are renumbered at the end. Vaults never merge.
@@ -375,6 +383,7 @@ const INDEXED_ABOVE: usize = 128;
 /// a side) that their reach covers, so whether any room comes near a box
 /// is asked of the few rooms filed where the box is: the same answer as
 /// asking every room, in time that does not grow with the room count.
+#[derive(Default)]
 struct NearIndex {
     columns: usize,
     rows: usize,
@@ -385,14 +394,16 @@ struct NearIndex {
 impl NearIndex {
     const SHIFT: u32 = 5;
 
-    fn new(w: usize, h: usize) -> NearIndex {
-        let columns = (w >> Self::SHIFT) + 1;
-        let rows = (h >> Self::SHIFT) + 1;
-        NearIndex {
-            columns,
-            rows,
-            squares: vec![Vec::new(); columns * rows],
+    /// Empties the index for a `w` x `h` level, keeping its squares' lists.
+    fn reset(&mut self, w: usize, h: usize) {
+        self.columns = (w >> Self::SHIFT) + 1;
+        self.rows = (h >> Self::SHIFT) + 1;
+        for square in &mut self.squares {
+            square.clear();
         }
+        // Room for a few boxes a square, so most squares never grow.
+        self.squares
+            .resize_with(self.columns * self.rows, || Vec::with_capacity(8));
     }
 
     /// The squares a box dilated by `gap` covers, as column and row ranges.

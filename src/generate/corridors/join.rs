@@ -149,7 +149,9 @@ impl Nearest {
         for square in &mut self.squares {
             square.clear();
         }
-        self.squares.resize_with(self.columns * self.rows, Vec::new);
+        // Room for a few rooms a square, so most squares never grow.
+        self.squares
+            .resize_with(self.columns * self.rows, || Vec::with_capacity(8));
     }
 
     fn square(&self, c: (i64, i64)) -> (usize, usize) {
