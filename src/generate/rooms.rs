@@ -401,9 +401,10 @@ impl NearIndex {
         for square in &mut self.squares {
             square.clear();
         }
-        // Room for a few boxes a square, so most squares never grow.
+        // Room for the boxes a square usually meets (a box is filed in
+        // every square its reach covers), so most squares never grow.
         self.squares
-            .resize_with(self.columns * self.rows, || Vec::with_capacity(8));
+            .resize_with(self.columns * self.rows, || Vec::with_capacity(16));
     }
 
     /// The squares a box dilated by `gap` covers, as column and row ranges.

@@ -24,6 +24,8 @@ pub(super) struct PrimIndex {
     /// Per square, where its rooms start in `rooms` (one more entry at the
     /// end): the rooms filed by square, each square's in index order.
     start: Vec<u32>,
+    /// Filing's cursor per square (kept, so filing allocates nothing).
+    fill: Vec<u32>,
     rooms: Vec<u32>,
     /// Per square: how many of its rooms are not taken yet, so searches
     /// pass over emptied squares at a glance.
@@ -103,10 +105,11 @@ impl PrimIndex {
         self.start.push(at);
         self.rooms.clear();
         self.rooms.resize(centres.len(), 0);
-        let mut fill = self.start.clone();
+        // Where each square's next room goes: a kept copy of the starts.
+        self.fill.clone_from(&self.start);
         for (room, &s) in self.square_of.iter().enumerate() {
-            self.rooms[fill[s as usize] as usize] = room as u32;
-            fill[s as usize] += 1;
+            self.rooms[self.fill[s as usize] as usize] = room as u32;
+            self.fill[s as usize] += 1;
         }
         self.taken.clear();
         self.taken.resize(centres.len(), false);
