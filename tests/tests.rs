@@ -17,3 +17,4 @@ mod stack;
 mod stats;
 mod vaults;
 mod view;
+mod warm;

@@ -1,0 +1,165 @@
+//! A warm generator makes the same levels as a fresh one: whatever levels
+//! it made before (other sizes, the same area turned on its side, other
+//! corridor styles, overlapping rooms or not, profiles, vaults, loops,
+//! configs that are refused or fail), the buffers it kept must not reach
+//! the next level. Each buffer reset only where its last level touched it
+//! is a chance for a stale cell; this is where they would show.
+
+use delve::config::Range;
+use delve::vault::shipped;
+use delve::{Config, Dungeon, Generator, generate_level};
+use proptest::prelude::*;
+
+use crate::properties::{layout, profiled_config, small_config, with_layout};
+
+/// A small random config in any corridor style, with random vault
+/// counts, room loops and extra loops; `crowded` asks for more rooms than
+/// fit (most such levels fail with a typed error, after several attempts
+/// thrown away part way).
+fn any_config() -> impl Strategy<Value = Config> {
+    let plain = (
+        small_config(),
+        layout(),
+        (0u16..=3, 0u16..=3),
+        0u16..=4,
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(c, layout, (vmin, vextra), room_loops, crowded, stairs2)| {
+            let mut c = with_layout(c, layout);
+            c.vaults.count = Range::new(vmin, vmin + vextra);
+            c.room_loops.count = room_loops;
+            if crowded {
+                c.rooms.count = Range::new(c.rooms.count.max.max(24), c.rooms.count.max.max(40));
+                c.rooms.max_floor_share = 0.6;
+                c.generation_retries = 3;
+            }
+            if stairs2 {
+                c.stairs.per_level = 2;
+            }
+            c
+        });
+    prop_oneof![3 => plain, 1 => profiled_config()]
+}
+
+/// A level to make: its config, seed and depth (any of the config's).
+fn request() -> impl Strategy<Value = (Config, u64, prop::sample::Index, bool)> {
+    (
+        any_config(),
+        any::<u64>(),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+}
+
+/// `config` turned on its side: width and height swapped, and the room
+/// sizes with them, so the same area is laid out the other way round.
+fn turned(config: &Config) -> Config {
+    let mut c = config.clone();
+    (c.width, c.height) = (c.height, c.width);
+    (c.rooms.width, c.rooms.height) = (c.rooms.height, c.rooms.width);
+    if c.validate().is_err() {
+        c.rooms.circle_share = 0.0;
+        c.rooms.circle_radius = Range::new(1, 1);
+    }
+    c
+}
+
+fn depth_of(config: &Config, index: &prop::sample::Index) -> u16 {
+    index.index(usize::from(config.levels)) as u16 + 1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// One generator makes one to four levels of random configs (some of
+    /// them the target's own area turned on its side, or the target's
+    /// config at other seeds), then the target level: it must be, byte for
+    /// byte and work unit for work unit, what a fresh generator makes, and
+    /// the same error if it fails.
+    #[test]
+    fn a_warm_generator_makes_what_a_fresh_one_makes(
+        before in prop::collection::vec((request(), 0u8..=3), 1..=4),
+        target in any_config().prop_filter("valid", |c| c.validate().is_ok()),
+        seed in any::<u64>(),
+        depth in any::<prop::sample::Index>(),
+    ) {
+        let depth = depth_of(&target, &depth);
+        let mut warm = Generator::default();
+        for ((config, s, d, no_vaults), kind) in &before {
+            // 0 and 1: a config of its own; 2: the target turned on its
+            // side; 3: the target itself at another seed.
+            let config = match kind {
+                2 => turned(&target),
+                3 => target.clone(),
+                _ => config.clone(),
+            };
+            let vaults = if *no_vaults { &[][..] } else { shipped() };
+            let d = depth_of(&config, d);
+            // An error is fine; only a panic or what it leaves behind is not.
+            let _ = warm.level(&config, vaults, *s, d);
+        }
+        let mut fresh = Generator::default();
+        let want = fresh.level(&target, shipped(), seed, depth);
+        let got = warm.level(&target, shipped(), seed, depth);
+        prop_assert_eq!(got, want);
+        prop_assert_eq!(warm.work_spent(), fresh.work_spent());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The same through `Dungeon`: every worker thread's generator, warm
+    /// from stacks of other configs (and the target's turned on its side),
+    /// makes each level of the target's stack as a fresh generator does.
+    #[test]
+    fn dungeon_stacks_on_warm_threads_match_fresh_levels(
+        before in prop::collection::vec(any_config(), 1..=3),
+        target in any_config().prop_filter("valid", |c| c.validate().is_ok()),
+        seed in any::<u64>(),
+    ) {
+        for config in before.iter().cloned().chain([turned(&target)]) {
+            let _ = Dungeon::generate_all(config, seed ^ 0x5eed);
+        }
+        if let Ok(dungeon) = Dungeon::generate_all(target.clone(), seed) {
+            for d in 1..=target.levels {
+                let fresh = generate_level(&target, seed, d).unwrap();
+                prop_assert_eq!(dungeon.generated(d).unwrap(), &fresh, "depth {}", d);
+            }
+        }
+    }
+}
+
+/// Same area, other width: 60x40 then 40x60 and back, in every style, each
+/// level as a fresh generator makes it.
+#[test]
+fn the_same_area_turned_on_its_side_makes_fresh_levels() {
+    let mut warm = Generator::default();
+    for style in crate::properties::STYLES {
+        for overlap in [false, true] {
+            for (w, h) in [(60, 40), (40, 60), (60, 40)] {
+                let config = Config {
+                    width: w,
+                    height: h,
+                    levels: 2,
+                    corridors: style,
+                    rooms_may_overlap: overlap,
+                    rooms: delve::config::RoomConfig {
+                        count: Range::new(4, 12),
+                        width: Range::new(3, 8),
+                        height: Range::new(3, 8),
+                        ..Default::default()
+                    },
+                    ..Config::default()
+                };
+                for seed in 0..3 {
+                    let fresh = Generator::default().level(&config, shipped(), seed, 2);
+                    let got = warm.level(&config, shipped(), seed, 2);
+                    assert!(got.is_ok(), "{style:?} overlap {overlap} {w}x{h} seed {seed}: {got:?}");
+                    assert_eq!(got, fresh, "{style:?} overlap {overlap} {w}x{h} seed {seed}");
+                }
+            }
+        }
+    }
+}
