@@ -351,6 +351,9 @@ pub struct Groundwork {
     ground: Ground,
     room_id: Vec<u16>,
     entrances: Vec<Vec<u32>>,
+    /// The hardness before carving, for pruning: the generator's own is
+    /// the last level's, not this one's.
+    pristine: Vec<u8>,
     seed: u64,
     depth: u16,
 }
@@ -383,8 +386,15 @@ impl Generator {
         let config = &config.at_depth(depth);
         let budget = Budget::for_level(config.width, config.height);
         let ground = self.ground(config, vaults, seed, depth, 0, &budget).ok()?;
+        // `ground` keeps the pristine field only for a pruning config.
+        let pristine = if config.dead_ends == DeadEndPolicy::Prune {
+            self.pristine.clone()
+        } else {
+            Vec::new()
+        };
         Some(Groundwork {
             entrances: self.lists.entrances[..self.lists.laid].to_vec(),
+            pristine,
             ground,
             room_id: self.room_id.clone(),
             seed,
@@ -403,13 +413,18 @@ impl Generator {
             return false;
         }
         let config = &config.at_depth(work.depth);
+        // Pruning restores the work's own field, which it has only if it
+        // was laid out for a pruning config.
+        if config.dead_ends == DeadEndPolicy::Prune && work.pristine.len() != cells {
+            return false;
+        }
         let budget = Budget::for_level(config.width, config.height);
         let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
             &mut self.lists.loops,
             &mut self.lists.doors,
-            &self.pristine,
+            &work.pristine,
             config,
             &mut work.ground,
             &work.room_id,
@@ -690,6 +705,9 @@ impl Generator {
         seed: u64,
         depth: u16,
     ) -> Result<Level, GenerateError> {
+        // A level refused before any work (an invalid config, a depth
+        // outside the stack) took none: not the last level's.
+        self.work_spent = 0;
         if self.valid.as_ref() != Some(config) {
             validated(config)?;
             match &mut self.valid {
@@ -998,5 +1016,70 @@ mod tests {
                 "{field}"
             );
         }
+    }
+
+    /// A refused level reports no work, as from a fresh generator, not the
+    /// work of the level made before it.
+    #[test]
+    fn a_refused_level_spent_no_work() {
+        let config = Config {
+            width: 60,
+            height: 30,
+            ..Config::default()
+        };
+        let mut generator = Generator::default();
+        generator.level(&config, &[], 1, 1).unwrap();
+        assert!(generator.work_spent() > 0);
+        let bad = Config {
+            generation_retries: 0,
+            ..config.clone()
+        };
+        assert!(generator.level(&bad, &[], 1, 1).is_err());
+        assert_eq!(generator.work_spent(), 0);
+        assert!(generator.level(&config, &[], 1, 99).is_err());
+        assert_eq!(generator.work_spent(), 0);
+    }
+
+    /// The corridor stage of a groundwork prunes back to that groundwork's
+    /// own field, not the field of whatever level the generator laid out
+    /// last (it restored the last one's hardness on pruned cells).
+    #[test]
+    fn a_groundwork_prunes_to_its_own_field() {
+        let config = Config {
+            width: 80,
+            height: 40,
+            corridors: crate::config::CorridorStyle::DeadEnd,
+            dead_ends: DeadEndPolicy::Prune,
+            ..Config::default()
+        };
+        let keep = Config {
+            dead_ends: DeadEndPolicy::Keep,
+            ..config.clone()
+        };
+        let mut pruned = 0;
+        let mut warm = Generator::default();
+        for seed in 1..=6 {
+            let mut alone = Generator::default();
+            let Some(mut work) = alone.groundwork(&config, &[], seed, 1) else {
+                continue;
+            };
+            let (mut after, mut kept) = (work.clone(), work.clone());
+            let joined = alone.corridor_stage(&config, &mut work);
+            let _ = warm.groundwork(&config, &[], seed + 100, 1);
+            assert_eq!(warm.corridor_stage(&config, &mut after), joined);
+            // (Not assert_eq: the grids are thousands of cells.)
+            assert!(work.ground.tiles == after.ground.tiles, "seed {seed}");
+            assert!(work.ground.hardness == after.ground.hardness, "seed {seed}");
+            // Pruning took place: corridors kept without it are rock here.
+            alone.corridor_stage(&keep, &mut kept);
+            pruned += (0..kept.ground.tiles.len())
+                .filter(|&c| kept.ground.tiles[c] == Tile::Corridor)
+                .filter(|&c| work.ground.tiles[c] == Tile::Rock)
+                .count();
+        }
+        assert!(pruned > 0);
+        // Laid out without pruning, it cannot be pruned.
+        let mut work = warm.groundwork(&keep, &[], 1, 1).unwrap();
+        assert!(!warm.corridor_stage(&config, &mut work));
     }
 }
