@@ -5,7 +5,7 @@
 //! the next level. Each buffer reset only where its last level touched it
 //! is a chance for a stale cell; this is where they would show.
 
-use delve::config::Range;
+use delve::config::{CorridorStyle, Range};
 use delve::vault::shipped;
 use delve::{Config, Dungeon, Generator, generate_level};
 use proptest::prelude::*;
@@ -13,32 +13,47 @@ use proptest::prelude::*;
 use crate::properties::{layout, profiled_config, small_config, with_layout};
 
 /// A small random config in any corridor style, with random vault
-/// counts, room loops and extra loops; `crowded` asks for more rooms than
-/// fit (most such levels fail with a typed error, after several attempts
-/// thrown away part way).
+/// counts, room loops and extra loops, and sometimes trouble: `1` asks
+/// for more rooms than fit (most such levels fail with a typed error,
+/// after attempts thrown away part way), `2` for vaults and barely enough
+/// rooms for the stairs (attempts thrown away once their corridors are
+/// carved, for want of rooms to hold the stairs).
 fn any_config() -> impl Strategy<Value = Config> {
     let plain = (
         small_config(),
         layout(),
         (0u16..=3, 0u16..=3),
         0u16..=4,
-        any::<bool>(),
+        prop_oneof![2 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)],
         any::<bool>(),
     )
-        .prop_map(|(c, layout, (vmin, vextra), room_loops, crowded, stairs2)| {
-            let mut c = with_layout(c, layout);
-            c.vaults.count = Range::new(vmin, vmin + vextra);
-            c.room_loops.count = room_loops;
-            if crowded {
-                c.rooms.count = Range::new(c.rooms.count.max.max(24), c.rooms.count.max.max(40));
-                c.rooms.max_floor_share = 0.6;
-                c.generation_retries = 3;
-            }
-            if stairs2 {
-                c.stairs.per_level = 2;
-            }
-            c
-        });
+        .prop_map(
+            |(c, layout, (vmin, vextra), room_loops, trouble, stairs2)| {
+                let mut c = with_layout(c, layout);
+                c.vaults.count = Range::new(vmin, vmin + vextra);
+                c.room_loops.count = room_loops;
+                if stairs2 {
+                    c.stairs.per_level = 2;
+                }
+                match trouble {
+                    1 => {
+                        let max = c.rooms.count.max;
+                        c.rooms.count = Range::new(max.max(24), max.max(40));
+                        c.rooms.max_floor_share = 0.6;
+                        c.generation_retries = 3;
+                    }
+                    2 => {
+                        let needed = c.stair_rooms_needed();
+                        c.corridors = CorridorStyle::Tunnel;
+                        c.vaults.count = Range::new(1, 3);
+                        c.rooms.count = Range::new(needed, needed + 1);
+                        c.generation_retries = 4;
+                    }
+                    _ => {}
+                }
+                c
+            },
+        );
     prop_oneof![3 => plain, 1 => profiled_config()]
 }
 
@@ -52,16 +67,26 @@ fn request() -> impl Strategy<Value = (Config, u64, prop::sample::Index, bool)> 
     )
 }
 
-/// `config` turned on its side: width and height swapped, and the room
-/// sizes with them, so the same area is laid out the other way round.
+/// `config` laid out with the same area and another width: turned on its
+/// side (width and height swapped) where that is a valid size, else the
+/// nearest other factoring of the area; room sizes clamped to fit.
 fn turned(config: &Config) -> Config {
     let mut c = config.clone();
-    (c.width, c.height) = (c.height, c.width);
-    (c.rooms.width, c.rooms.height) = (c.rooms.height, c.rooms.width);
-    if c.validate().is_err() {
-        c.rooms.circle_share = 0.0;
-        c.rooms.circle_radius = Range::new(1, 1);
-    }
+    let area = u32::from(c.width) * u32::from(c.height);
+    let fits =
+        |w: u32| area % w == 0 && w != u32::from(c.width) && (15..=2000).contains(&(area / w));
+    let width = (30..=2000u32)
+        .filter(|&w| fits(w))
+        .min_by_key(|&w| w.abs_diff(u32::from(c.height)));
+    let Some(width) = width else {
+        return c;
+    };
+    c.width = width as u16;
+    c.height = (area / width) as u16;
+    let clamp = |r: Range, most: u16| Range::new(r.min.min(most), r.max.min(most));
+    c.rooms.width = clamp(c.rooms.width, c.width / 4);
+    c.rooms.height = clamp(c.rooms.height, c.height / 4);
+    c.rooms.circle_radius = clamp(c.rooms.circle_radius, (c.height / 6).max(1));
     c
 }
 
@@ -156,10 +181,45 @@ fn the_same_area_turned_on_its_side_makes_fresh_levels() {
                 for seed in 0..3 {
                     let fresh = Generator::default().level(&config, shipped(), seed, 2);
                     let got = warm.level(&config, shipped(), seed, 2);
-                    assert!(got.is_ok(), "{style:?} overlap {overlap} {w}x{h} seed {seed}: {got:?}");
-                    assert_eq!(got, fresh, "{style:?} overlap {overlap} {w}x{h} seed {seed}");
+                    assert!(
+                        got.is_ok(),
+                        "{style:?} overlap {overlap} {w}x{h} seed {seed}: {got:?}"
+                    );
+                    assert_eq!(
+                        got, fresh,
+                        "{style:?} overlap {overlap} {w}x{h} seed {seed}"
+                    );
                 }
             }
         }
+    }
+}
+
+/// A level that runs out of work budget part way (placing 400 overlapping
+/// rooms joined by DeadEnd corridors, as in tests/limits.rs) leaves
+/// nothing behind: the level after it is a fresh generator's (Tunnel, and
+/// the DeadEnd style that ran out).
+#[test]
+fn a_level_over_budget_leaves_nothing_behind() {
+    let heavy = Config::from_ron(
+        "(rooms: (count: (max: 400), max_floor_share: 1.0), corridors: DeadEnd, \
+         rooms_may_overlap: true, generation_retries: 65535)",
+        "test",
+    )
+    .unwrap();
+    let mut warm = Generator::default();
+    for style in [CorridorStyle::Tunnel, CorridorStyle::DeadEnd] {
+        let got = warm.level(&heavy, shipped(), 6700, 1);
+        assert!(
+            matches!(got, Err(delve::GenerateError::OverBudget(_))),
+            "{got:?}"
+        );
+        let config = Config {
+            corridors: style,
+            ..Config::default()
+        };
+        let fresh = Generator::default().level(&config, shipped(), 6700, 1);
+        assert!(fresh.is_ok());
+        assert_eq!(warm.level(&config, shipped(), 6700, 1), fresh, "{style:?}");
     }
 }
