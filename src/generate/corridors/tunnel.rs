@@ -128,7 +128,9 @@ impl Tunnel {
         self.centres.clear();
         self.centres.extend(site.shapes.iter().map(centre2));
         joined.clear();
-        // Prim's order glances at every pair of rooms, sixteen to a unit.
+        // Prim's order is charged as every pair of rooms, sixteen to a unit,
+        // as when it looked at every pair: the same charge keeps every
+        // level's work, and so which levels fit the budget, as it was.
         if !site.budget.spend(rooms * rooms / 16) {
             return Err(Unjoined);
         }
