@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::geom::{Dir, Pos};
 use crate::grid_search::{Bfs, Visit, step};
 use crate::layout::{Room, Tile};
+use crate::sets::Sets;
 
 /// A node of the level graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,18 +112,8 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-    /// The union-find of [`LevelGraph::components`]: each node's parent.
-    static SETS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The root of `x`'s set, halving the path on the way.
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
-    while parent[x as usize] != x {
-        let up = parent[parent[x as usize] as usize];
-        parent[x as usize] = up;
-        x = up;
-    }
-    x
+    /// The union-find of [`LevelGraph::components`].
+    static SETS: std::cell::RefCell<Sets> = std::cell::RefCell::default();
 }
 
 /// Marks (or, with `set` false, unmarks) each room's floor in `room_of`:
@@ -315,19 +306,15 @@ impl LevelGraph {
     pub fn components(&self) -> usize {
         // petgraph's `connected_components` with a union-find kept per
         // thread: the generator verifies every level it makes with this.
-        SETS.with_borrow_mut(|parent| {
-            parent.clear();
-            parent.extend(0..self.graph.node_count() as u32);
-            let mut components = self.graph.node_count();
-            for edge in self.graph.raw_edges() {
-                let a = find(parent, edge.source().index() as u32);
-                let b = find(parent, edge.target().index() as u32);
-                if a != b {
-                    parent[a as usize] = b;
-                    components -= 1;
-                }
-            }
-            components
+        SETS.with_borrow_mut(|sets| {
+            sets.reset(self.graph.node_count());
+            let joins = self
+                .graph
+                .raw_edges()
+                .iter()
+                .filter(|edge| sets.union(edge.source().index(), edge.target().index()))
+                .count();
+            self.graph.node_count() - joins
         })
     }
 

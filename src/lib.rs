@@ -52,6 +52,7 @@ pub mod render;
 pub mod ron_diag;
 #[cfg(feature = "save")]
 pub mod save;
+pub(crate) mod sets;
 pub mod sim;
 pub mod stats;
 pub mod vault;

@@ -24,9 +24,9 @@ use crate::geom::Dir;
 use crate::grid_search::step as offset;
 use crate::level::Tile;
 
-use super::sets::Sets;
 use super::site::{Rules, Site, outward};
 use super::{NO_OWNER, Unjoined};
+use crate::sets::Sets;
 
 /// How far an open end looks for another corridor, in cells.
 const LOOK: usize = 32;

@@ -25,9 +25,9 @@ use crate::geom::Dir;
 use crate::grid_search::{Stamps, step as offset, xy};
 use crate::level::Tile;
 
-use super::sets::Sets;
 use super::site::{Rules, Site, outward};
 use super::{NO_OWNER, Unjoined};
+use crate::sets::Sets;
 
 /// Corridors started per room before the attempt is given up.
 const TRIES_PER_ROOM: usize = 60;

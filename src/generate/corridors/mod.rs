@@ -12,7 +12,6 @@ mod dead_end;
 mod grid;
 mod join;
 mod prim;
-mod sets;
 pub(crate) mod site;
 mod straight;
 mod tunnel;

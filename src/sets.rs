@@ -1,5 +1,6 @@
-//! Sets of joined rooms (a union-find) for the styles that merge them as
-//! corridors meet (`grid`, `dead_end`), kept from level to level.
+//! Disjoint sets (a union-find) kept from use to use: the sets of joined
+//! rooms of the corridor styles that merge them as corridors meet
+//! (`grid`, `dead_end`), and the connected pieces of a level graph.
 //!
 //! It is petgraph's `UnionFind` step for step (union by rank, `find`
 //! without compression, `union` halving the paths it walks), so every
@@ -8,9 +9,9 @@
 //! same levels. What petgraph's lacks is a way to start over without
 //! allocating.
 
-/// Disjoint sets of the rooms `0..n`.
+/// Disjoint sets of `0..n` (rooms, or a graph's nodes).
 #[derive(Default)]
-pub(super) struct Sets {
+pub(crate) struct Sets {
     /// Each room's parent; a representative is its own.
     parent: Vec<usize>,
     /// An upper bound on each representative's tree depth.
@@ -19,7 +20,7 @@ pub(super) struct Sets {
 
 impl Sets {
     /// Every room of `0..n` in a set of its own.
-    pub(super) fn reset(&mut self, n: usize) {
+    pub(crate) fn reset(&mut self, n: usize) {
         self.parent.clear();
         self.parent.extend(0..n);
         self.rank.clear();
@@ -27,7 +28,7 @@ impl Sets {
     }
 
     /// The representative of `x`'s set.
-    pub(super) fn find(&self, mut x: usize) -> usize {
+    pub(crate) fn find(&self, mut x: usize) -> usize {
         while self.parent[x] != x {
             x = self.parent[x];
         }
@@ -48,7 +49,7 @@ impl Sets {
     }
 
     /// Joins the sets of `x` and `y`; false if they were one already.
-    pub(super) fn union(&mut self, x: usize, y: usize) -> bool {
+    pub(crate) fn union(&mut self, x: usize, y: usize) -> bool {
         if x == y {
             return false;
         }
