@@ -202,6 +202,17 @@ impl JournalWriter {
             let writer = Self::replace(path, &bytes, recording.len())?;
             Ok((writer, Some(why)))
         };
+        // A journal holding actions the loaded state lacks is never cut or
+        // written over: it is renamed aside and a new one begun, and `say`
+        // tells the player where it went.
+        let set_aside = |file: File,
+                         say: &dyn Fn(&Path) -> String|
+         -> Result<(JournalWriter, Option<String>), JournalError> {
+            drop(file);
+            let kept = keep_aside(path)?;
+            let (writer, _) = rebuild(String::new())?;
+            Ok((writer, Some(say(&kept))))
+        };
         let (mut file, size) = match open_checked(path, true) {
             Ok(opened) => opened,
             Err(JournalError::Missing(_)) => {
@@ -225,12 +236,8 @@ impl JournalWriter {
             // The journal goes further than the state loaded (an older
             // backup was loaded, say): never lose those actions. The file
             // is kept beside the new journal, under a name of its own.
-            drop(file);
-            let kept = keep_aside(path)?;
-            let (writer, _) = rebuild(String::new())?;
-            return Ok((
-                writer,
-                Some(format!(
+            return set_aside(file, &|kept| {
+                format!(
                     "{} holds {} actions past the loaded state (turn {}); kept it as {} (renamed \
                      OTHER.journal, `--load OTHER` rebuilds the run it holds) and began a new \
                      journal from the loaded state",
@@ -238,8 +245,8 @@ impl JournalWriter {
                     journal.recording.len() - recording.len(),
                     now.turn,
                     kept.display()
-                )),
-            ));
+                )
+            });
         }
         if let Some(cut) = &journal.cut
             && journal.start == *start
@@ -250,20 +257,16 @@ impl JournalWriter {
             // after the damage that go past it: their actions cannot be
             // replayed, but cutting the file would destroy them. Kept
             // aside too, for whoever can mend it.
-            drop(file);
-            let kept = keep_aside(path)?;
-            let (writer, _) = rebuild(String::new())?;
-            return Ok((
-                writer,
-                Some(format!(
+            return set_aside(file, &|kept| {
+                format!(
                     "{}: {cut}; blocks after the damage hold actions past the loaded state (turn {}), \
                      which cannot be replayed past it: kept the file as {} and began a new journal \
                      from the loaded state",
                     path.display(),
                     now.turn,
                     kept.display()
-                )),
-            ));
+                )
+            });
         }
         if journal.start != *start || !journal.recording.is_prefix_of(recording) {
             return rebuild(format!(
