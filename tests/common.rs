@@ -32,6 +32,12 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("standard error is UTF-8")
 }
 
+/// Asserts that `text` (what delve said) holds `needle`, showing it if not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in:\n{text}");
+}
+
 /// Asserts that delve exited 0, showing what it said if not.
 pub fn ok(o: &Output) {
     assert!(o.status.success(), "{:?}: {}", o.status, stderr(o));

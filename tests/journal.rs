@@ -531,7 +531,7 @@ mod cli {
     //! checked by `replay --check` and `verify`, and a run rebuilt from its
     //! journal when both save files are damaged.
 
-    use crate::common::{TempDir, delve_in, ok, refused, stderr, stdout};
+    use crate::common::{TempDir, assert_contains, delve_in, ok, refused, stderr, stdout};
 
     fn digest(out: &str) -> String {
         out.lines()
@@ -573,11 +573,7 @@ mod cli {
         );
         let verify = delve_in(saves, &["verify", "r"]);
         ok(&verify);
-        assert!(
-            stdout(&verify).contains("journal: agrees"),
-            "{}",
-            stdout(&verify)
-        );
+        assert_contains(&stdout(&verify), "journal: agrees");
 
         // --turns 0 loads and plays nothing.
         let again = delve_in(saves, &["simulate", "--load", "r", "--turns", "0"]);
@@ -733,11 +729,7 @@ mod cli {
         assert_eq!(stderr(&clean), "");
         let verify = run(&["verify", "r"]);
         ok(&verify);
-        assert!(
-            stdout(&verify).contains("journal: agrees"),
-            "{}",
-            stdout(&verify)
-        );
+        assert_contains(&stdout(&verify), "journal: agrees");
     }
 
     /// A missing save is passed over as a damaged one is: the journal's
@@ -766,11 +758,7 @@ mod cli {
         let loaded = run(&["simulate", "--load", "r", "--turns", "0"]);
         ok(&loaded);
         assert_eq!(digest(&stdout(&loaded)), at_600);
-        assert!(
-            stderr(&loaded).contains("r.sav is missing"),
-            "{}",
-            stderr(&loaded)
-        );
+        assert_contains(&stderr(&loaded), "r.sav is missing");
     }
 
     /// A journal further than the backup but damaged before the backup's
@@ -991,11 +979,7 @@ mod cli {
         assert!(row.contains("cannot be used: damaged"), "{row}");
         let verify = run(&["verify", "bad"]);
         assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
-        assert!(
-            stderr(&verify).contains("bad.journal: damaged"),
-            "{}",
-            stderr(&verify)
-        );
+        assert_contains(&stderr(&verify), "bad.journal: damaged");
         let err = refused(&new_run("3", "10", "bad"));
         assert!(
             err.contains("only its journal, which cannot be read: damaged"),
