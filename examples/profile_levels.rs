@@ -5,7 +5,8 @@
 //! `cargo run --release --example profile_levels -- [LEVELS] [STYLE]`, where
 //! STYLE is tunnel (the default config), plain (the default without
 //! vaults and loops), grid, deadend, straight, small (80x21) or big
-//! (1000x1000 with rooms scaled to its area).
+//! (1000x1000 with rooms scaled to its area), or the path of a config
+//! file (`.ron`), each level made at depth 1 as the file says.
 
 use delve::config::CorridorStyle;
 use delve::{Config, Generator};
@@ -53,6 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             },
             ..Config::default()
         },
+        path if path.ends_with(".ron") => delve::Config::load(std::path::Path::new(path))?,
         other => return Err(format!("unknown style {other}").into()),
     };
     config.validate()?;

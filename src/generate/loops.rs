@@ -62,48 +62,64 @@ pub(super) fn add(
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
     let Scratch { found, cells } = scratch;
     found.clear();
-    for from in 0..site.tiles.len() {
-        if site.tiles[from] != Tile::Corridor {
+    // One step in each of `Dir::ALL`'s directions.
+    let steps = Dir::ALL.map(|d| offset(w, d, w) as isize - w as isize);
+    let tiles: &[Tile] = site.tiles;
+    // Corridor is sparse: blocks of 32 cells without any are passed over
+    // in one comparison (which the compiler does 32 lanes at a time).
+    const BLOCK: usize = 32;
+    for (block, chunk) in tiles.chunks(BLOCK).enumerate() {
+        if !chunk
+            .iter()
+            .fold(false, |any, &t| any | (t == Tile::Corridor))
+        {
             continue;
         }
-        // Four lines of at most max_length + 1 cells.
-        if !site.budget.spend(4 * (max_len + 1)) {
-            return;
-        }
-        for dir in Dir::ALL {
-            let mut c = from;
-            for rock in 0..=max_len {
-                c = offset(c, dir, w);
-                if site.tiles[c] == Tile::Corridor {
-                    // Each pair once, from its lower end.
-                    if rock > 0 && from < c {
-                        found.push(Shortcut {
-                            from: from as u32,
-                            to: c as u32,
-                            dir,
-                            len: rock as u8,
-                        });
-                    }
-                    break;
-                }
-                if !rules.free(site, c) {
-                    // A ring cell that may become a door, with the room's
-                    // floor straight beyond it.
-                    if let Some(r) = rules.ring_room(c) {
-                        let beyond = offset(c, dir, w);
-                        if site.tiles[c] == Tile::Rock
-                            && site.room_id[beyond] == r as u16 + 1
-                            && rules.usable_door(cfg, site, r, c)
-                        {
+        for (i, _) in chunk
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t == Tile::Corridor)
+        {
+            let from = block * BLOCK + i;
+            // Four lines of at most max_length + 1 cells.
+            if !site.budget.spend(4 * (max_len + 1)) {
+                return;
+            }
+            for (dir, step) in Dir::ALL.into_iter().zip(steps) {
+                let mut c = from;
+                for rock in 0..max_len + 1 {
+                    c = c.wrapping_add_signed(step);
+                    if tiles[c] == Tile::Corridor {
+                        // Each pair once, from its lower end.
+                        if rock > 0 && from < c {
                             found.push(Shortcut {
                                 from: from as u32,
-                                to: beyond as u32,
+                                to: c as u32,
                                 dir,
-                                len: rock as u8 + 1,
+                                len: rock as u8,
                             });
                         }
+                        break;
                     }
-                    break;
+                    if !rules.free(site, c) {
+                        // A ring cell that may become a door, with the
+                        // room's floor straight beyond it.
+                        if let Some(r) = rules.ring_room(c) {
+                            let beyond = c.wrapping_add_signed(step);
+                            if tiles[c] == Tile::Rock
+                                && site.room_id[beyond] == r as u16 + 1
+                                && rules.usable_door(cfg, site, r, c)
+                            {
+                                found.push(Shortcut {
+                                    from: from as u32,
+                                    to: beyond as u32,
+                                    dir,
+                                    len: rock as u8 + 1,
+                                });
+                            }
+                        }
+                        break;
+                    }
                 }
             }
         }
@@ -198,6 +214,8 @@ fn walk_shorter_than(
     // Every cell taken from the queue is a step of work.
     let allowed = budget.left();
     let (mut taken, mut found) = (0usize, false);
+    let (to_x, to_y) = ((to % width) as u32, (to / width) as u32);
+    let w = width as u32;
     bfs.run(
         tiles.len(),
         [from],
@@ -212,7 +230,13 @@ fn walk_shorter_than(
                 found = true;
                 return Visit::Stop;
             }
-            if d + 1 >= limit {
+            // No walk through `c` is shorter than its steps so far plus
+            // its straight-line distance to `to`: past the limit, `c` is
+            // not worth expanding. Every cell of a walk shorter than the
+            // limit still is, with its true step count, so the answer is
+            // the plain breadth-first search's; it only looks at less.
+            let (x, y) = (c as u32 % w, c as u32 / w);
+            if d + x.abs_diff(to_x) + y.abs_diff(to_y) >= limit {
                 Visit::Skip
             } else {
                 Visit::Expand

@@ -528,30 +528,38 @@ mod tests {
                 Some((a.parse().ok()?..=b.parse().ok()?).collect())
             })
             .unwrap_or_else(|| (1..=20).collect());
-        let settings: Vec<RoomLoops> = std::env::var("GRID")
+        // Each setting is `count,ratio,reach`, and optionally a fourth
+        // field: the shortcuts' (`extra_loops`) count.
+        let settings: Vec<(RoomLoops, Option<u16>)> = std::env::var("GRID")
             .ok()
             .map(|g| {
                 g.split(';')
                     .filter_map(|t| {
                         let v: Vec<&str> = t.split(',').collect();
-                        Some(RoomLoops {
+                        let loops = RoomLoops {
                             count: v.first()?.parse().ok()?,
                             ratio: v.get(1)?.parse().ok()?,
                             reach: v.get(2)?.parse().ok()?,
-                        })
+                        };
+                        Some((loops, v.get(3).and_then(|c| c.parse().ok())))
                     })
                     .collect()
             })
-            .unwrap_or_else(|| vec![Config::default().room_loops]);
+            .unwrap_or_else(|| vec![(Config::default().room_loops, None)]);
         let mut generator = Generator::default();
-        for s in settings {
-            let cfg = with(s.clone());
+        for (s, shortcuts) in settings {
+            let mut cfg = with(s.clone());
+            if let Some(count) = shortcuts {
+                cfg.extra_loops.count = count;
+            }
             let (mut loops, mut longest, mut work, mut slab) = (Vec::new(), Vec::new(), 0, 0);
+            let mut below_a_tenth = 0;
             for &seed in &seeds {
                 for depth in 1..=cfg.levels {
                     let level = level(&mut generator, &cfg, seed, depth);
                     work += generator.work_spent();
                     let stats = LevelStats::of(&level);
+                    below_a_tenth += usize::from(stats.loops * 10 < stats.rooms);
                     loops.push(stats.loops as f64);
                     longest.push(f64::from(stats.longest_room_path));
                     slab += slabs(&level);
@@ -563,8 +571,10 @@ mod tests {
                 crate::stats::Spread::of(longest).unwrap(),
             );
             println!(
-                "{s:?}: {n} levels, loops mean {:.1} min {} max {}, longest mean {:.1} max {}, \
+                "{s:?}, shortcuts {}: {n} levels, loops mean {:.1} min {} max {} \
+                 ({below_a_tenth} below a tenth of the rooms), longest mean {:.1} max {}, \
                  slab blocks {slab}, work {:.0} a level",
+                cfg.extra_loops.count,
                 loops.mean,
                 loops.min,
                 loops.max,
