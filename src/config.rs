@@ -230,9 +230,9 @@ pub struct RoomLoopConfig {
 impl Default for RoomLoopConfig {
     fn default() -> Self {
         RoomLoopConfig {
-            count: 10,
+            count: 4,
             ratio: 2.0,
-            reach: 40,
+            reach: 45,
         }
     }
 }
