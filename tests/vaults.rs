@@ -441,13 +441,12 @@ fn too_few_rooms_for_the_stairs_is_refused_with_its_reason() {
     check::level(&level, &config);
 }
 
-/// Known bug, found 2026-11-26 by `random_vault_sets_keep_every_promise`
-/// and not fixed yet: with `DeadEnd` corridors, a vault whose edge doors
-/// stand side by side (`+++`) can end up with a corridor under one door
-/// while its door list names another, which leads nowhere. Run with
-/// `--ignored` to see it fail.
+/// Regression, found by `random_vault_sets_keep_every_promise`: with
+/// `DeadEnd` corridors, a vault whose edge doors stand side by side
+/// (`+++`) took the next door for the first one's porch, so a stub ran
+/// from one door into its neighbour, which was then laid as a door: the
+/// first door led nowhere.
 #[test]
-#[ignore = "known bug: DeadEnd and side-by-side vault doors (see the doc comment)"]
 fn dead_end_side_by_side_vault_doors_each_lead_to_a_corridor() {
     let draft = VaultDraft {
         name: "three doors".into(),

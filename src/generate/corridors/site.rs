@@ -273,7 +273,10 @@ fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
     let r = site.room_id;
     // The vault's own cells are marked with its id; entrances and `?`
     // cells are not, so the porch is the orthogonal neighbour outside the
-    // box: the one whose opposite neighbour is the vault's.
+    // box: the one whose opposite neighbour is the vault's. An entrance or
+    // `?` cell beside the door on the same edge is unmarked too but inside
+    // the box: never a porch (taking it opened a door's neighbour to
+    // corridors, and the door's corridor became another door).
     let sides = [
         (x.checked_sub(1).map(|nx| y * w + nx), x + 1 < w, door + 1),
         ((x + 1 < w).then_some(door + 1), x > 0, door.wrapping_sub(1)),
@@ -292,7 +295,11 @@ fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
         let out = out?;
         let (ox, oy) = (out % w, out / w);
         let off_border = ox > 0 && oy > 0 && ox + 1 < w && oy + 1 < site.height;
-        (has_in && r[inside] != 0 && r[out] == 0 && off_border).then_some(out)
+        let outside = |vault: u16| {
+            let p = crate::geom::Pos::new(ox as u16, oy as u16);
+            !site.shapes[usize::from(vault) - 1].bounds().contains(p)
+        };
+        (has_in && r[inside] != 0 && r[out] == 0 && off_border && outside(r[inside])).then_some(out)
     })
 }
 
