@@ -9,7 +9,7 @@
 use crate::generate::GenerateError;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
-use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, travel_step};
+use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, explore_step, travel_step};
 
 use super::keymap::{Command, Key, Keymap};
 use super::replay::{ReplayControl, Reply};
@@ -674,8 +674,18 @@ impl App {
                     self.stop(Some(format!("Not with {name} in view.")));
                     return Ok(());
                 }
+                // The autopilot's own choice while it explores or fetches
+                // an item it sees (DCSS's auto-explore picks items up too);
+                // anything else it would do (rest, equip, take the stairs)
+                // is the player's to decide, so step toward the nearest
+                // unexplored cell instead, and only when none is left is
+                // the level explored.
                 let (action, plan) = decide(&mut self.run);
-                if plan != Plan::Explore {
+                let action = match plan {
+                    Plan::Explore | Plan::Loot => Some(action),
+                    _ => explore_step(&mut self.run).filter(|&a| a != Action::Wait),
+                };
+                let Some(action) = action else {
                     let depth = self.run.player().depth;
                     let hint = match self.keymap.key_for(Command::Descend) {
                         Some(k) if depth < self.run.config().levels => {
@@ -685,7 +695,7 @@ impl App {
                     };
                     self.stop(Some(format!("This level is explored{hint}.")));
                     return Ok(());
-                }
+                };
                 action
             }
         };
