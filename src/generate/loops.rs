@@ -62,8 +62,8 @@ pub(super) fn add(
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
     let Scratch { found, cells } = scratch;
     found.clear();
-    // One step in each of `Dir::ALL`'s directions.
-    let steps = Dir::ALL.map(|d| offset(w, d, w) as isize - w as isize);
+    // One step in each of `Dir::ALL`'s directions, as a cell offset.
+    let steps = Dir::ALL.map(|d| d.dy() as isize * w as isize + d.dx() as isize);
     let tiles: &[Tile] = site.tiles;
     // Corridor is sparse: blocks of 32 cells without any are passed over
     // in one comparison (which the compiler does 32 lanes at a time).
@@ -287,6 +287,46 @@ pub(super) fn prune(site: &mut Site<'_>, pristine: &[u8]) {
             if matches!(site.tiles[n], Tile::Corridor | Tile::Door) {
                 todo.push(n);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid_search::Moves;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The judgement's pruned search answers what a full breadth-first
+        /// search says: whether the walk is shorter than the limit.
+        #[test]
+        fn walk_shorter_than_agrees_with_a_full_search(
+            (w, h, open) in (3usize..24, 3usize..24).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(prop::bool::weighted(0.7), w * h))
+            }),
+            ends in (0usize..10_000, 0usize..10_000),
+            limit in 0u32..60,
+        ) {
+            // Walkable inside, rock on the border (searches stay off it).
+            let tiles: Vec<Tile> = (0..w * h)
+                .map(|c| {
+                    let (x, y) = (c % w, c / w);
+                    let inside = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
+                    if inside && open[c] { Tile::Corridor } else { Tile::Rock }
+                })
+                .collect();
+            let walkable: Vec<usize> = (0..w * h).filter(|&c| tiles[c].is_walkable()).collect();
+            prop_assume!(!walkable.is_empty());
+            let (from, to) = (walkable[ends.0 % walkable.len()], walkable[ends.1 % walkable.len()]);
+            // A shortcut's ends are two different cells.
+            prop_assume!(from != to);
+            let mut full = Bfs::default();
+            full.flood(w, w * h, [from], Moves::Orthogonal, |_, n| tiles[n].is_walkable());
+            let want = full.dist(to) < limit;
+            let budget = Budget::new(u64::MAX);
+            let got = walk_shorter_than(&mut Bfs::default(), w, &tiles, from, to, limit, &budget);
+            prop_assert_eq!(got, want);
         }
     }
 }
