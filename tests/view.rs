@@ -1108,3 +1108,78 @@ fn auto_explore_says_explored_only_when_nothing_is_left() {
         app.messages().iter().rev().take(3).collect::<Vec<_>>()
     );
 }
+
+/// A Combat run in one closed room (nothing left to explore once seen),
+/// the player at (2, 3) with `hp` hit points and `pack` carried, and
+/// `floor` items lying about.
+fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            "                ",
+        ],
+        vec![rect_room(1, 1, 12, 5)],
+    );
+    let config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    assert!(config.simulation.is_combat());
+    let mut run = Run::on_level(config, vec![], level, Pos::new(2, 3), &[]);
+    let kind = |run: &Run, name: &str| {
+        run.combat()
+            .unwrap()
+            .items
+            .iter()
+            .position(|k| k.name == name)
+            .unwrap_or_else(|| panic!("no item kind {name}")) as u16
+    };
+    let pack: Vec<u16> = pack.iter().map(|n| kind(&run, n)).collect();
+    let items: Vec<delve::sim::item::Item> = floor
+        .iter()
+        .map(|&(n, pos)| delve::sim::item::Item {
+            kind: kind(&run, n),
+            pos,
+        })
+        .collect();
+    let combat = run.combat_mut().unwrap();
+    combat.hero.pack = pack;
+    combat.hero.hp = hp;
+    combat.floors[0].items = items;
+    App::new(run, Keymap::default(), "storeroom".into())
+}
+
+/// Auto-explore fetches every item it sees and wants before it calls the
+/// level explored, even when the autopilot would first do something
+/// else: wield better gear from the pack, or rest (seed 7 said "This
+/// level is explored" with items on the floor after `w a`).
+#[test]
+fn auto_explore_fetches_items_before_calling_the_level_explored() {
+    let floor = [
+        ("potion of healing", Pos::new(11, 5)),
+        ("scroll of teleportation", Pos::new(8, 1)),
+    ];
+    // A short sword carried but not wielded: the autopilot would equip.
+    let equip = storeroom(&["short sword"], &floor, 20);
+    // Hurt, alone: the autopilot would rest.
+    let rest = storeroom(&[], &floor, 5);
+    for (what, mut app) in [("equip", equip), ("rest", rest)] {
+        typed(&mut app, "o");
+        let said = app.messages().join(" ");
+        assert!(said.contains("This level is explored"), "{what}: {said}");
+        let combat = app.run().combat().unwrap();
+        assert!(
+            combat.floors[0].items.is_empty(),
+            "{what}: left {:?} on the floor at turn {}",
+            combat.floors[0].items,
+            app.run().turn()
+        );
+        assert_eq!(combat.hero.pack.len(), 2 + usize::from(what == "equip"));
+    }
+}

@@ -112,6 +112,19 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     explore_then_stairs(run, map)
 }
 
+/// What the viewer's auto-explore fetches before exploring on: picking up
+/// the item here, or a step toward the nearest item seen, when the
+/// autopilot would take it (Combat only). The autopilot itself fetches
+/// items only once nothing ranks above (wielding, resting); a player who
+/// explores wants them fetched now, and a level is not done while they lie
+/// there.
+pub fn fetch_step(run: &mut Run) -> Option<Action> {
+    let mut map = run.take_walk();
+    let step = super::autopilot_combat::fetch(run, &mut map);
+    run.put_walk(map);
+    step
+}
+
 /// The first step toward the nearest unexplored part of the level, if any
 /// is left: what the viewer's travel does when no staircase is known yet.
 pub fn explore_step(run: &mut Run) -> Option<Action> {

@@ -40,6 +40,68 @@ fn gear_value(class: &ItemClass) -> Option<(u8, u32)> {
     }
 }
 
+/// Whether gear of `class` beats what is wielded or worn in its place.
+fn better_than_worn(run: &Run, class: &ItemClass) -> bool {
+    let Some(combat) = run.combat() else {
+        return false;
+    };
+    let worn = |k: Option<u16>| {
+        k.and_then(|k| gear_value(&combat.kind(k).class))
+            .map_or(0, |v| v.1)
+    };
+    match gear_value(class) {
+        Some((0, v)) => v > worn(combat.hero.weapon),
+        Some((_, v)) => v > worn(combat.hero.armour),
+        None => false,
+    }
+}
+
+/// Whether the autopilot takes an item of this kind: anything but gear no
+/// better than what is worn.
+fn wanted(run: &Run, kind: u16) -> bool {
+    run.combat().is_some_and(|combat| {
+        let class = &combat.kind(kind).class;
+        gear_value(class).is_none() || better_than_worn(run, class)
+    })
+}
+
+/// Picking up the top item here, if it is wanted and the pack has room.
+fn pick_up_here(run: &Run) -> Option<Action> {
+    let pack = &run.combat()?.hero.pack;
+    let &top = run.items_here().first()?;
+    (pack.len() < PACK_SLOTS && wanted(run, top)).then_some(Action::PickUp)
+}
+
+/// The first step toward the nearest item seen and wanted, if the pack
+/// has room and one can be walked to.
+fn walk_to_item(run: &Run, map: &mut LazyWalk) -> Option<Action> {
+    if run.combat()?.hero.pack.len() >= PACK_SLOTS {
+        return None;
+    }
+    let here = run.player().pos;
+    let state = run.current();
+    let level = &state.level;
+    let item = nearest(
+        map,
+        level,
+        run.floor()?
+            .items
+            .iter()
+            .filter(|i| state.has_seen(i.pos) && wanted(run, i.kind))
+            .map(|i| i.pos)
+            .filter(|&p| p != here),
+    )?;
+    Some(first_step(map, level, here, item))
+}
+
+/// What auto-explore fetches whatever the autopilot would rather do first
+/// (wield, rest, drink): the item here if wanted, else a step toward the
+/// nearest one seen and wanted. `None` when nothing is left worth taking,
+/// and always under the Stomp rules, which have no items.
+pub(super) fn fetch(run: &Run, map: &mut LazyWalk) -> Option<Action> {
+    pick_up_here(run).or_else(|| walk_to_item(run, map))
+}
+
 pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
     let combat = run.combat().expect("a Combat run");
@@ -163,28 +225,16 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     }
 
     // 3. Better gear from the pack.
-    let worn_value = |k: Option<u16>| k.and_then(|k| gear_value(&combat.kind(k).class));
-    let weapon_now = worn_value(combat.hero.weapon).map_or(0, |v| v.1);
-    let armour_now = worn_value(combat.hero.armour).map_or(0, |v| v.1);
-    let better = |class: &ItemClass| match gear_value(class) {
-        Some((0, v)) => v > weapon_now,
-        Some((_, v)) => v > armour_now,
-        None => false,
-    };
-    if let Some(slot) = pack.iter().position(|&k| better(&combat.kind(k).class)) {
+    if let Some(slot) = pack
+        .iter()
+        .position(|&k| better_than_worn(run, &combat.kind(k).class))
+    {
         return (Action::Wield { slot: slot as u8 }, Plan::Equip);
     }
 
     // 4. Pick up what is worth having.
-    let wanted = |kind: u16| {
-        let class = &combat.kind(kind).class;
-        gear_value(class).is_none() || better(class)
-    };
-    if pack.len() < PACK_SLOTS
-        && let Some(&top) = run.items_here().first()
-        && wanted(top)
-    {
-        return (Action::PickUp, Plan::Loot);
+    if let Some(action) = pick_up_here(run) {
+        return (action, Plan::Loot);
     }
 
     // 5. Magic mapping on a level with something left to see.
@@ -214,20 +264,8 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     }
 
     // 8. Items seen and wanted.
-    if pack.len() < PACK_SLOTS
-        && let Some(floor) = run.floor()
-        && let Some(item) = nearest(
-            map,
-            level,
-            floor
-                .items
-                .iter()
-                .filter(|i| state.has_seen(i.pos) && wanted(i.kind))
-                .map(|i| i.pos)
-                .filter(|&p| p != here),
-        )
-    {
-        return (first_step(map, level, here, item), Plan::Loot);
+    if let Some(action) = walk_to_item(run, map) {
+        return (action, Plan::Loot);
     }
 
     // 9. Explore, then the stairs.

@@ -42,7 +42,7 @@ pub mod record;
 pub mod table;
 mod travel;
 
-pub use autopilot::{autopilot, decide, explore_step, play_headless};
+pub use autopilot::{autopilot, decide, explore_step, fetch_step, play_headless};
 #[cfg(feature = "save")]
 pub(crate) use digest::StompSimulation;
 pub use distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};

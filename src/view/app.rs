@@ -9,7 +9,9 @@
 use crate::generate::GenerateError;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
-use crate::sim::{Action, Event, Outcome, Plan, Run, Trait, decide, explore_step, travel_step};
+use crate::sim::{
+    Action, Event, Outcome, Plan, Run, Trait, decide, explore_step, fetch_step, travel_step,
+};
 
 use super::keymap::{Command, Key, Keymap};
 use super::replay::{ReplayControl, Reply};
@@ -677,13 +679,18 @@ impl App {
                 // The autopilot's own choice while it explores or fetches
                 // an item it sees (DCSS's auto-explore picks items up too);
                 // anything else it would do (rest, equip, take the stairs)
-                // is the player's to decide, so step toward the nearest
-                // unexplored cell instead, and only when none is left is
-                // the level explored.
+                // is the player's to decide, so fetch what it would take
+                // and step toward the nearest unexplored cell instead: the
+                // level is explored only when neither is left.
                 let (action, plan) = decide(&mut self.run);
                 let action = match plan {
                     Plan::Explore | Plan::Loot => Some(action),
-                    _ => explore_step(&mut self.run).filter(|&a| a != Action::Wait),
+                    _ => {
+                        let moves = |a: &Action| *a != Action::Wait;
+                        fetch_step(&mut self.run)
+                            .filter(moves)
+                            .or_else(|| explore_step(&mut self.run).filter(moves))
+                    }
                 };
                 let Some(action) = action else {
                     let depth = self.run.player().depth;
