@@ -521,7 +521,8 @@ fn remembered_cells_are_dim_and_seen_cells_are_not() {
             } else if app.run().sees(p) {
                 assert_ne!(cell.fg, Color::DarkGray, "{p:?} is in sight");
                 bright += 1;
-            } else if state.has_seen(p) {
+            } else if app.knows(p) {
+                // Remembered, or a doorway told by its walls.
                 assert_eq!(cell.fg, Color::DarkGray, "{p:?} is remembered");
                 dim += 1;
             } else {
@@ -1182,4 +1183,65 @@ fn auto_explore_fetches_items_before_calling_the_level_explored() {
         );
         assert_eq!(combat.hero.pack.len(), 2 + usize::from(what == "equip"));
     }
+}
+
+/// A door in the wall of the room the player stands in is drawn, even
+/// when the field of view does not reach its centre: symmetric
+/// shadowcasting shows a wall whenever sight touches it but an open cell
+/// (a doorway) only when sight reaches its centre, so from inside a room
+/// a doorway far along a near wall was a gap between two drawn walls
+/// (seeds 16 and 42, top walls).
+#[test]
+fn a_door_in_the_wall_of_the_room_is_drawn() {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                  ",
+            "         #        ",
+            "         +        ",
+            "   ............   ",
+            " #+............   ",
+            "   ............   ",
+            "   ............   ",
+            "                  ",
+            "                  ",
+        ],
+        vec![rect_room(3, 3, 12, 4)],
+    );
+    let config = Config {
+        levels: 2,
+        ..stomp_config()
+    };
+    let run = Run::on_level(config, vec![], level, Pos::new(1, 4), &[]);
+    let mut app = App::new(run, Keymap::default(), "doors".into());
+    // In through the west door, then a step into the room.
+    typed(&mut app, "ll");
+    assert_eq!(app.run().player().pos, Pos::new(3, 4));
+    let door = Pos::new(9, 2);
+    let state = app.run().current();
+    let (west, east) = (Pos::new(8, 2), Pos::new(10, 2));
+    // The situation the test is about: the wall on both sides of the door
+    // in sight, the door's own centre not.
+    assert!(app.run().sees(west) && app.run().sees(east));
+    assert!(!state.has_seen(door), "the field of view reaches the door");
+    let screen = screen(&mut app, 80, 24);
+    let (cx, cy) = app.camera().unwrap();
+    let row: Vec<char> = screen
+        .lines()
+        .nth((i32::from(door.y) - cy + 1) as usize)
+        .unwrap()
+        .chars()
+        .collect();
+    let x = (i32::from(door.x) - cx) as usize;
+    assert_eq!(
+        row.get(x - 1..=x + 1).map(|c| c.iter().collect::<String>()),
+        Some(format!("{}+{}", row[x - 1], row[x + 1])),
+        "the door is a gap:\n{screen}"
+    );
+    assert_ne!(row[x - 1], ' ', "{screen}");
+    assert!(
+        app.describe(door).contains("doorway"),
+        "{}",
+        app.describe(door)
+    );
 }

@@ -10,7 +10,8 @@ use crate::generate::GenerateError;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 use crate::sim::{
-    Action, Event, Outcome, Plan, Run, Trait, decide, explore_step, fetch_step, travel_step,
+    Action, Event, LevelState, Outcome, Plan, Run, Trait, decide, explore_step, fetch_step,
+    travel_step,
 };
 
 use super::keymap::{Command, Key, Keymap};
@@ -915,6 +916,13 @@ impl App {
             .collect()
     }
 
+    /// Whether the map shows `p`: a cell seen, or a doorway told by the
+    /// walls beside it (see [`door_in_seen_wall`]).
+    pub fn knows(&self, p: Pos) -> bool {
+        let state = self.run.current();
+        state.has_seen(p) || door_in_seen_wall(state, p)
+    }
+
     fn request_save(&mut self, quit: bool) {
         if self.saved_turn == Some(self.run.turn()) {
             // Nothing has happened since the last save.
@@ -1061,6 +1069,9 @@ impl App {
                 kind.description
             );
         }
+        if door_in_seen_wall(state, p) {
+            return "A doorway in the wall; you do not see into it from here.".into();
+        }
         if !sees && !state.has_seen(p) {
             return "You have not seen this place.".into();
         }
@@ -1142,6 +1153,38 @@ fn stairs_name(direction: StairDirection) -> &'static str {
         StairDirection::Down => "staircase down",
         StairDirection::Up => "staircase up",
     }
+}
+
+/// Whether `p` is a doorway the player knows of without the field of view
+/// having reached it: a door between two seen wall cells in line, with a
+/// seen open cell across it. Symmetric shadowcasting shows a wall as soon
+/// as sight touches it but an open cell only when sight reaches its
+/// centre, so from inside a room a doorway far along a near wall would be
+/// a gap between drawn walls; the gap is a door, and the player can tell.
+/// Read from what the run has seen, so it needs no memory of its own and a
+/// loaded run draws the same.
+pub(crate) fn door_in_seen_wall(state: &LevelState, p: Pos) -> bool {
+    let level = &state.level;
+    if !level.in_bounds(i32::from(p.x), i32::from(p.y))
+        || level.tile(p) != Tile::Door
+        || state.has_seen(p)
+    {
+        return false;
+    }
+    let cell = |dx: i32, dy: i32| {
+        let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+        level
+            .in_bounds(x, y)
+            .then(|| Pos::new(x as u16, y as u16))
+            .filter(|&n| state.has_seen(n))
+            .map(|n| level.tile(n).is_walkable())
+    };
+    let across = |(dx, dy): (i32, i32)| {
+        let wall = |d: i32| cell(d * dx, d * dy) == Some(false);
+        let open = |d: i32| cell(d * dy, d * dx) == Some(true);
+        wall(-1) && wall(1) && (open(-1) || open(1))
+    };
+    across((1, 0)) || across((0, 1))
 }
 
 /// How rock of a hardness feels to a digger.

@@ -12,7 +12,7 @@ use crate::geom::Pos;
 use crate::level::{Level, Tile};
 use crate::sim::{Colour, LevelState, Outcome, Run};
 
-use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS};
+use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS, door_in_seen_wall};
 use super::keymap::{Command, HelpEntry};
 
 /// Draws the app into a fresh buffer of the given size.
@@ -419,6 +419,11 @@ fn cell_look(
         let (glyph, _) = tile_look(&state.level, p);
         return Some((glyph, Style::new().fg(REMEMBERED)));
     }
+    // Dim, as what is in it (a monster) is not in sight.
+    if door_in_seen_wall(state, p) {
+        let (glyph, _) = tile_look(&state.level, p);
+        return Some((glyph, Style::new().fg(REMEMBERED)));
+    }
     None
 }
 
@@ -463,7 +468,7 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
                     {
                         let kind = &run.kinds()[usize::from(m.kind)];
                         Some((8, kind.glyph, Style::new().fg(monster_colour(kind.colour))))
-                    } else if state.has_seen(p) {
+                    } else if state.has_seen(p) || door_in_seen_wall(state, p) {
                         let (glyph, colour) = tile_look(level, p);
                         let rank = match level.tile(p) {
                             Tile::UpStairs | Tile::DownStairs => 7,
