@@ -356,7 +356,10 @@ fn overview_help_look_history_screens() {
 fn look_describes_what_the_player_knows() {
     let app = arena(3, Pos::new(6, 2), false);
     assert_eq!(app.describe(Pos::new(2, 2)), "You: 3 lives left.");
-    assert_eq!(app.describe(Pos::new(6, 2)), "A kobold (k): fast.");
+    assert_eq!(
+        app.describe(Pos::new(6, 2)),
+        "A kobold (k): faster than you (speed 20 to your 10)."
+    );
     assert_eq!(app.describe(Pos::new(3, 1)), "You see the floor of a room.");
     assert!(app.describe(Pos::new(0, 0)).contains("the dungeon's edge"));
 }
@@ -1243,5 +1246,51 @@ fn a_door_in_the_wall_of_the_room_is_drawn() {
         app.describe(door).contains("doorway"),
         "{}",
         app.describe(door)
+    );
+}
+
+/// Look mode's speed words say whom the player can outrun: a rat 20%
+/// faster and an ogre 20% slower both read "as fast as you" before.
+#[test]
+fn look_tells_faster_from_slower_monsters() {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                ",
+            " ............   ",
+            " ............   ",
+            " ............   ",
+            "                ",
+        ],
+        vec![rect_room(1, 1, 12, 3)],
+    );
+    let config = Config {
+        levels: 2,
+        ..stomp_config()
+    };
+    assert_eq!(config.simulation.player_speed, 10);
+    let kinds = vec![
+        monster_kind("rat", 12, &[]),
+        monster_kind("ogre", 8, &[]),
+        monster_kind("kobold", 10, &[]),
+    ];
+    let monsters = [
+        (0, Pos::new(5, 1)),
+        (1, Pos::new(5, 2)),
+        (2, Pos::new(5, 3)),
+    ];
+    let run = Run::on_level(config, kinds, level, Pos::new(2, 2), &monsters);
+    let app = App::new(run, Keymap::default(), "speeds".into());
+    assert_eq!(
+        app.describe(Pos::new(5, 1)),
+        "A rat (r): faster than you (speed 12 to your 10)."
+    );
+    assert_eq!(
+        app.describe(Pos::new(5, 2)),
+        "An ogre (o): slower than you (speed 8 to your 10)."
+    );
+    assert_eq!(
+        app.describe(Pos::new(5, 3)),
+        "A kobold (k): as fast as you."
     );
 }

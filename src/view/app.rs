@@ -1020,20 +1020,30 @@ impl App {
         let sees = run.sees(p);
         if sees && let Some(m) = state.monsters.iter().find(|m| m.pos == p) {
             let kind = &run.kinds()[usize::from(m.kind)];
-            let mut traits: Vec<&str> = kind
+            let mut traits: Vec<String> = kind
                 .traits
                 .iter()
-                .map(|t| match t {
-                    Trait::Smart => "smart",
-                    Trait::Telepathic => "telepathic",
-                    Trait::Tunneling => "tunnels through rock",
-                    Trait::Erratic => "erratic",
+                .map(|t| {
+                    match t {
+                        Trait::Smart => "smart",
+                        Trait::Telepathic => "telepathic",
+                        Trait::Tunneling => "tunnels through rock",
+                        Trait::Erratic => "erratic",
+                    }
+                    .to_string()
                 })
                 .collect();
-            traits.push(match kind.speed {
-                0..=7 => "slow",
-                8..=12 => "as fast as you",
-                _ => "fast",
+            // Against the player's own speed, with both numbers: whether it
+            // can be outrun is what the player asks, and by how much.
+            let mine = run.config().simulation.player_speed;
+            traits.push(match kind.speed.cmp(&mine) {
+                std::cmp::Ordering::Less => {
+                    format!("slower than you (speed {} to your {mine})", kind.speed)
+                }
+                std::cmp::Ordering::Equal => "as fast as you".to_string(),
+                std::cmp::Ordering::Greater => {
+                    format!("faster than you (speed {} to your {mine})", kind.speed)
+                }
             });
             if let Some((hp, max)) = run.monster_hp(m) {
                 let about = if kind.description.is_empty() {
