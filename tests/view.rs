@@ -1294,3 +1294,72 @@ fn look_tells_faster_from_slower_monsters() {
         "A kobold (k): as fast as you."
     );
 }
+
+/// A diagonal step into or out of a doorway is refused by the rules (no
+/// squeezing between wall corners); the viewer says why, and nothing
+/// enters the run: no turn, no line in its log.
+#[test]
+fn a_diagonal_step_through_a_doorway_says_why_it_is_refused() {
+    let doorway = |monsters: &[(u16, Pos)]| {
+        let level = Level::from_rows(
+            1,
+            &[
+                "          ",
+                " .....    ",
+                " .....    ",
+                "   +      ",
+                "   ##     ",
+                "    #     ",
+                "          ",
+            ],
+            vec![rect_room(1, 1, 5, 2)],
+        );
+        let config = Config {
+            levels: 2,
+            ..Config::default()
+        };
+        let rat = monster_kind("rat", 10, &[]);
+        let run = Run::on_level(config, vec![rat], level, Pos::new(3, 3), monsters);
+        App::new(run, Keymap::default(), "doorway".into())
+    };
+    let check = |app: &mut App, cases: &[(&str, &str)]| {
+        for &(key, said) in cases {
+            let (turn, pos, log) = (
+                app.run().turn(),
+                app.run().player().pos,
+                app.run().log().to_vec(),
+            );
+            typed(app, key);
+            if said.is_empty() {
+                assert_eq!(app.run().turn(), turn + 1, "{key} is a step");
+                continue;
+            }
+            let now = (app.run().turn(), app.run().player().pos);
+            assert_eq!(now, (turn, pos), "{key} at {pos:?} is refused");
+            let said: &[&str] = if said == "nothing" { &[] } else { &[said] };
+            assert_eq!(app.messages(), said, "{key} at {pos:?}");
+            assert_eq!(app.run().log(), log, "the run's log is not written");
+        }
+    };
+    let mut app = doorway(&[]);
+    check(
+        &mut app,
+        &[
+            ("y", "You cannot move diagonally out of a doorway."),
+            ("u", "You cannot move diagonally out of a doorway."),
+            ("j", ""),
+            ("n", "You cannot move diagonally past a corner."),
+            ("k", ""),
+            ("k", ""),
+            ("h", ""),
+            ("n", "You cannot move diagonally into a doorway."),
+        ],
+    );
+    // Rock is in plain sight: a step into it says nothing, as before.
+    check(&mut app, &[("j", "nothing"), ("b", "nothing")]);
+    let mut app = doorway(&[(0, Pos::new(4, 2))]);
+    check(
+        &mut app,
+        &[("u", "You cannot attack diagonally out of a doorway.")],
+    );
+}

@@ -10,8 +10,8 @@ use crate::generate::GenerateError;
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 use crate::sim::{
-    Action, Event, LevelState, Outcome, Plan, Run, Trait, decide, explore_step, fetch_step,
-    travel_step,
+    Action, Event, LevelState, Outcome, Plan, Run, Trait, can_step, decide, explore_step,
+    fetch_step, travel_step,
 };
 
 use super::keymap::{Command, Key, Keymap};
@@ -553,7 +553,12 @@ impl App {
         self.messages.clear();
         match command {
             Command::Move { dx, dy } => {
-                self.act(Action::Move { dx, dy })?;
+                let from = self.run.player().pos;
+                if self.act(Action::Move { dx, dy })? == [Event::Blocked]
+                    && let Some(why) = self.diagonal_refusal(from, dx, dy)
+                {
+                    self.note(why);
+                }
             }
             Command::Wait => {
                 self.act(Action::Wait)?;
@@ -628,6 +633,41 @@ impl App {
             }
         }
         Ok(())
+    }
+
+    /// Why a diagonal step from `from` was refused, when the cell stepped
+    /// to is open: nobody squeezes between two wall corners, which in a
+    /// room's doorway looks like a step that should work and does nothing.
+    /// The refusal is the viewer's to explain, not the run's to log.
+    fn diagonal_refusal(&self, from: Pos, dx: i8, dy: i8) -> Option<String> {
+        if dx == 0 || dy == 0 {
+            return None;
+        }
+        let level = &self.run.current().level;
+        let (x, y) = (
+            i32::from(from.x) + i32::from(dx),
+            i32::from(from.y) + i32::from(dy),
+        );
+        if !level.in_bounds(x, y) {
+            return None;
+        }
+        let to = Pos::new(x as u16, y as u16);
+        if !level.tile(to).is_walkable() || can_step(level, from, to, false) {
+            return None;
+        }
+        let verb = if self.run.sees(to) && self.run.current().monster_at(to).is_some() {
+            "attack"
+        } else {
+            "move"
+        };
+        let place = if level.tile(from) == Tile::Door {
+            "out of a doorway"
+        } else if level.tile(to) == Tile::Door {
+            "into a doorway"
+        } else {
+            "past a corner"
+        };
+        Some(format!("You cannot {verb} diagonally {place}."))
     }
 
     /// One step of the activity under way.
