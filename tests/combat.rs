@@ -745,4 +745,36 @@ mod cli {
         assert!(scores.contains(" won "), "{scores}");
         assert!(scores.contains(" lost "), "{scores}");
     }
+
+    /// Default save names run to 25 characters (`seed-` and a 20-digit
+    /// seed): the columns after the name stay in line with the header's
+    /// however long the names are.
+    #[test]
+    fn scores_columns_line_up_with_long_names() {
+        let dir = TempDir::new("scores-names");
+        let saves = dir.join("saves");
+        let easy = dir.file("easy.ron", "(width: 60, height: 30, levels: 1)");
+        let long = "seed-18446744073709551615";
+        assert_eq!(long.len(), 25);
+        for (name, seed) in [(long, "18446744073709551615"), ("short", "2")] {
+            ok(&delve_in(
+                &saves,
+                &[
+                    "simulate", "--config", &easy, "--seed", seed, "--save", name,
+                ],
+            ));
+        }
+        let scores = stdout(&delve_in(&saves, &["scores"]));
+        let lines: Vec<&str> = scores.lines().collect();
+        assert_eq!(lines.len(), 3, "{scores}");
+        let column = |line: &str, word: &str| line.find(word).unwrap_or(usize::MAX);
+        let depth_end = column(lines[0], "depth") + "depth".len();
+        let outcome = column(lines[0], "outcome");
+        for row in &lines[1..] {
+            assert_eq!(column(row, " won "), outcome - 1, "{scores}");
+            // The depth, right-aligned under its header.
+            let before: String = row.chars().take(depth_end).collect();
+            assert!(before.ends_with(" 1"), "{scores}");
+        }
+    }
 }

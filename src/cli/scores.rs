@@ -52,13 +52,21 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
     if scores.is_empty() {
         text.push_str("no finished runs\n");
     } else {
+        // As wide as the longest name: default names (`seed-` and the
+        // seed) run to 25 characters, chosen ones to 64.
+        let width = scores
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(20);
         text.push_str(&format!(
-            "{:>4}  {:<20} {:>5} {:>6} {:>8}  {:<7} {}\n",
+            "{:>4}  {:<width$} {:>5} {:>6} {:>8}  {:<7} {}\n",
             "rank", "name", "depth", "kills", "turns", "outcome", "date (UTC)"
         ));
         for (i, s) in scores.iter().enumerate() {
             text.push_str(&format!(
-                "{:>4}  {:<20} {:>5} {:>6} {:>8}  {:<7} {}\n",
+                "{:>4}  {:<width$} {:>5} {:>6} {:>8}  {:<7} {}\n",
                 i + 1,
                 s.name,
                 s.deepest,
