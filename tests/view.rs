@@ -1363,3 +1363,63 @@ fn a_diagonal_step_through_a_doorway_says_why_it_is_refused() {
         &[("u", "You cannot attack diagonally out of a doorway.")],
     );
 }
+
+/// A corridor with an unwanted dagger on the way to the stairs down: the
+/// player wields a long sword, so neither auto-explore nor travel picks it
+/// up, and both walk on past it.
+fn dagger_corridor() -> App {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                      ",
+            " ...                  ",
+            " ...###########>##    ",
+            " ...                  ",
+            "                      ",
+        ],
+        vec![rect_room(1, 1, 3, 3)],
+    );
+    let config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    let mut run = Run::on_level(config, vec![], level, Pos::new(2, 2), &[]);
+    let kind = |name: &str| {
+        let items = &run.combat().unwrap().items;
+        items.iter().position(|k| k.name == name).unwrap() as u16
+    };
+    let (sword, dagger) = (kind("long sword"), kind("dagger"));
+    let combat = run.combat_mut().unwrap();
+    combat.hero.weapon = Some(sword);
+    combat.floors[0].items = vec![delve::sim::item::Item {
+        kind: dagger,
+        pos: Pos::new(8, 2),
+    }];
+    App::new(run, Keymap::default(), "corridor".into())
+}
+
+/// "You see here a dagger." is about the cell stood on: once auto-explore
+/// or travel has walked on, it leaves the top line (where `g` would then
+/// find nothing), and stays in the history.
+#[test]
+fn you_see_here_leaves_the_top_line_when_the_player_walks_on() {
+    for key in ["o", ">"] {
+        let mut app = dagger_corridor();
+        typed(&mut app, key);
+        let here = app.run().player().pos;
+        assert!(here.x > 8, "{key}: stopped at {here:?}");
+        assert!(
+            app.history()
+                .iter()
+                .any(|l| l.starts_with("You see here a dagger")),
+            "{key}: the dagger was never passed: {:?}",
+            app.history()
+        );
+        assert!(
+            !app.messages().iter().any(|m| m.starts_with("You see here")),
+            "{key}: {:?}",
+            app.messages()
+        );
+        assert!(!app.messages().is_empty(), "{key}: why it stopped is said");
+    }
+}

@@ -142,6 +142,10 @@ pub const TEXT_ROWS: u16 = 3;
 /// The smallest screen the viewer draws: 002's 80x21 map plus the text rows.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
 
+/// How the run's log begins the line about the items on the cell the
+/// player steps onto.
+const SEE_HERE: &str = "You see here ";
+
 /// How many lines the history screen keeps.
 const HISTORY_LINES: usize = 1000;
 
@@ -880,7 +884,13 @@ impl App {
 
     /// Plays one action and collects what it brought.
     fn act(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
+        let from = (self.run.player().depth, self.run.player().pos);
         let events = self.run.step(action)?;
+        if (self.run.player().depth, self.run.player().pos) != from {
+            // What lay where the player stood no longer lies here: left on
+            // the top line through a travel, it sends `g` after nothing.
+            self.messages.retain(|m| !m.starts_with(SEE_HERE));
+        }
         let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
         self.said = self.run.said();
         let log = self.run.log();
