@@ -721,17 +721,20 @@ fn saving_twice_at_one_turn_writes_once() {
 }
 
 #[test]
-fn the_top_line_keeps_the_newest_messages() {
+fn the_top_line_starts_afresh_once_read() {
     let mut app = app(7);
-    for _ in 0..3 {
-        typed(&mut app, "S");
-        app.take_request();
-        app.saved(Err(
-            "a very long reason why the save could not be written, naming a path".into(),
-        ));
-    }
+    typed(&mut app, "S");
+    app.take_request();
+    app.saved(Err(
+        "a very long reason why the save could not be written, naming a path".into(),
+    ));
     let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
     assert!(top.starts_with("Could not save"), "{top}");
+    assert!(top.ends_with(" --more--"), "{top}");
+    // Esc reads the rest at once: the last page, then keys act again.
+    type_keys(&mut app, &[Key::Esc]);
+    let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
+    assert!(top.ends_with("The game stays open."), "{top}");
     // Each press starts a fresh line.
     typed(&mut app, "?");
     typed(&mut app, "?");
@@ -1421,5 +1424,114 @@ fn you_see_here_leaves_the_top_line_when_the_player_walks_on() {
             app.messages()
         );
         assert!(!app.messages().is_empty(), "{key}: why it stopped is said");
+    }
+}
+
+/// A Combat run in an open room: the player, with `hp` hit points, at
+/// (4, 3) and one life, and monsters that always hit for `damage` around
+/// it, a troll with 20 hit points to the east; every attack hits.
+fn melee(hp: u16, damage: u16, others: usize) -> App {
+    let level = Level::from_rows(
+        1,
+        &[
+            "            ",
+            " .......... ",
+            " .......... ",
+            " .......... ",
+            " .......... ",
+            " .......... ",
+            "            ",
+        ],
+        vec![rect_room(1, 1, 10, 5)],
+    );
+    let mut config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    let c = &mut config.simulation.combat;
+    c.hit_chance = 100;
+    c.min_hit = 100;
+    c.armour_step = 0;
+    c.regen_every = 0;
+    c.player_hp = hp;
+    config.simulation.lives = 1;
+    let brute = |name: &str, glyph: char, hp: u16| delve::sim::MonsterKind {
+        name: name.into(),
+        glyph,
+        hp: delve::dice::Dice::new(0, 0, hp),
+        damage: delve::dice::Dice::new(0, 0, damage),
+        ..MonsterKind::default()
+    };
+    let kinds = vec![
+        brute("troll", 'T', 20),
+        brute("kobold", 'k', 5),
+        brute("jackal", 'j', 5),
+        brute("goblin", 'g', 5),
+    ];
+    let mut monsters = vec![(0, Pos::new(5, 3))];
+    let around = [Pos::new(3, 2), Pos::new(3, 4), Pos::new(4, 2)];
+    for (i, &p) in around.iter().enumerate().take(others) {
+        monsters.push((i as u16 + 1, p));
+    }
+    let run = Run::on_level(config, kinds, level, Pos::new(4, 3), &monsters);
+    let mut app = App::new(run, Keymap::default(), "melee".into());
+    app.resize(80, 24);
+    app
+}
+
+/// Every message of a turn reaches the top line: what does not fit ends
+/// in --more--, Space shows the rest, and other keys wait (so a move typed
+/// ahead is not made unseen). The player's own hit came first and was the
+/// one dropped before.
+#[test]
+fn a_turn_too_long_for_the_top_line_goes_on_after_more() {
+    let mut app = melee(50, 1, 3);
+    typed(&mut app, "l");
+    let said = app.messages().to_vec();
+    assert!(said[0].starts_with("You hit the troll"), "{said:?}");
+    assert!(said.join(" ").chars().count() > 80, "{said:?}");
+    let mut shown = Vec::new();
+    for page in 0.. {
+        assert!(page < 5, "{shown:?}");
+        let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
+        assert!(top.chars().count() <= 80);
+        match top.strip_suffix(" --more--") {
+            Some(text) => {
+                shown.push(text.to_string());
+                // A move waits for the rest to be read.
+                let turn = app.run().turn();
+                typed(&mut app, "h");
+                assert_eq!(app.run().turn(), turn, "h was acted on at --more--");
+                typed(&mut app, " ");
+            }
+            None => {
+                shown.push(top);
+                break;
+            }
+        }
+    }
+    assert!(shown.len() > 1, "{shown:?}");
+    assert_eq!(shown.join(" "), said.join(" "));
+    // Read to the end, keys act again.
+    let turn = app.run().turn();
+    typed(&mut app, "h");
+    assert_eq!(app.run().turn(), turn + 1);
+}
+
+/// The death screen shows every message of the last turn, not the log's
+/// last two lines: the player's own hit and the blow that killed are how
+/// the run ended.
+#[test]
+fn the_death_screen_shows_the_whole_last_turn() {
+    let mut app = melee(3, 10, 0);
+    typed(&mut app, "l");
+    assert_eq!(app.mode(), Mode::Ended);
+    let text = screen(&mut app, 80, 24);
+    for line in [
+        "You hit the troll",
+        "The troll hits you for 10.",
+        "You die.",
+    ] {
+        assert!(text.contains(line), "{line}:\n{text}");
     }
 }

@@ -15,6 +15,7 @@ use crate::sim::{
 };
 
 use super::keymap::{Command, Key, Keymap};
+use super::lines::{message_pages, newest_that_fit};
 use super::replay::{ReplayControl, Reply};
 use crate::sim::record::Recording;
 
@@ -158,6 +159,11 @@ pub struct App {
     activity: Option<Activity>,
     /// The top line: what the last key press brought.
     messages: Vec<String>,
+    /// The page of `messages` on the top line, when they need more than
+    /// one (see [`App::more`]).
+    page: usize,
+    /// The messages of the command that ended the run, for its summary.
+    last_words: Vec<String>,
     /// Every message of the session after the run's own log so far: what
     /// the history screen shows.
     history: Vec<String>,
@@ -208,6 +214,8 @@ impl App {
                     run.turn()
                 )]
             },
+            page: 0,
+            last_words: Vec::new(),
             run,
             keymap,
             save_name,
@@ -281,6 +289,41 @@ impl App {
     /// The messages of the latest command, for the message line; cleared on the next command.
     pub fn messages(&self) -> &[String] {
         &self.messages
+    }
+
+    /// Every message of the command that ended the run in this session
+    /// (the player's last blow, the one that killed), for the summary;
+    /// empty for a run loaded already ended.
+    pub fn last_words(&self) -> &[String] {
+        &self.last_words
+    }
+
+    /// The top line's text and whether [`MORE`](super::lines::MORE) follows it: the messages
+    /// page by page while they are read, or, while something moves on its
+    /// own (an activity, a replay), the newest that fit.
+    pub fn top_line(&self, width: u16) -> (String, bool) {
+        let pages = message_pages(&self.messages, usize::from(width));
+        if self.busy() || self.replay.is_some() {
+            let hint = match self.keymap.key_for(Command::History) {
+                Some(k) => format!(" ({k} for more)"),
+                None => String::new(),
+            };
+            let line = newest_that_fit(&self.messages, usize::from(width), &hint);
+            return (line, false);
+        }
+        let page = self.page.min(pages.len() - 1);
+        (
+            pages[page].clone(),
+            page + 1 < pages.len() && self.mode == Mode::Map,
+        )
+    }
+
+    /// Whether the top line waits at [`MORE`](super::lines::MORE): the last command said more
+    /// than the line holds and the rest is unread. Until it is read
+    /// (Space or Enter a page, Esc all), other keys do nothing, so a move
+    /// typed ahead is not made with a blow unseen.
+    pub fn more(&self) -> bool {
+        !self.too_small() && self.top_line(self.view.0).1
     }
 
     /// Top-left level cell of the map view, if it has been placed for the
@@ -393,7 +436,7 @@ impl App {
             // player pressing to stop cannot walk into something by
             // accident. Ctrl-C still asks about quitting, and Ctrl-Z and
             // Ctrl-R still suspend and redraw.
-            self.messages.clear();
+            self.clear_messages();
             self.stop(Some("You stop.".into()));
             if command == Some(Command::Interrupt) {
                 self.mode = Mode::ConfirmQuit;
@@ -407,6 +450,22 @@ impl App {
             self.terminal_request = terminal;
             return Ok(());
         }
+        if self.more() {
+            match key {
+                Key::Char(' ') | Key::Enter => {
+                    self.page += 1;
+                    return Ok(());
+                }
+                Key::Esc => {
+                    self.page = message_pages(&self.messages, usize::from(self.view.0)).len();
+                    return Ok(());
+                }
+                // Quitting is never held up (it asks first anyway), and the
+                // history shows every message at once.
+                _ if matches!(command, Some(Command::Interrupt | Command::History)) => {}
+                _ => return Ok(()),
+            }
+        }
         match self.mode {
             Mode::ConfirmQuit => {
                 match key {
@@ -417,7 +476,7 @@ impl App {
                 return Ok(());
             }
             Mode::Choose { verb } => {
-                self.messages.clear();
+                self.clear_messages();
                 self.mode = Mode::Map;
                 if let Key::Char(c @ 'a'..='z') = key {
                     let slot = c as u8 - b'a';
@@ -459,10 +518,11 @@ impl App {
         {
             return Ok(());
         }
-        self.messages.clear();
+        self.clear_messages();
         let Some(command) = command else {
             if self.mode == Mode::Map {
                 let help = self.keymap.key_for(Command::Help);
+                self.page = 0;
                 self.messages = vec![match help {
                     Some(h) => format!("Unknown key {key}; {h} lists the keys."),
                     None => format!("Unknown key {key}."),
@@ -554,7 +614,7 @@ impl App {
     }
 
     fn map_command(&mut self, command: Command) -> Result<(), GenerateError> {
-        self.messages.clear();
+        self.clear_messages();
         match command {
             Command::Move { dx, dy } => {
                 let from = self.run.player().pos;
@@ -870,6 +930,7 @@ impl App {
         let lines = &log[log.len() - new..];
         if !lines.is_empty() {
             // At speed many lines pass in a tick: the top line shows the last.
+            self.page = 0;
             self.messages = lines[lines.len().saturating_sub(2)..].to_vec();
             self.history.extend(lines.iter().cloned());
             self.trim_history();
@@ -940,6 +1001,7 @@ impl App {
         if self.run.outcome() != Outcome::Playing && self.mode != Mode::Ended {
             self.activity = None;
             self.mode = Mode::Ended;
+            self.last_words = self.messages.clone();
             // The finished run is saved at once, so its record survives.
             self.request = Some(Request::Save);
         }
@@ -988,6 +1050,12 @@ impl App {
         } else {
             Request::Save
         });
+    }
+
+    /// Starts a fresh top line, read from its first page.
+    fn clear_messages(&mut self) {
+        self.messages.clear();
+        self.page = 0;
     }
 
     /// Adds a line of the viewer's own to the top line and the history.

@@ -14,6 +14,7 @@ use crate::sim::{Colour, LevelState, Outcome, Run};
 
 use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS, door_in_seen_wall};
 use super::keymap::{Command, HelpEntry};
+use super::lines::{MORE, wrap, wrap_indented};
 
 /// Draws the app into a fresh buffer of the given size.
 pub fn frame(app: &App, width: u16, height: u16) -> Buffer {
@@ -136,37 +137,13 @@ fn prompt_style() -> Style {
     Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
 }
 
-/// The top line: this press's messages, the newest kept when they do not
-/// all fit.
+/// The top line: this press's messages, a page at a time, or the newest
+/// while an activity or a replay moves on.
 fn messages_line(app: &App, width: u16) -> String {
-    let width = usize::from(width);
-    let messages = app.messages();
-    let all = messages.join(" ");
-    if all.chars().count() <= width {
-        return all;
+    match app.top_line(width) {
+        (text, true) => format!("{text} {MORE}"),
+        (text, false) => text,
     }
-    // The newest messages matter most: older ones give way whole, then the
-    // newest is cut at its end, and the history holds everything.
-    let more = format!(" ({} for more)", key_name(app, Command::History));
-    let room = width.saturating_sub(more.chars().count());
-    let mut kept: Vec<&str> = Vec::new();
-    let mut used = 0;
-    for m in messages.iter().rev() {
-        let len = m.chars().count() + usize::from(!kept.is_empty());
-        if used + len > room {
-            break;
-        }
-        used += len;
-        kept.insert(0, m);
-    }
-    let text = if kept.is_empty() {
-        let newest = messages.last().map_or("", String::as_str);
-        let cut: String = newest.chars().take(room.saturating_sub(1)).collect();
-        format!("{cut}…")
-    } else {
-        kept.join(" ")
-    };
-    format!("{text}{more}")
 }
 
 fn key_name(app: &App, command: Command) -> String {
@@ -496,51 +473,6 @@ fn overview(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// A message as screen lines of at most `width` characters (a word longer
-/// than a line is cut by the line), broken at spaces, continuations
-/// indented.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    wrap_indented(text, width.max(8), "  ")
-}
-
-/// `text` in lines at most `width` columns wide as a terminal shows them
-/// (unicode-width: a CJK character takes two), broken at spaces, each line
-/// after the first starting with `indent`. Only a word wider than a whole
-/// line is broken inside, where it reaches the edge.
-fn wrap_indented(text: &str, width: usize, indent: &str) -> Vec<String> {
-    use unicode_width::UnicodeWidthChar;
-    let indent_width = UnicodeWidthStr::width(indent);
-    // Room for the indent and a character of any width.
-    let width = width.max(indent_width + 2);
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    let mut used = 0;
-    let mut first_word = true;
-    for word in text.split(' ') {
-        if !first_word {
-            if used + 1 + UnicodeWidthStr::width(word) <= width {
-                current.push(' ');
-                used += 1;
-            } else {
-                lines.push(std::mem::replace(&mut current, indent.to_string()));
-                used = indent_width;
-            }
-        }
-        first_word = false;
-        for c in word.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width {
-                lines.push(std::mem::replace(&mut current, indent.to_string()));
-                used = indent_width;
-            }
-            current.push(c);
-            used += w;
-        }
-    }
-    lines.push(current);
-    lines
-}
-
 fn history(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     // Long lines wrap at spaces (continuations indented), so no message
     // is cut; `scroll` counts screen lines up from the newest.
@@ -743,10 +675,19 @@ fn ended(app: &App, buf: &mut Buffer) {
     } else {
         "You have died."
     };
-    // How it ended: the run's own last words ("The rat hits you and dies;
-    // 0 lives left.", "You die.").
+    // How it ended: every message of the last command (the player's own
+    // blow, then the one that killed), or for a run loaded already ended
+    // the log's last two lines ("The rat hits you and dies; 0 lives
+    // left.", "You die.").
     let log = run.log();
-    let last: Vec<String> = log[log.len().saturating_sub(2)..].to_vec();
+    let said = match app.last_words() {
+        [] => &log[log.len().saturating_sub(2)..],
+        words => words,
+    };
+    let last: Vec<String> = said
+        .iter()
+        .flat_map(|m| wrap(m, usize::from(area.width).min(78)))
+        .collect();
     let saved = match app.last_save() {
         Some(Ok(path)) => format!("The run is saved in {path}."),
         Some(Err(e)) => format!("Could not save: {e}"),
@@ -765,7 +706,9 @@ fn ended(app: &App, buf: &mut Buffer) {
         format!("Save             {}", app.save_name()),
         String::new(),
     ];
-    lines.extend(last);
+    // The newest lines, when the screen cannot hold them all.
+    let room = usize::from(area.height).saturating_sub(lines.len() + 2);
+    lines.extend(last[last.len().saturating_sub(room)..].iter().cloned());
     lines.push(saved);
     lines.push(format!(
         "Enter, Space or {}: save and leave.  {}: leave, asking to save.",
@@ -946,49 +889,4 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
         usize::from(right_len),
         grey,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn width(line: &str) -> usize {
-        UnicodeWidthStr::width(line)
-    }
-
-    #[test]
-    fn wrapping_breaks_at_spaces_within_the_width() {
-        let text = "A goblin (g), unhurt: hits for 1d6; smart, as fast as you. A sly little raider with a bag of stolen teeth.";
-        for w in [80, 40, 24, 13] {
-            let lines = wrap_indented(text, w, "");
-            assert!(lines.iter().all(|l| width(l) <= w), "{w}: {lines:?}");
-            // Nothing lost or cut inside a word: the lines joined at the
-            // breaks are the text.
-            assert_eq!(lines.join(" "), text, "{w}");
-            assert!(lines.len() > 1, "{w}");
-        }
-        assert_eq!(wrap_indented(text, 200, ""), vec![text.to_string()]);
-    }
-
-    #[test]
-    fn wrapping_counts_columns_not_characters() {
-        // Two columns a character: five fit in ten columns, not ten.
-        let lines = wrap_indented("漢字漢字漢 字", 10, "");
-        assert_eq!(lines, vec!["漢字漢字漢", "字"]);
-        let lines = wrap_indented("ab 漢字漢字漢字", 9, "");
-        assert_eq!(lines, vec!["ab", "漢字漢字", "漢字"]);
-        assert!(lines.iter().all(|l| width(l) <= 9));
-    }
-
-    #[test]
-    fn a_word_wider_than_a_line_is_broken_at_the_edge() {
-        let lines = wrap_indented("see abcdefghijkl end", 8, "");
-        assert_eq!(lines, vec!["see", "abcdefgh", "ijkl end"]);
-        // Continuations keep their indent, and the history's wrapping is
-        // what it was for ordinary text.
-        assert_eq!(
-            wrap("one two three four five", 12),
-            vec!["one two", "  three four", "  five"]
-        );
-    }
 }
