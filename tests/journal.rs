@@ -428,6 +428,11 @@ mod viewer {
     /// A replay of the autopilot's first 1,500 turns of seed 3 on a small
     /// three-level config, and the run it recorded.
     fn replay() -> (App, Run) {
+        replay_named("r")
+    }
+
+    /// [`replay`] under a save name of its own.
+    fn replay_named(name: &str) -> (App, Run) {
         let config = Config {
             width: 60,
             height: 30,
@@ -442,7 +447,7 @@ mod viewer {
         }
         let recording: Recording = run.recording().unwrap().clone();
         (
-            App::replaying(start, recording, Keymap::default(), "r".into()),
+            App::replaying(start, recording, Keymap::default(), name.into()),
             run,
         )
     }
@@ -523,6 +528,74 @@ mod viewer {
         assert_eq!(app.take_request(), None);
         keys(&mut app, &[Key::Char('Q')]);
         assert!(app.should_quit());
+    }
+
+    /// Default save names run to 25 characters (`seed-` and a 20-digit
+    /// seed): at 80 columns the status line cuts the name, never the
+    /// turn being typed into the goto prompt.
+    #[test]
+    fn the_goto_prompt_shows_what_is_typed_beside_a_long_name() {
+        let (mut app, _) = replay_named("seed-18446744073709551615");
+        keys(&mut app, &[Key::Char('+'); 9]);
+        keys(&mut app, &Key::typed("g1234567890123"));
+        let status = status(&app);
+        assert!(status.contains("go to turn: 1234567890123_"), "{status}");
+        assert!(status.contains("1000 turns/s"), "{status}");
+        assert!(status.starts_with("REPLAY seed-"), "{status}");
+        assert!(status.chars().count() <= 80);
+    }
+
+    /// The top line says what the replay's latest turns said, not a line
+    /// from hundreds of turns before: while playing, a message goes once it
+    /// is two seconds old at the replay's speed; a step (`.`) shows only
+    /// what that step said.
+    #[test]
+    fn the_top_line_lets_old_messages_go() {
+        let (mut app, _) = replay();
+        let top = |app: &App| {
+            let screen = text(&frame(app, 80, 24));
+            screen.lines().next().unwrap().to_string()
+        };
+        // The turn of the latest line said, counted by the run itself.
+        let (mut said, mut said_at) = (app.run().said(), 0);
+        let mut cleared = 0;
+        let mut was_shown = false;
+        while app.busy() && app.run().turn() < 1400 {
+            app.tick().unwrap();
+            let turn = app.run().turn();
+            if app.run().said() != said {
+                (said, said_at) = (app.run().said(), turn);
+            }
+            let shown = !top(&app).is_empty();
+            assert!(
+                !shown || turn - said_at <= 40 + 1,
+                "turn {turn} shows a line said at turn {said_at}: {}",
+                top(&app)
+            );
+            cleared += usize::from(was_shown && !shown);
+            was_shown = shown;
+        }
+        assert!(cleared > 0, "no quiet stretch to let a message go");
+        // Stepping from turn 100: each step shows what it said, if anything.
+        keys(&mut app, &Key::typed("g100"));
+        keys(&mut app, &[Key::Enter]);
+        assert_eq!(app.run().turn(), 100);
+        let mut quiet = false;
+        for _ in 0..200 {
+            let (said, turn) = (app.run().said(), app.run().turn());
+            keys(&mut app, &[Key::Char('.')]);
+            if app.run().turn() == turn {
+                break;
+            }
+            if app.run().said() == said {
+                assert_eq!(top(&app), "", "turn {}", app.run().turn());
+                quiet = true;
+            } else {
+                let newest = app.run().log().last().unwrap();
+                assert!(top(&app).contains(newest.as_str()), "{}", top(&app));
+            }
+        }
+        assert!(quiet, "no quiet step");
     }
 }
 

@@ -164,6 +164,8 @@ pub struct App {
     page: usize,
     /// The messages of the command that ended the run, for its summary.
     last_words: Vec<String>,
+    /// In a replay, the turn the top line's messages were said at.
+    said_turn: u64,
     /// Every message of the session after the run's own log so far: what
     /// the history screen shows.
     history: Vec<String>,
@@ -216,6 +218,7 @@ impl App {
             },
             page: 0,
             last_words: Vec::new(),
+            said_turn: run.turn(),
             run,
             keymap,
             save_name,
@@ -740,7 +743,7 @@ impl App {
             let turn = self.run.turn();
             control.tick(&mut self.run);
             if self.run.turn() != turn {
-                self.replayed();
+                self.replayed(false);
             }
             return Ok(());
         }
@@ -887,7 +890,7 @@ impl App {
                 }
                 Reply::Done => {
                     if (self.run.player().depth, self.run.turn()) != turn {
-                        self.replayed();
+                        self.replayed(true);
                     }
                     if let Some(why) = self.replay.as_ref().and_then(|c| c.stopped()) {
                         let why = why.to_string();
@@ -922,18 +925,37 @@ impl App {
     }
 
     /// After a replay moved the run: its new log lines, the camera, the
-    /// monsters in view.
-    fn replayed(&mut self) {
-        let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
-        self.said = self.run.said();
+    /// monsters in view. `by_key` when a key moved it (a step, a go-to, the
+    /// next level): the top line then says what the last action said, and
+    /// nothing older. While it plays on, a line stays until it is two
+    /// seconds old at the replay's speed, so it can be read but is not
+    /// taken for news hundreds of turns later.
+    fn replayed(&mut self, by_key: bool) {
         let log = self.run.log();
+        // A go-to back puts an earlier copy of the run in place, whose
+        // count of lines said is lower: nothing new then.
+        let new = self.run.said().saturating_sub(self.said);
+        let new = usize::try_from(new).unwrap_or(usize::MAX).min(log.len());
+        self.said = self.run.said();
         let lines = &log[log.len() - new..];
-        if !lines.is_empty() {
-            // At speed many lines pass in a tick: the top line shows the last.
+        let fresh = match (by_key, self.replay.as_ref()) {
+            (true, Some(control)) => Some(control.last_said(&self.run)),
+            _ => (!lines.is_empty()).then_some(lines),
+        };
+        // At speed many lines pass in a tick: the top line shows the last.
+        let fresh = fresh.map(|f| f[f.len().saturating_sub(2)..].to_vec());
+        self.history.extend(lines.iter().cloned());
+        self.trim_history();
+        let turn = self.run.turn();
+        if let Some(fresh) = fresh {
             self.page = 0;
-            self.messages = lines[lines.len().saturating_sub(2)..].to_vec();
-            self.history.extend(lines.iter().cloned());
-            self.trim_history();
+            self.messages = fresh;
+            self.said_turn = turn;
+        } else {
+            let speed = self.replay.as_ref().map_or(1, |c| u64::from(c.speed()));
+            if turn.saturating_sub(self.said_turn) > 2 * speed {
+                self.clear_messages();
+            }
         }
         let depth = self.run.player().depth;
         if self.in_view.0 != depth {
@@ -952,9 +974,10 @@ impl App {
             // the top line through a travel, it sends `g` after nothing.
             self.messages.retain(|m| !m.starts_with(SEE_HERE));
         }
-        let new = (self.run.said() - self.said).min(self.run.log().len() as u64) as usize;
-        self.said = self.run.said();
         let log = self.run.log();
+        let new = self.run.said().saturating_sub(self.said);
+        let new = usize::try_from(new).unwrap_or(usize::MAX).min(log.len());
+        self.said = self.run.said();
         let lines = &log[log.len() - new..];
         self.messages.extend(lines.iter().cloned());
         self.history.extend(lines.iter().cloned());

@@ -50,6 +50,9 @@ pub struct ReplayControl {
     entry: Option<String>,
     /// Why the replay cannot go on (the recording does not fit these rules).
     stopped: Option<String>,
+    /// `run.said()` before the last action played, so what that action
+    /// alone said can be told apart (see [`ReplayControl::last_said`]).
+    said_before_last: u64,
 }
 
 impl ReplayControl {
@@ -65,6 +68,7 @@ impl ReplayControl {
             credit: 0,
             entry: None,
             stopped: None,
+            said_before_last: run.said(),
         }
     }
 
@@ -96,6 +100,16 @@ impl ReplayControl {
     /// Why the replay stopped early, if it did.
     pub fn stopped(&self) -> Option<&str> {
         self.stopped.as_deref()
+    }
+
+    /// The log lines the last action played said (none after a go-to that
+    /// played nothing): what a step or a jump should show, not what some
+    /// action long before said.
+    pub fn last_said<'r>(&self, run: &'r Run) -> &'r [String] {
+        let log = run.log();
+        let new = run.said().saturating_sub(self.said_before_last);
+        let new = usize::try_from(new).unwrap_or(usize::MAX).min(log.len());
+        &log[log.len() - new..]
     }
 
     /// Whether ticks move the run: playing, not at the end, not stopped.
@@ -166,8 +180,12 @@ impl ReplayControl {
     fn advance(&mut self, n: u64, run: &mut Run) -> u64 {
         let mut played = 0;
         while played < n && self.stopped.is_none() {
+            let said = run.said();
             match self.cursor.step(&self.recording, run) {
-                Ok(Some(_)) => played += 1,
+                Ok(Some(_)) => {
+                    played += 1;
+                    self.said_before_last = said;
+                }
                 Ok(None) => break,
                 Err(e) => {
                     self.stopped = Some(stopped_why(&e));
@@ -198,6 +216,7 @@ impl ReplayControl {
             *run = snapshot.clone();
             self.cursor = Cursor::at(&self.recording, *at);
             self.stopped = None;
+            self.said_before_last = run.said();
         }
         while run.turn() < turn && self.advance(1, run) == 1 {}
     }

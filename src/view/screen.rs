@@ -848,14 +848,21 @@ fn status(app: &App, area: Rect, buf: &mut Buffer) {
             } else {
                 "playing".into()
             };
-            (
-                format!(
-                    "REPLAY {}  {} turns/s  {state}",
-                    app.save_name(),
-                    replay.speed()
-                ),
-                "Spc pause +- . g > Q".to_string(),
-            )
+            // The name gives way first (default names run to 25
+            // characters), so the state, and the turn typed into the go-to
+            // prompt, stay in view at 80 columns.
+            let right = "Spc pause +- . g > Q".to_string();
+            let rest = format!("  {} turns/s  {state}", replay.speed());
+            let room = usize::from(area.width)
+                .saturating_sub(right.chars().count() + 2 + "REPLAY ".len() + rest.chars().count());
+            let name = app.save_name();
+            let name = if name.chars().count() > room {
+                let cut: String = name.chars().take(room.saturating_sub(1)).collect();
+                format!("{cut}…")
+            } else {
+                name.to_string()
+            };
+            (format!("REPLAY {name}{rest}"), right)
         }
         None => (
             format!(
