@@ -1535,3 +1535,27 @@ fn the_death_screen_shows_the_whole_last_turn() {
         assert!(text.contains(line), "{line}:\n{text}");
     }
 }
+
+/// A warning from outside (how the run was loaded, why Ctrl-Z did
+/// nothing) is not kept waiting behind --more--: it comes first.
+#[test]
+fn a_warning_from_outside_comes_first_on_the_top_line() {
+    let mut run = Run::new(stomp_config(), MonsterKind::stomp(), 7).unwrap();
+    run.step(delve::sim::Action::Wait).unwrap();
+    let mut app = App::new(run, Keymap::default(), "seed-7".into());
+    app.resize(80, 24);
+    assert_eq!(app.messages(), ["Welcome back to depth 1, turn 1."]);
+    let warning = "Loaded the backup from turn 1; seed-7.sav was damaged or missing.";
+    app.warn(warning.into());
+    let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
+    assert!(top.starts_with(warning), "{top}");
+    assert!(top.ends_with("--more--"), "{top}");
+    type_keys(&mut app, &[Key::Char(' ')]);
+    let top = screen(&mut app, 80, 24).lines().next().unwrap().to_string();
+    assert_eq!(top, "Welcome back to depth 1, turn 1.");
+    // Saving and quitting are not held up at --more--.
+    app.warn(warning.into());
+    assert!(app.more());
+    typed(&mut app, "Q");
+    assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
+}

@@ -323,8 +323,9 @@ impl App {
 
     /// Whether the top line waits at [`MORE`](super::lines::MORE): the last command said more
     /// than the line holds and the rest is unread. Until it is read
-    /// (Space or Enter a page, Esc all), other keys do nothing, so a move
-    /// typed ahead is not made with a blow unseen.
+    /// (Space or Enter a page, Esc all), keys that act in the game do
+    /// nothing, so a move typed ahead is not made with a blow unseen;
+    /// saving, quitting and the history still work.
     pub fn more(&self) -> bool {
         !self.too_small() && self.top_line(self.view.0).1
     }
@@ -359,6 +360,13 @@ impl App {
     /// the run was loaded.
     pub fn warn(&mut self, line: String) {
         self.note(line);
+        // It answers nothing the player did this turn (how the run was
+        // loaded, why Ctrl-Z did nothing), so it must not wait behind
+        // --more--: it goes first on the top line, the rest after it.
+        if let Some(line) = self.messages.pop() {
+            self.messages.insert(0, line);
+        }
+        self.page = 0;
     }
 
     /// How a requested save went: `Ok` with where it went, or what failed.
@@ -463,9 +471,12 @@ impl App {
                     self.page = message_pages(&self.messages, usize::from(self.view.0)).len();
                     return Ok(());
                 }
-                // Quitting is never held up (it asks first anyway), and the
-                // history shows every message at once.
-                _ if matches!(command, Some(Command::Interrupt | Command::History)) => {}
+                // Saving and quitting are never held up (nothing happens in
+                // the game), and the history shows every message at once.
+                _ if matches!(
+                    command,
+                    Some(Command::Interrupt | Command::History | Command::Save | Command::SaveQuit)
+                ) => {}
                 _ => return Ok(()),
             }
         }

@@ -168,13 +168,20 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for w in [80, 40, 30, 12] {
+        for w in [80, 40, 30, 20] {
             let pages = message_pages(&messages, w);
             assert!(pages.len() > 1, "{w}: {pages:?}");
             let (last, rest) = pages.split_last().unwrap();
             assert!(rest.iter().all(|p| width(p) + 1 + MORE.len() <= w), "{w}");
             assert!(width(last) <= w, "{w}");
             assert_eq!(pages.join(" "), messages.join(" "), "{w}");
+        }
+        // Narrower than a word plus --more--: words break inside, and no
+        // letter is lost (nor a panic).
+        for w in 0..12 {
+            let pages = message_pages(&messages, w);
+            let text: String = pages.concat().split_whitespace().collect();
+            assert_eq!(text, messages.concat().replace(' ', ""), "{w}");
         }
         assert_eq!(message_pages(&messages, 200), vec![messages.join(" ")]);
         assert_eq!(message_pages(&[], 80), vec![String::new()]);
