@@ -245,6 +245,34 @@ fn every_shipped_format_still_loads() {
 }
 
 #[test]
+fn every_shipped_fixture_regenerates_its_stored_start() {
+    // A recording is only worth keeping if its start can be made again:
+    // every shipped save with a recording, and the shipped journal, must
+    // regenerate the start state whose digest they store.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    for version in 1..=FORMAT_VERSION {
+        let file = dir.join(format!("format-{version}.sav"));
+        let (run, _) = save::read_and_decode(&file).unwrap();
+        let Some(recording) = run.recording() else {
+            continue;
+        };
+        let start = delve::journal::check::start_run(&delve::journal::session::start_of(&run))
+            .unwrap_or_else(|e| panic!("format {version}: {e}"));
+        assert_eq!(
+            format!("{:016x}", start.digest()),
+            format!("{:016x}", recording.start_digest()),
+            "format {version}: the start does not regenerate"
+        );
+        checked += 1;
+    }
+    let journal = delve::journal::read_file(&dir.join("recorded.journal")).unwrap();
+    let start = delve::journal::check::start_run(&journal.start).unwrap();
+    assert_eq!(start.digest(), journal.checkpoints[0].digest, "recorded.journal");
+    assert!(checked >= 3, "formats 3 on keep recordings");
+}
+
+#[test]
 fn a_format_3_run_is_a_stomp_run_with_its_recording() {
     // Format 3 (before Combat) kept the run's actions: the run loads as
     // the Stomp run it was, and its recording replays to its state.
