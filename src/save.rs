@@ -30,7 +30,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
@@ -422,6 +422,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
         2 => as_run::<v2::Run>(&raw, config).map_err(cannot)?,
         3 => as_run::<v3::Run>(&raw, config).map_err(cannot)?,
         4 => as_run::<v4::Run>(&raw, config).map_err(cannot)?,
+        5 => as_run::<v5::Run>(&raw, config).map_err(cannot)?,
         FORMAT_VERSION => as_run::<Run>(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -437,6 +438,63 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     })?;
     run.after_load();
     Ok((run, header.summary))
+}
+
+/// Format 5 (issues 10 to 12), read by this build: format 6 added the
+/// revisions of the generator and the rules to `Config` (last). A format-5
+/// run was made and played by the first revisions, so it keeps them: its
+/// levels not visited yet and a replay of its recording come out as they
+/// did, and its digest (which leaves the first revisions out) is unchanged.
+pub(crate) mod v5 {
+    use serde::Deserialize;
+
+    use crate::config::profile::Profile;
+    use crate::config::{self, Revisions, RoomLoopConfig, SimulationConfig, VaultConfig};
+    use crate::sim::RunState;
+    use crate::sim::record::Recording;
+    use crate::vault::Vault;
+
+    use super::v2::{Layout, Stack};
+
+    /// Format 5's config: today's without the revisions.
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        stack: Stack,
+        layout: Layout,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+        room_loops: RoomLoopConfig,
+        vaults: VaultConfig,
+        profiles: Vec<Profile>,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                room_loops: c.room_loops,
+                vaults: c.vaults,
+                profiles: c.profiles,
+                revisions: Revisions::FIRST,
+                ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
+            }
+        }
+    }
+
+    /// A format-5 run: its config as format 5 had it, then the state,
+    /// recording and vaults as today.
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+        vaults: Vec<Vault>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+        }
+    }
 }
 
 /// Format 4 (issue 13), read by this build: format 5 added the generator's
@@ -698,6 +756,7 @@ pub(crate) mod v2 {
             room_loops: config::RoomLoopConfig::NONE,
             vaults: config::VaultConfig::NONE,
             profiles: Vec::new(),
+            revisions: config::Revisions::FIRST,
         }
     }
 

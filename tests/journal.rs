@@ -382,6 +382,32 @@ fn a_save_check_compares_with_journal_and_save() {
     );
 }
 
+/// The journal written beside tests/fixtures/format-5.sav by the build
+/// that wrote the save (start in save format 5): it decodes to the first
+/// revisions and replays through its checkpoints to the save's state.
+#[test]
+fn a_format_5_journal_replays_to_its_save() {
+    use delve::journal::check::{Expected, check, start_run};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let journal = delve::journal::read_file(&dir.join("format-5.journal")).unwrap();
+    assert_eq!(
+        journal.start.config.revisions,
+        delve::config::Revisions::FIRST
+    );
+    let (save, _) = delve::save::read_and_decode(&dir.join("format-5.sav")).unwrap();
+    assert_eq!(journal.start, delve::journal::session::start_of(&save));
+    let points: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
+    let checked = check(
+        start_run(&journal.start).unwrap(),
+        &journal.recording,
+        &points,
+        &mut |_| {},
+    );
+    assert_eq!(checked.parting, None);
+    assert_eq!(checked.agreed, points.len());
+    assert_eq!(checked.run.digest(), save.digest());
+}
+
 /// A committed journal (tests/fixtures/recorded.journal: seed 3, a 60x30
 /// three-level config, the autopilot's first 400 turns) replays to the
 /// digest it was recorded with, meeting its checkpoints, on every machine.

@@ -268,7 +268,11 @@ fn every_shipped_fixture_regenerates_its_stored_start() {
     }
     let journal = delve::journal::read_file(&dir.join("recorded.journal")).unwrap();
     let start = delve::journal::check::start_run(&journal.start).unwrap();
-    assert_eq!(start.digest(), journal.checkpoints[0].digest, "recorded.journal");
+    assert_eq!(
+        start.digest(),
+        journal.checkpoints[0].digest,
+        "recorded.journal"
+    );
     assert!(checked >= 3, "formats 3 on keep recordings");
 }
 
@@ -317,7 +321,7 @@ fn older_runs_keep_their_generation() {
     // default; a run from an older format gets none of them, so levels it
     // has not visited yet come out as they would have.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    for version in 1..FORMAT_VERSION {
+    for version in 1..5 {
         let (run, _) = save::read_and_decode(&dir.join(format!("format-{version}.sav"))).unwrap();
         let c = run.config();
         assert_eq!(c.room_loops.count, 0, "format {version}");
@@ -339,6 +343,28 @@ fn older_runs_keep_their_generation() {
             .rooms()
             .iter()
             .any(|r| matches!(r.shape, delve::Shape::Vault(_)))
+    );
+}
+
+#[test]
+fn runs_from_before_revisions_keep_the_first_ones() {
+    // Format 6 records which generator made a run's levels and which rules
+    // it plays by; every older run was made and played by the first, and
+    // keeps them, so its levels and replays come out as they were.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for version in 1..6 {
+        let (run, _) = save::read_and_decode(&dir.join(format!("format-{version}.sav"))).unwrap();
+        assert_eq!(
+            run.config().revisions,
+            delve::config::Revisions::FIRST,
+            "format {version}"
+        );
+    }
+    let (run, _) = save::read_and_decode(&dir.join("format-6.sav")).unwrap();
+    assert_eq!(run.config().revisions, delve::config::Revisions::CURRENT);
+    assert_eq!(
+        Config::default().revisions,
+        delve::config::Revisions::CURRENT
     );
 }
 

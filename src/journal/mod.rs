@@ -138,6 +138,30 @@ impl From<StartV4> for Start {
     }
 }
 
+/// A format-5 start (before revisions), in the config shape the save
+/// module mirrors; it converts to a start of the first revisions, which
+/// format 5 made and played by.
+#[derive(Deserialize)]
+struct StartV5 {
+    seed: u64,
+    config: crate::save::v5::Config,
+    kinds: Vec<MonsterKind>,
+    items: Vec<ItemKind>,
+    vaults: Vec<crate::vault::Vault>,
+}
+
+impl From<StartV5> for Start {
+    fn from(s: StartV5) -> Start {
+        Start {
+            seed: s.seed,
+            config: s.config.into(),
+            kinds: s.kinds,
+            items: s.items,
+            vaults: s.vaults,
+        }
+    }
+}
+
 /// The run's state after a block's actions: a replay that reaches the same
 /// action count must have the same turn and digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -691,6 +715,10 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
         (old.into(), used)
     } else if h.state_format == 4 {
         let (old, used): (StartV4, usize) =
+            bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
+        (old.into(), used)
+    } else if h.state_format == 5 {
+        let (old, used): (StartV5, usize) =
             bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
         (old.into(), used)
     } else {
