@@ -179,6 +179,20 @@ impl Revisions {
         *self == Revisions::FIRST
     }
 
+    /// The first revision newer than this build makes, if any: which one
+    /// ("generator" or "rules"), the revision, and the newest this build
+    /// makes. A run of a newer revision is a newer delve's, named as such
+    /// rather than as a broken file.
+    pub fn newer_than_this_build(&self) -> Option<(&'static str, u16, u16)> {
+        if self.generator > GENERATOR_REVISION {
+            Some(("generator", self.generator, GENERATOR_REVISION))
+        } else if self.rules > RULES_REVISION {
+            Some(("rules", self.rules, RULES_REVISION))
+        } else {
+            None
+        }
+    }
+
     /// Refuses a revision this build cannot make: 0, which never existed,
     /// or a newer delve's, whose levels or rules this build does not know.
     fn check(&self) -> Result<(), Problem> {

@@ -92,6 +92,22 @@ pub enum SaveError {
         /// The format version in its header.
         found: u16,
     },
+    /// Made and played by a newer delve's generator or rules (in a format
+    /// this build reads): its levels or game cannot be carried on here.
+    /// The file is not touched.
+    #[error(
+        "{path}: made by a newer delve ({what} revision {found}; this build makes {what} revisions 1 to {newest}); it is left untouched"
+    )]
+    NewerRevision {
+        /// The save's path.
+        path: String,
+        /// "generator" or "rules".
+        what: &'static str,
+        /// The revision the run records.
+        found: u16,
+        /// The newest this build makes.
+        newest: u16,
+    },
     /// The file ends before its header or body does; the path is given.
     #[error("{0}: truncated")]
     Truncated(String),
@@ -203,6 +219,7 @@ impl SaveError {
         match self {
             SaveError::Io { path, .. }
             | SaveError::NewerFormat { path, .. }
+            | SaveError::NewerRevision { path, .. }
             | SaveError::Damaged { path, .. }
             | SaveError::Inconsistent { path, .. }
             | SaveError::NotRegular { path, .. }
@@ -431,6 +448,14 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
             "{} bytes left over after the run",
             raw.len() - used
         )));
+    }
+    if let Some((what, found, newest)) = run.config().revisions.newer_than_this_build() {
+        return Err(SaveError::NewerRevision {
+            path: path.into(),
+            what,
+            found,
+            newest,
+        });
     }
     run.validate().map_err(|what| SaveError::Inconsistent {
         path: path.into(),

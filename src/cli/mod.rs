@@ -148,6 +148,33 @@ pub fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
     })
 }
 
+/// Checks that a loaded run's recording starts where this delve starts
+/// the run (see `journal::check::check_start`), and says what was done
+/// when it does not: `None` when it does, else the words naming `path`
+/// (the stored digest corrected, or the recording dropped) and a few
+/// words for a message line.
+pub fn check_recording(
+    run: &mut Run,
+    path: &Path,
+) -> Result<Option<(String, &'static str)>, CliError> {
+    use delve::journal::check::{StartCheck, check_start};
+    match check_start(run, &mut |_| {}) {
+        Ok(StartCheck::Agrees) => Ok(None),
+        Ok(StartCheck::Corrected(words)) => Ok(Some((
+            format!("{}: {words}", path.display()),
+            "Corrected the stale start digest of the run's recording.",
+        ))),
+        Ok(StartCheck::Dropped(words)) => Ok(Some((
+            format!("{}: {words}", path.display()),
+            "Its recording does not replay on this delve: the run keeps no journal.",
+        ))),
+        Err(source) => Err(CliError::Unplayable {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
     let mut config = match path {
         Some(p) => Config::load(p)?,

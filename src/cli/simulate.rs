@@ -13,7 +13,9 @@ use delve::vault::Vault;
 
 use super::args::NewRunArgs;
 use super::journal;
-use super::{CliError, now_unix, outcome_name, prove_loaded, write_morgue, write_output};
+use super::{
+    CliError, check_recording, now_unix, outcome_name, prove_loaded, write_morgue, write_output,
+};
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -86,6 +88,9 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
                 .expect("locked above")
                 .1;
             let mut run = load_or_rebuild(saves, name, lock)?;
+            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
+                eprintln!("delve: warning: {note}");
+            }
             prove_loaded(&mut run, &saves.file(name))?;
             run
         }

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::sim::record::Recording;
-use crate::sim::{Action, ItemKind, MonsterKind};
+use crate::sim::{Action, ItemKind, MAX_TURNS, MonsterKind};
 
 /// The first bytes of every journal file, so another file in a journal's
 /// place is refused as such rather than read as a damaged journal.
@@ -190,6 +190,10 @@ pub struct Journal {
     /// Bytes of the intact blocks, from the start of the file: where the
     /// next block goes.
     pub intact_len: u64,
+    /// Where the last intact actions block begins, and the actions before
+    /// it; `None` for a journal of its start alone. A writer that finds
+    /// that block's checkpoint wrong cuts the file back to it.
+    pub last_block: Option<(u64, u64)>,
 }
 
 /// The part of a journal that could not be used: a torn last block (a crash
@@ -240,6 +244,22 @@ pub enum JournalError {
         /// The format number in its header.
         found: u16,
     },
+    /// Recorded under a newer delve's generator or rules (in a format this
+    /// build reads): replaying it here would make other levels or another
+    /// game, so it is refused by name and left untouched.
+    #[error(
+        "{path}: recorded by a newer delve ({what} revision {found}; this build makes {what} revisions 1 to {newest}), so it cannot be replayed here; it is left untouched"
+    )]
+    NewerRevision {
+        /// The journal file.
+        path: String,
+        /// "generator" or "rules".
+        what: &'static str,
+        /// The revision its start records.
+        found: u16,
+        /// The newest this build makes.
+        newest: u16,
+    },
     /// The header or the start block is damaged: with no start, no block
     /// after it can be replayed.
     #[error("{path}: damaged ({what})")]
@@ -279,6 +299,7 @@ impl JournalError {
         let path = match self {
             JournalError::Io { path, .. }
             | JournalError::NewerFormat { path, .. }
+            | JournalError::NewerRevision { path, .. }
             | JournalError::Damaged { path, .. }
             | JournalError::NotRegular { path, .. }
             | JournalError::TooLarge { path, .. }
@@ -493,6 +514,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
     let mut recording = Recording::starting(digest);
     let mut cut = None;
     let mut last_turn = 0;
+    let mut last_block = None;
     while at < bytes.len() {
         let what = match read_block(&bytes[at..]) {
             Err(what) => Some(what),
@@ -506,7 +528,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
                             h.count
                         ))
                     }
+                    Ok(_) if past_the_last_turn(recording.len(), h.count) => {
+                        Some(past_the_last_turn_words(recording.len(), h.count))
+                    }
                     Ok(runs) => {
+                        last_block = Some((at as u64, recording.len()));
                         for (action, times) in runs {
                             recording.push_times(action, times);
                         }
@@ -539,6 +565,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
         checkpoints,
         cut,
         intact_len: at as u64,
+        last_block,
     })
 }
 
@@ -581,12 +608,29 @@ pub(crate) fn claimed_after_cut(bytes: &[u8], cut: &Cut) -> Option<u64> {
     furthest
 }
 
+/// Whether a block of `count` actions after `actions` takes a journal past
+/// the last turn a run can reach. Every action is a turn, so no run
+/// records more than [`MAX_TURNS`] of them: a journal claiming more is
+/// forged or damaged, and replaying it would take as long as it claims
+/// (a single 6-byte record can claim four billion waits).
+fn past_the_last_turn(actions: u64, count: u64) -> bool {
+    actions.saturating_add(count) > MAX_TURNS
+}
+
+fn past_the_last_turn_words(actions: u64, count: u64) -> String {
+    format!("a block of {count} actions after {actions}, past the {MAX_TURNS} a run can take")
+}
+
 /// What is wrong with an actions block's place in the journal, if
-/// anything: it must follow the `actions` read so far, and a checkpoint
-/// may not go back before the turn of the one before (`last_turn`).
+/// anything: it must follow the `actions` read so far, hold at least one
+/// action (a writer appends only new actions; an empty block would cost
+/// a replay a digest and tell it nothing), and a checkpoint may not go
+/// back before the turn of the one before (`last_turn`).
 fn out_of_order(h: &BlockHeader, actions: u64, last_turn: u64) -> Option<String> {
     if h.kind != KIND_ACTIONS {
         Some(format!("a block of unknown kind {}", h.kind))
+    } else if h.count == 0 {
+        Some("an empty block (no actions)".to_string())
     } else if h.before != actions {
         Some(format!(
             "a block that follows action {} where the journal so far holds {actions}",
@@ -636,6 +680,9 @@ pub fn summarise(bytes: &[u8], path: &str) -> Result<Summary, JournalError> {
             Err(what) => Some(what),
             Ok((h, len)) => match out_of_order(&h, summary.actions, summary.turn) {
                 Some(what) => Some(what),
+                None if past_the_last_turn(summary.actions, h.count) => {
+                    Some(past_the_last_turn_words(summary.actions, h.count))
+                }
                 None => match summary.actions.checked_add(h.count) {
                     None => Some(format!("a block of {} actions, more than can be", h.count)),
                     Some(actions) => {
@@ -729,6 +776,14 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
             "{} bytes left over after its start",
             raw.len() - used
         )));
+    }
+    if let Some((what, found, newest)) = start.config.revisions.newer_than_this_build() {
+        return Err(JournalError::NewerRevision {
+            path: path.into(),
+            what,
+            found,
+            newest,
+        });
     }
     start
         .config

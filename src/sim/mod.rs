@@ -71,9 +71,13 @@ use crate::vault::Vault;
 const LOG_LINES: usize = 200;
 
 /// The last turn a run can reach: a run at this turn takes no more steps.
-/// About three years of the autopilot playing nonstop; it keeps every tick
-/// counter far from overflowing, so a save can hold any turn up to it.
-pub const MAX_TURNS: u64 = 1_000_000_000_000;
+/// Every action a run records takes one turn, so this is also the most
+/// actions a recording, a save or a journal can hold. It bounds the work
+/// any file can ask for: a replay of this many actions of a default run
+/// takes about a second and a half on one core, while a whole game of
+/// delve takes 15,000 to 20,000 turns and the longest one rested through
+/// is some ten times that.
+pub const MAX_TURNS: u64 = 500_000;
 
 /// What the player does with a turn.
 ///
@@ -435,6 +439,16 @@ impl Run {
             vaults,
         );
         run.prove_stack_on(threads)?;
+        run.begin()?;
+        Ok(run)
+    }
+
+    /// The first step of a new run, once its stack is proved (or, for
+    /// [`Run::start_again`], not): depth 1 entered and populated, the
+    /// player on its arrival staircase, and the recording begun from the
+    /// digest of that state.
+    fn begin(&mut self) -> Result<(), GenerateError> {
+        let run = self;
         run.enter(1)?;
         let level = &run.current().level;
         let start = level
@@ -449,6 +463,39 @@ impl Run {
         // is won before the first move.
         run.check_won(&mut Vec::new());
         run.recording = Some(record::Recording::starting(run.digest()));
+        Ok(())
+    }
+
+    /// The start of this run made again from its seed, config, kinds,
+    /// item kinds and vaults: what its recording replays from. Only the
+    /// first level is made (the start's state holds no other), so this
+    /// costs one level, and a run whose deeper levels cannot be made still
+    /// has a start to compare with.
+    pub fn start_again(&self) -> Result<Run, GenerateError> {
+        let config = self.config.clone();
+        let kinds = self.state.kinds.clone();
+        let combat = self.state.combat.as_ref().map(|c| {
+            CombatState::new(
+                c.items.clone(),
+                config.simulation.combat.player_hp,
+                config.levels,
+                kinds.len(),
+            )
+        });
+        let player = Player {
+            depth: 1,
+            pos: Pos::new(0, 0),
+            lives: config.simulation.lives,
+            next: 0,
+        };
+        let levels = vec![None; usize::from(config.levels)];
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, self.state.seed, levels, player, combat),
+            None,
+            self.vaults.clone(),
+        );
+        run.begin()?;
         Ok(run)
     }
 
@@ -757,6 +804,22 @@ impl Run {
     /// from its start (see the field).
     pub fn recording(&self) -> Option<&record::Recording> {
         self.recording.as_ref()
+    }
+
+    /// Sets the digest the recording says its start has: for a recording
+    /// whose actions were replayed from the start this build makes to the
+    /// run's state, so the stored digest was the one that was wrong.
+    pub fn correct_start_digest(&mut self, digest: u64) {
+        if let Some(recording) = &mut self.recording {
+            recording.set_start_digest(digest);
+        }
+    }
+
+    /// Lets go of a recording that does not replay on this build: the run
+    /// goes on without one, as runs saved before recordings do, rather
+    /// than keep a history that would rebuild another game.
+    pub fn forget_recording(&mut self) {
+        self.recording = None;
     }
 
     /// Rebuilds derived data after loading a saved run.

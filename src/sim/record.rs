@@ -97,6 +97,10 @@ impl Recording {
         self.start_digest
     }
 
+    pub(crate) fn set_start_digest(&mut self, digest: u64) {
+        self.start_digest = digest;
+    }
+
     /// A recording from its runs; refuses a run of zero actions, which no
     /// recording makes (so two encodings of one recording are equal), an
     /// action that is not [`well_formed`], and more actions than a run can
