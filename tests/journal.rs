@@ -1152,6 +1152,47 @@ mod cli {
         assert!(!saves.join("f.journal").exists());
     }
 
+    /// Issue 23, item 1: a few bytes of journal can ask for any number of
+    /// expensive turns (a thousand monsters a level, half a million waits
+    /// claimed in one record). A replay stops after a fixed amount of work
+    /// (counted by the simulation, never timed), says so, and keeps what
+    /// it checked.
+    #[test]
+    fn a_replay_stops_after_a_bounded_amount_of_work() {
+        use delve::journal::session::start_of;
+        use delve::journal::{Checkpoint, encode};
+        use delve::sim::record::Recording;
+        use delve::sim::{Action, MonsterKind, Run};
+        let dir = TempDir::new("journal-work-bound");
+        let saves = dir.path();
+        let mut config = delve::Config::shipped();
+        config.simulation.lives = 99;
+        config.simulation.combat.player_hp = 1000;
+        config.simulation.monsters_first_level = 1000;
+        config.simulation.monsters_max = 1000;
+        config.profiles.clear();
+        let run = Run::new(config, MonsterKind::defaults(), 7).unwrap();
+        let waits = Recording::from_runs(vec![(Action::Wait, 500_000)]).unwrap();
+        let end = Checkpoint {
+            actions: waits.len(),
+            turn: waits.len(),
+            digest: 42,
+        };
+        let start_digest = run.recording().unwrap().start_digest();
+        let bytes = encode(&start_of(&run), start_digest, &waits, end);
+        assert!(bytes.len() < 4096, "{}", bytes.len());
+        std::fs::write(saves.join("h.journal"), bytes).unwrap();
+        let verify = delve_in(saves, &["verify", "h"]);
+        ok(&verify);
+        let out = stdout(&verify);
+        assert!(
+            out.contains("the replay stopped at turn")
+                && out.contains("more work than a replay may")
+                && out.contains("kept the run to turn 0"),
+            "{out}"
+        );
+    }
+
     /// A journal no further than the backup changes nothing: the backup
     /// is loaded as it always was, and the journal is not kept aside.
     #[test]

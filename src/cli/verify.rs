@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use delve::journal::check::{Expected, check_save};
+use delve::journal::check::{Expected, Parting, check_save};
 use delve::journal::lone;
 use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::journal::session::start_of;
@@ -276,10 +276,12 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
             }
             lines.push(format!(
                 "journal: {}",
-                if verdict.parting.is_none() {
-                    "agrees"
-                } else {
-                    "DISAGREES"
+                match &verdict.parting {
+                    None => "agrees".to_string(),
+                    Some(Parting::TooMuchWork { turn, .. }) => {
+                        format!("agrees to turn {turn}, as far as a check replays")
+                    }
+                    Some(_) => "DISAGREES".to_string(),
                 }
             ));
             lines

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
-use super::check::{Expected, JournalFit, check, fit, spaced, start_run};
+use super::check::{Expected, JournalFit, Parting, check, fit, spaced, start_run};
 use super::session::start_of;
 use super::{Cut, JournalError, read_file};
 
@@ -228,9 +228,8 @@ impl std::fmt::Display for Parted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: does not replay as recorded after turn {}: {}; kept the run to turn {} and left out the {} after it",
+            "{}: {}; kept the run to turn {} and left out the {} after it",
             self.path,
-            self.kept_to,
             self.what,
             self.kept_to,
             crate::words::count(self.left_out, "action", "actions")
@@ -303,11 +302,18 @@ fn rebuild(
     // block): what came before it still is.
     match (checked.before_parting, checked.last_agreed) {
         (Some(run), Some(last)) if also.is_none_or(|a| a.actions <= last.actions) => {
+            let what = match &parting {
+                Parting::TooMuchWork { .. } => parting.to_string(),
+                _ => format!(
+                    "does not replay as recorded after turn {}: {parting}",
+                    last.turn
+                ),
+            };
             let parted = Parted {
                 path: path.display().to_string(),
                 kept_to: last.turn,
                 left_out: journal.recording.len() - last.actions,
-                what: parting.to_string(),
+                what,
             };
             Ok(Rebuilt {
                 run: *run,
@@ -401,10 +407,9 @@ pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) ->
         Ok(rebuilt) if rebuilt.actions > recording.len() => Past::Further(Box::new(rebuilt)),
         Ok(rebuilt) => Past::NotFurther(rebuilt.parted.map(|parted| {
             format!(
-                "{} holds {} past the loaded state, but does not replay as recorded after turn {}: {}: it is not used",
+                "{} holds {} past the loaded state, but {}: it is not used",
                 path.display(),
                 crate::words::count(more, "action", "actions"),
-                parted.kept_to,
                 parted.what
             )
         })),

@@ -67,16 +67,24 @@ use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
 use crate::vault::Vault;
 
+/// Units of [`Run::work`] a step costs before sight and monsters: with
+/// the units below, a unit is some 2 ns of this machine's time in every
+/// kind of turn measured (few or a thousand monsters on a level).
+const STEP_WORK: u64 = 64;
+/// Units of [`Run::work`] a monster's move costs, besides looking at every
+/// monster of the level to choose it.
+const MONSTER_TURN_WORK: u64 = 200;
+
 /// How many log lines a run keeps.
 const LOG_LINES: usize = 200;
 
 /// The last turn a run can reach: a run at this turn takes no more steps.
 /// Every action a run records takes one turn, so this is also the most
-/// actions a recording, a save or a journal can hold. It bounds the work
-/// any file can ask for: a replay of this many actions of a default run
-/// takes about a second and a half on one core, while a whole game of
-/// delve takes 15,000 to 20,000 turns and the longest one rested through
-/// is some ten times that.
+/// actions a recording, a save or a journal can hold, and a file claiming
+/// more is refused before anything is replayed. A whole game of delve
+/// takes 15,000 to 20,000 turns; the work a replay does is bounded apart
+/// from this (`journal::check::REPLAY_WORK`), as a turn's cost depends on
+/// the config.
 pub const MAX_TURNS: u64 = 500_000;
 
 /// What the player does with a turn.
@@ -266,6 +274,9 @@ struct Sight {
     /// can, which clears it.
     explored: std::cell::Cell<Option<u16>>,
     tunnelling: Option<DistanceMap>,
+    /// Work done since the run was made or loaded, but for the walking
+    /// search's own (see [`Run::work`]).
+    work: u64,
 }
 
 /// A run: the whole state of one game. What a save holds is the config
@@ -732,6 +743,17 @@ impl Run {
         self.sight.walking = walk;
     }
 
+    /// A count of the simulation's work since this value was made or
+    /// loaded: a unit a step, a monster looked at when the next one to move
+    /// is chosen, a cell cleared or searched for sight and distances. It is
+    /// a function of the run and its actions alone, never of the clock, so
+    /// a replay bounded by it stops at the same action on every machine:
+    /// what lets any file, whatever its config asks of each turn, be
+    /// replayed within a bounded time (see `journal::check`).
+    pub fn work(&self) -> u64 {
+        self.sight.work + self.sight.walking.effort()
+    }
+
     /// The depth known to be explored, if any (see [`Sight`]).
     pub(super) fn explored(&self) -> &std::cell::Cell<Option<u16>> {
         &self.sight.explored
@@ -740,6 +762,8 @@ impl Run {
     fn tunnelling_map(&mut self) -> &DistanceMap {
         if self.sight.tunnelling.is_none() {
             let dig = self.config.simulation.dig_per_turn;
+            let level = &self.current().level;
+            self.sight.work += 12 * u64::from(level.width()) * u64::from(level.height());
             let map = DistanceMap::tunnelling(&self.current().level, self.state.player.pos, dig);
             self.sight.tunnelling = Some(map);
         }
@@ -758,6 +782,8 @@ impl Run {
             .as_mut()
             .expect("the player's level is always generated");
         let cells = usize::from(state.level.width()) * usize::from(state.level.height());
+        let side = 2 * u64::from(radius) + 1;
+        self.sight.work += 2 * ((cells as u64).div_ceil(64) + side * side);
         let mut visible = std::mem::take(&mut self.sight.visible);
         visible.clear();
         visible.resize(cells.div_ceil(64), 0);
@@ -1165,6 +1191,7 @@ impl Run {
             return Ok(events);
         }
         self.state.turn += 1;
+        self.sight.work += STEP_WORK;
         if let Some(recording) = &mut self.recording {
             recording.push(action);
         }
@@ -1179,6 +1206,7 @@ impl Run {
         // Monsters whose next move comes before the player's, earliest
         // first, ties by index.
         while self.state.outcome == Outcome::Playing {
+            self.sight.work += 1 + self.current().monsters.len() as u64;
             let next = self
                 .current()
                 .monsters
@@ -1188,6 +1216,7 @@ impl Run {
                 .min_by_key(|(i, m)| (m.next, *i))
                 .map(|(i, _)| i);
             let Some(i) = next else { break };
+            self.sight.work += MONSTER_TURN_WORK;
             let speed = self.state.kinds[usize::from(self.current().monsters[i].kind)].speed;
             self.current_mut().monsters[i].next += interval(speed);
             self.monster_turn(i, &mut events);
