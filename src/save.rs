@@ -1300,12 +1300,16 @@ impl SaveDir {
             },
         };
         let keep = matches!(previous, Previous::Intact { turn } if turn < run.turn());
-        // Renaming onto a directory would fail after the new save is in
-        // place: find out first.
-        if keep && fs::symlink_metadata(&backup).is_ok_and(|m| m.is_dir()) {
-            return Err(SaveError::Io {
+        // A link, directory, FIFO or device where the backup goes is
+        // refused like one anywhere else in the directory, before anything
+        // is written: renaming over it would replace what someone put there
+        // (and onto a directory, fail after the new save is in place).
+        if let Ok(meta) = fs::symlink_metadata(&backup)
+            && !meta.file_type().is_file()
+        {
+            return Err(SaveError::NotRegular {
                 path: backup.display().to_string(),
-                source: io::Error::other("a directory is where the backup goes"),
+                kind: kind_of(&meta),
             });
         }
 
