@@ -1,11 +1,12 @@
 //! Where a problem in a RON data file sits, said the way a person editing
 //! the file needs it: `file:line:column: field: problem`.
 //!
-//! Every data file (the config, the monster list, the keymap) parses
-//! through `parse`, which keeps a `FieldIndex` of where each key was
-//! written so checks that run after parsing can still point at a line, and
-//! turns ron's syntax errors into the same shape. A leaf module: it knows
-//! RON and text, not what any file means.
+//! Every data file (the config, the vault, monster and item lists, the
+//! keymap) is read by `read_text` and parses through `parse`, which keeps
+//! a `FieldIndex` of where each key was written so checks that run after
+//! parsing can still point at a line, and turns ron's syntax errors into
+//! the same shape. A leaf module: it knows RON and text, not what any file
+//! means.
 
 use std::fmt;
 use std::path::Path;
@@ -38,6 +39,19 @@ pub enum ConfigError {
         path: String,
         /// What the operating system said.
         source: std::io::Error,
+    },
+    /// The file is larger than a data file may be
+    /// ([`MAX_DATA_FILE_BYTES`]); it was not parsed.
+    #[error(
+        "{path}: the file is {}; a data file may be at most {MAX_DATA_FILE_BYTES} ({} MiB)",
+        bytes.map_or_else(|| format!("more than {MAX_DATA_FILE_BYTES} bytes"), |b| format!("{b} bytes")),
+        MAX_DATA_FILE_BYTES >> 20
+    )]
+    TooLarge {
+        /// The path as given.
+        path: String,
+        /// Its size, when the file said (a pipe does not).
+        bytes: Option<u64>,
     },
     /// The text is not RON, or does not have the shape of a config.
     #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
@@ -135,20 +149,53 @@ impl ConfigError {
     /// The dotted field path the error is about, if any.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ConfigError::Read { .. } => None,
+            ConfigError::Read { .. } | ConfigError::TooLarge { .. } => None,
             ConfigError::Syntax { field, .. } => field.as_deref(),
             ConfigError::Invalid { field, .. } => Some(field),
         }
     }
 }
 
-/// Reads a UTF-8 text file, naming it in errors.
+/// The most bytes a data file may hold. The largest shipped file is a few
+/// kilobytes, and each list in a file has a cap of its own; without this
+/// one a file of gigabytes would be read whole and parsed before any cap
+/// could refuse it. Eight megabytes still hold two vaults of the largest
+/// level's size.
+pub const MAX_DATA_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Reads a data file (the config, the vault, monster and item lists, the
+/// keymap: every one goes through here, so all are refused alike): at
+/// most [`MAX_DATA_FILE_BYTES`], and UTF-8, with the line and column of
+/// the first byte that is not. Returns the text and the file's name for
+/// errors.
 pub(crate) fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
+    use std::io::Read;
     let origin = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+    let read_error = |source| ConfigError::Read {
         path: origin.clone(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    // The size a regular file says it has, to refuse it unread; anything
+    // else (a pipe, a device, a file still growing) is read one byte past
+    // the cap at most.
+    let size = file.metadata().map_err(read_error)?.len();
+    if size > MAX_DATA_FILE_BYTES {
+        return Err(ConfigError::TooLarge {
+            path: origin,
+            bytes: Some(size),
+        });
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_DATA_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_DATA_FILE_BYTES {
+        return Err(ConfigError::TooLarge {
+            path: origin,
+            bytes: None,
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
         ConfigError::Syntax {

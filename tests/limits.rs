@@ -168,3 +168,31 @@ fn ordinary_levels_stay_far_within_their_budget() {
     assert!(matches!(e, GenerateError::Unjoinable { .. }), "{e}");
     assert!(generator.work_spent() <= budget::total_for(500, 500) / 4);
 }
+
+/// Issue 23, items 15 and 16: every data file is read through one reader
+/// with a size cap, so a file of any size is refused at once rather than
+/// read whole and parsed.
+#[test]
+fn a_data_file_past_the_size_cap_is_refused_before_it_is_parsed() {
+    let dir = TempDir::new("huge-file");
+    // A valid file, made huge by a comment.
+    let comment = format!("// {}\n", "-".repeat(1000));
+    let text = format!("{}(levels: 1)", comment.repeat(9 * 1024));
+    let file = dir.file("huge.ron", &text);
+    for flag in ["--config", "--vaults", "--monsters", "--items"] {
+        let err = refused(&delve(&[
+            "simulate", "--seed", "1", "--turns", "1", flag, &file,
+        ]));
+        assert!(
+            err.starts_with(&format!(
+                "delve: {file}: the file is {} bytes; a data file may be at most 8388608 (8 MiB)",
+                text.len()
+            )),
+            "{flag}: {err}"
+        );
+    }
+    let err = delve::view::Keymap::load(std::path::Path::new(&file))
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("may be at most 8388608 (8 MiB)"), "{err}");
+}

@@ -474,3 +474,22 @@ fn dead_end_side_by_side_vault_doors_each_lead_to_a_corridor() {
         check::level(&level, &config);
     }
 }
+
+/// Issue 23, item 16: a vault file that is not UTF-8 is located like any
+/// other data file's bad bytes.
+#[test]
+fn a_vault_file_that_is_not_utf8_names_line_and_column() {
+    let dir = TempDir::new("vault-utf8");
+    let path = dir.join("vaults.ron");
+    std::fs::write(
+        &path,
+        b"[\n  (name: \"caf\xe9\", depths: (min: 1, max: 10), map: [\"x+x\", \"x.x\", \"xxx\"])]",
+    )
+    .unwrap();
+    let file = path.display().to_string();
+    let err = refused(&delve(&["generate", "--seed", "1", "--vaults", &file]));
+    assert!(
+        err.starts_with(&format!("delve: {file}:2:14: the file is not valid UTF-8")),
+        "{err}"
+    );
+}
