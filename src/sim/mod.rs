@@ -52,7 +52,7 @@ pub use fov::visible_cells;
 pub use game::{CombatState, slot_letter};
 pub use item::{ItemKind, items_from_ron};
 pub use monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
-pub use table::KindProblem;
+pub use table::{KindProblem, MAX_KINDS};
 pub use travel::travel_step;
 
 use rand::RngExt;
