@@ -281,6 +281,19 @@ pub enum CorridorStyle {
     Straight,
 }
 
+impl CorridorStyle {
+    /// The style as a config file writes it (`DeadEnd`), for messages
+    /// and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            CorridorStyle::Tunnel => "Tunnel",
+            CorridorStyle::Grid => "Grid",
+            CorridorStyle::DeadEnd => "DeadEnd",
+            CorridorStyle::Straight => "Straight",
+        }
+    }
+}
+
 /// What happens to corridors that lead nowhere.
 ///
 /// Saved types only ever gain variants at the end.
@@ -1009,10 +1022,11 @@ impl Config {
             return Err(Problem {
                 field: "rooms.max_doors".into(),
                 message: format!(
-                    "must be at least 2 with corridors: {:?} (it is {}): that style joins rooms by \
+                    "must be at least 2 with corridors: {} (it is {}): that style joins rooms by \
                      corridors growing out of doors, which one door a room cannot do; raise \
                      rooms.max_doors or use Tunnel or Straight",
-                    c.corridors, r.max_doors
+                    c.corridors.name(),
+                    r.max_doors
                 ),
                 instead: None,
             });

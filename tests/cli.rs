@@ -41,9 +41,10 @@ fn random_seed_is_printed_and_reproduces() {
     let out = delve(&["generate", "--config", &cfg]);
     ok(&out);
     let err = stderr(&out);
+    // After the note that the config has no profiles.
     let seed = err
-        .trim()
-        .strip_prefix("seed: ")
+        .lines()
+        .find_map(|l| l.strip_prefix("seed: "))
         .expect("seed: N on stderr");
     let again = delve(&["generate", "--config", &cfg, "--seed", seed]);
     assert_eq!(out.stdout, again.stdout);
@@ -685,5 +686,49 @@ fn readme_loop_counts_are_the_measured_ones() {
     assert!(
         how.contains(&format!("against {mean} ")),
         "How a level is made does not say {mean} loops a level: {how}"
+    );
+}
+
+/// Issue 23, item 29: a `--config` file without `profiles` drops the
+/// shipped progression by depth, which a newcomer does not expect: delve
+/// says so once on stderr. A copy of data/default.ron with one setting
+/// changed keeps the progression (the way the README shows), and says
+/// nothing.
+#[test]
+fn a_config_without_profiles_says_every_depth_uses_its_settings() {
+    let dir = TempDir::new("no-profiles");
+    let plain = dir.file("lives.ron", "(simulation: (lives: 1))");
+    let note = format!("delve: note: {plain} has no profiles: every depth uses its settings");
+    for args in [
+        vec![
+            "generate", "--seed", "1", "--levels", "2", "--config", &plain,
+        ],
+        vec!["stats", "--seed", "1", "--levels", "2", "--config", &plain],
+        vec![
+            "simulate", "--seed", "1", "--turns", "10", "--config", &plain,
+        ],
+    ] {
+        let o = delve(&args);
+        ok(&o);
+        let err = stderr(&o);
+        assert_eq!(err.matches(&note).count(), 1, "{args:?}: {err}");
+    }
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.ron")).unwrap();
+    assert_eq!(shipped.matches("lives: 3,").count(), 1);
+    let copy = dir.file("copy.ron", &shipped.replace("lives: 3,", "lives: 1,"));
+    let with_copy = delve(&["generate", "--seed", "4", "--config", &copy]);
+    ok(&with_copy);
+    assert_eq!(stderr(&with_copy), "", "a file with profiles needs no note");
+    let without = delve(&["generate", "--seed", "4"]);
+    ok(&without);
+    assert_eq!(
+        stdout(&with_copy),
+        stdout(&without),
+        "the progression is kept"
+    );
+    assert!(
+        readme().contains("copy of [`data/default.ron`](data/default.ron)"),
+        "the README shows how to keep the progression"
     );
 }

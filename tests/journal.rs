@@ -145,7 +145,7 @@ fn a_recording_that_does_not_fit_is_refused() {
     let mut replay = Replay::new(config, MonsterKind::defaults(), 5, recording).unwrap();
     let err = replay.step().unwrap_err().to_string();
     assert!(
-        err.contains("recorded action 0 (Ascend) at turn 0"),
+        err.contains("recorded action 0 (ascend) at turn 0"),
         "{err}"
     );
 }
@@ -206,7 +206,7 @@ fn a_check_names_where_a_replay_parts() {
     match refused.parting {
         Some(Parting::Refused {
             turn: 50, ref what, ..
-        }) => assert!(what.contains("Ascend"), "{what}"),
+        }) => assert!(what.contains("(ascend)"), "{what}"),
         other => panic!("{other:?}"),
     }
 }

@@ -785,3 +785,45 @@ fn a_save_that_loads_can_be_played() {
         failures[..failures.len().min(12)].join("\n")
     );
 }
+
+/// Issue 23, item 13 (no debug text reaches a user): a level read back
+/// from a file that breaks a promise is refused naming its cells as
+/// `x,y` and its tiles in words, never as Rust values (`Pos { x: 1, y: 1
+/// }`, `DownStairs`).
+#[test]
+fn a_forged_level_is_refused_in_words() {
+    let level = delve::generate_level(&Config::default(), 1, 1).unwrap();
+    let doc = serde_json::to_value(&level).unwrap();
+    let refusal = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut forged = doc.clone();
+        change(&mut forged);
+        serde_json::from_value::<delve::Level>(forged)
+            .expect_err("refused")
+            .to_string()
+    };
+    let room = doc["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| !r["doors"].as_array().unwrap().is_empty())
+        .unwrap();
+    let said =
+        refusal(&|d| d["rooms"][room]["doors"][0]["pos"] = serde_json::json!({"x": 1, "y": 1}));
+    assert!(
+        said.starts_with(&format!(
+            "level 1: room {room} has a door at 1,1, which is no door cell"
+        )),
+        "{said}"
+    );
+    let said = refusal(&|d| d["stairs"][0]["pos"] = serde_json::json!({"x": 1, "y": 1}));
+    let way = match doc["stairs"][0]["direction"].as_str() {
+        Some("Up") => "up",
+        _ => "down",
+    };
+    assert!(
+        said.starts_with(&format!(
+            "level 1: the stairs at 1,1 are not on a {way} staircase of a room"
+        )),
+        "{said}"
+    );
+}

@@ -177,7 +177,19 @@ pub fn check_recording(
 
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
     let mut config = match path {
-        Some(p) => Config::load(p)?,
+        Some(p) => {
+            let config = Config::load(p)?;
+            // Documented, but not what a newcomer changing one setting
+            // expects: the shipped progression by depth is gone.
+            if config.profiles.is_empty() {
+                say(&format!(
+                    "delve: note: {} has no profiles: every depth uses its settings (to keep \
+                     the shipped progression by depth, start from a copy of data/default.ron)",
+                    p.display()
+                ));
+            }
+            config
+        }
         // The shipped data/default.ron, profiles and all.
         None => Config::shipped(),
     };

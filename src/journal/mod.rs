@@ -406,7 +406,7 @@ fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
         }
         if !crate::sim::record::well_formed(&action) {
             return Err(format!(
-                "impossible action {action:?} at byte {at} of its block"
+                "impossible action \"{action}\" at byte {at} of its block"
             ));
         }
         runs.push((action, times));

@@ -686,7 +686,7 @@ impl Run {
         let alive = self.state.outcome != Outcome::Lost;
         if hero.hp > self.max_hp() || (alive && hero.hp == 0) {
             return Err(format!(
-                "{} hit points of {} for a run that is {:?}",
+                "{} hit points of {} for a run that is {}",
                 hero.hp,
                 self.max_hp(),
                 self.state.outcome

@@ -52,7 +52,7 @@ pub use fov::visible_cells;
 pub use game::{CombatState, slot_letter};
 pub use item::{ItemKind, items_from_ron};
 pub use monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
-pub use table::KindProblem;
+pub use table::{KindProblem, MAX_KINDS};
 pub use travel::travel_step;
 
 use rand::RngExt;
@@ -127,6 +127,30 @@ pub enum Action {
         /// A pack slot: checked, so a bad one is Blocked.
         slot: u8,
     },
+}
+
+/// An action in words (`move 1,-1`, `quaff slot b`), for messages about
+/// recordings and journals.
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Slots are letters on screen; one past z (only in a damaged file)
+        // is shown as its number.
+        let slot = |s: u8| match s {
+            0..26 => char::from(b'a' + s).to_string(),
+            _ => s.to_string(),
+        };
+        match *self {
+            Action::Move { dx, dy } => write!(f, "move {dx},{dy}"),
+            Action::Wait => f.write_str("wait"),
+            Action::Descend => f.write_str("descend"),
+            Action::Ascend => f.write_str("ascend"),
+            Action::PickUp => f.write_str("pick up"),
+            Action::Drop { slot: s } => write!(f, "drop slot {}", slot(s)),
+            Action::Wield { slot: s } => write!(f, "wield slot {}", slot(s)),
+            Action::Quaff { slot: s } => write!(f, "quaff slot {}", slot(s)),
+            Action::Read { slot: s } => write!(f, "read slot {}", slot(s)),
+        }
+    }
 }
 
 /// Something that happened during a step.
@@ -215,6 +239,17 @@ pub enum Outcome {
     Won,
     /// Every life was lost; the run takes no more actions.
     Lost,
+}
+
+/// `playing`, `won` or `lost`, for messages.
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::Playing => "playing",
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+        })
+    }
 }
 
 /// The player.
@@ -913,7 +948,7 @@ impl Run {
         let lives = self.config.simulation.lives;
         if p.lives > lives || (p.lives == 0) != (self.state.outcome == Outcome::Lost) {
             return Err(format!(
-                "{} lives of {lives} for a run that is {:?}",
+                "{} lives of {lives} for a run that is {}",
                 p.lives, self.state.outcome
             ));
         }
