@@ -825,12 +825,24 @@ impl Default for StairsConfig {
 impl Config {
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        Config::load_telling(path).map(|(config, _)| config)
+    }
+
+    /// [`Config::load`], and whether the file writes `profiles` at all: a
+    /// file that leaves them out has none, which a reader who changed one
+    /// setting of the shipped file may not expect (`profiles: []` is
+    /// written on purpose).
+    pub fn load_telling(path: &Path) -> Result<(Config, bool), ConfigError> {
         let (text, origin) = read_text(path)?;
-        Config::from_ron(&text, &origin)
+        Config::from_ron_telling(&text, &origin)
     }
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        Config::from_ron_telling(text, origin).map(|(config, _)| config)
+    }
+
+    fn from_ron_telling(text: &str, origin: &str) -> Result<(Config, bool), ConfigError> {
         let (mut config, fields) =
             parse(text, origin, check_config).map_err(stack_field_in_profile)?;
         // Each game has its own goal unless the file names one: Stomp's is
@@ -838,7 +850,7 @@ impl Config {
         if !fields.is_written("simulation.goal") && config.simulation.rules == Rules::Stomp {
             config.simulation.goal = Goal::KillAll;
         }
-        Ok(config)
+        Ok((config, fields.is_written("profiles")))
     }
 
     /// The config as RON, every field written out.

@@ -415,7 +415,8 @@ impl Vault {
             mirror: self.mirror,
             map: d.rows(),
         };
-        let rebuilt = build(&[draft], &|c| c.is_alphabetic()).map_err(|p| p.to_string())?;
+        let rebuilt = build_as(&[draft], &|c| c.is_alphabetic(), Usable::NotRequired)
+            .map_err(|p| p.to_string())?;
         if rebuilt[0] != *self {
             return Err(format!("{:?} does not read back as drawn", self.name));
         }
@@ -463,6 +464,26 @@ pub struct VaultProblem {
 pub fn build(
     drafts: &[VaultDraft],
     is_monster: &dyn Fn(char) -> bool,
+) -> Result<Vec<Vault>, VaultProblem> {
+    build_as(drafts, is_monster, Usable::Required)
+}
+
+/// Whether [`build`] holds drawings to what a level needs of them
+/// ([`usable`]). A vaults file is; a vault list read back from a save or
+/// journal is not: its run proved every level it has not reached when it
+/// began and proves them again on load, so a vault no level can use was
+/// never placed, and refusing the run for it now would lose a game that
+/// plays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Usable {
+    Required,
+    NotRequired,
+}
+
+fn build_as(
+    drafts: &[VaultDraft],
+    is_monster: &dyn Fn(char) -> bool,
+    usable_required: Usable,
 ) -> Result<Vec<Vault>, VaultProblem> {
     let mut vaults: Vec<Vault> = Vec::with_capacity(drafts.len());
     for (i, draft) in drafts.iter().enumerate() {
@@ -516,6 +537,10 @@ pub fn build(
             ));
         }
         let drawing = draw(&draft.map, is_monster)
+            .and_then(|d| match usable_required {
+                Usable::Required => usable(&d).map(|()| d),
+                Usable::NotRequired => Ok(d),
+            })
             .map_err(|(cell, message)| problem("map", cell, message))?;
         vaults.push(Vault {
             name: draft.name.clone(),
@@ -659,6 +684,13 @@ fn draw(
                 .into(),
         ));
     }
+    Ok(d)
+}
+
+/// What a level needs of a drawing, checked on the drawing alone: floor,
+/// and edge doors a corridor can take. Errors as [`draw`]'s.
+fn usable(d: &Drawing) -> Result<(), (Option<(usize, usize)>, String)> {
+    let at = |x: u16, y: u16| Some((usize::from(y) + 1, usize::from(x) + 1));
     // A level knows a room by its floor: a vault of doors and corridors
     // alone would be a room nothing joins, and every level it stood in
     // would fail its own checks.
@@ -701,7 +733,7 @@ fn draw(
             ));
         }
     }
-    Ok(d)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -865,6 +897,24 @@ mod tests {
         assert_eq!(nowhere.cell, Some((1, 1)));
         assert!(one(&[]).unwrap_err().message.contains("empty"));
         assert!(one(&["", ""]).unwrap_err().message.contains("empty"));
+    }
+
+    /// A vault list read back from a save or journal is held to what later
+    /// code relies on, not to what a level needs: its run proved its stack,
+    /// so a vault no level can use was never placed, and the run plays.
+    #[test]
+    fn a_saved_list_keeps_a_vault_no_level_could_use() {
+        let draft = VaultDraft {
+            name: "no floor".into(),
+            depths: Range::new(1, 5),
+            weight: 1,
+            rotate: false,
+            mirror: false,
+            map: vec!["x+x".into(), "x#x".into(), "xxx".into()],
+        };
+        assert!(build(std::slice::from_ref(&draft), &|_| false).is_err());
+        let saved = build_as(&[draft], &|_| false, Usable::NotRequired).unwrap();
+        assert_eq!(Vault::check_list(&saved), Ok(()));
     }
 
     /// What a level needs of a drawing, checked on the drawing: floor for

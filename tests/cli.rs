@@ -713,6 +713,13 @@ fn a_config_without_profiles_says_every_depth_uses_its_settings() {
         let err = stderr(&o);
         assert_eq!(err.matches(&note).count(), 1, "{args:?}: {err}");
     }
+    // A file that writes `profiles: []` means it: no note.
+    let none = dir.file("none.ron", "(simulation: (lives: 1), profiles: [])");
+    let o = delve(&[
+        "generate", "--seed", "1", "--levels", "2", "--config", &none,
+    ]);
+    ok(&o);
+    assert_eq!(stderr(&o), "", "profiles written empty on purpose");
     let shipped =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.ron")).unwrap();
     assert_eq!(shipped.matches("lives: 3,").count(), 1);

@@ -178,10 +178,11 @@ pub fn check_recording(
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
     let mut config = match path {
         Some(p) => {
-            let config = Config::load(p)?;
+            let (config, profiles_written) = Config::load_telling(p)?;
             // Documented, but not what a newcomer changing one setting
-            // expects: the shipped progression by depth is gone.
-            if config.profiles.is_empty() {
+            // expects: the shipped progression by depth is gone. A file
+            // that writes `profiles: []` means it, and hears nothing.
+            if !profiles_written {
                 say(&format!(
                     "delve: note: {} has no profiles: every depth uses its settings (to keep \
                      the shipped progression by depth, start from a copy of data/default.ron)",
