@@ -1195,6 +1195,15 @@ impl SaveDir {
     /// Continuing a run is [`SaveDir::lock`] and a load.
     pub fn lock_new(&self, name: &str, replace: bool) -> Result<SaveLock, SaveError> {
         let lock = self.lock(name)?;
+        self.refuse_taken(name, replace)?;
+        Ok(lock)
+    }
+
+    /// [`SaveDir::lock_new`]'s refusal without the lock: what a command
+    /// checks before it makes or writes anything, so a refused one leaves
+    /// no lock file behind. The lock taken afterwards checks again.
+    pub fn refuse_taken(&self, name: &str, replace: bool) -> Result<(), SaveError> {
+        Self::check_name(name)?;
         if !replace && self.has(name) {
             return Err(SaveError::Taken {
                 name: name.into(),
@@ -1202,7 +1211,7 @@ impl SaveDir {
                 holds: self.describe(name),
             });
         }
-        Ok(lock)
+        Ok(())
     }
 
     /// What NAME's save holds, in a few words, from its header.

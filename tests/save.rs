@@ -10,7 +10,7 @@ use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError, SaveLock
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
 
-use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr, stdout};
 
 pub fn small_config() -> Config {
     Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
@@ -480,13 +480,15 @@ fn a_failed_write_leaves_the_previous_save_intact() {
     );
     ok(&out);
     let before = std::fs::read(dir.join("f.sav")).unwrap();
-    // Make keeping the backup fail: a non-empty directory where it goes.
+    // A non-empty directory where the backup goes: refused as something
+    // delve did not make, before anything is written.
     std::fs::create_dir_all(dir.join("f.sav.bak/blocker")).unwrap();
     let out = delve_in(
         dir.path(),
         &["simulate", "--load", "f", "--turns", "30", "--save", "f"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("a directory"), "{}", stderr(&out));
     assert_eq!(std::fs::read(dir.join("f.sav")).unwrap(), before);
     ok(&delve_in(dir.path(), &["verify", "f"]));
     let leftovers = temporary_files(dir.path());
@@ -519,17 +521,26 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
         .output()
         .map(|o| o.stdout == b"0\n")
         .unwrap_or(false);
-    let mut cmd = if root {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
-        c
-    } else {
-        Command::new(DELVE)
+    let cmd = || {
+        if root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
+            c
+        } else {
+            Command::new(DELVE)
+        }
     };
-    let out = cmd
+    let out = cmd()
         .arg("--saves-dir")
         .arg(dir.path())
         .args(["simulate", "--load", "ro", "--turns", "20", "--save", "ro"])
+        .output();
+    // Reading a run needs no write (issue 23, item 10: it took a lock
+    // file, and failed here): loading without --save plays on in memory.
+    let read_only = cmd()
+        .arg("--saves-dir")
+        .arg(dir.path())
+        .args(["simulate", "--load", "ro", "--turns", "5"])
         .output();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let Ok(out) = out else {
@@ -549,6 +560,61 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
     );
     assert_eq!(std::fs::read(dir.join("ro.sav")).unwrap(), before);
     ok(&delve_in(dir.path(), &["verify", "ro"]));
+    let read_only = read_only.unwrap();
+    ok(&read_only);
+    assert!(
+        stdout(&read_only).starts_with("turns: 25\n"),
+        "{}",
+        stdout(&read_only)
+    );
+}
+
+#[test]
+fn a_refused_command_makes_nothing() {
+    // Issue 23, item 9: a command refused for bad input made the saves
+    // directory and a lock file before it checked its input.
+    let dir = TempDir::new("refused-makes-nothing");
+    let bad = dir.file("bad.ron", "(width: 10)");
+    let saves = dir.join("saves");
+    for args in [
+        &["simulate", "--config", &bad, "--turns", "5", "--save", "x"][..],
+        &["play", "--config", &bad, "--save", "x"],
+        &[
+            "simulate",
+            "--seed",
+            "1",
+            "--turns",
+            "999999999999",
+            "--save",
+            "x",
+        ],
+        &["simulate", "--load", "nothing", "--turns", "1"],
+        &["play", "--load", "nothing"],
+    ] {
+        let out = delve_in(&saves, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(!saves.exists(), "{args:?} made {}", saves.display());
+    }
+    // A name another run holds: refused, and no lock file is left.
+    ok(&delve_in(
+        &saves,
+        &["simulate", "--seed", "1", "--turns", "5", "--save", "taken"],
+    ));
+    let before: Vec<_> = std::fs::read_dir(&saves)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    std::fs::remove_file(saves.join(".taken.lock")).unwrap();
+    for args in [
+        &["simulate", "--seed", "2", "--turns", "5", "--save", "taken"][..],
+        &["play", "--seed", "2", "--save", "taken"],
+    ] {
+        let out = delve_in(&saves, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(!saves.join(".taken.lock").exists(), "{args:?} left a lock");
+    }
+    assert!(before.iter().any(|n| n == ".taken.lock"));
 }
 
 #[test]

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 
 use delve::config::Config;
+use delve::save::{SaveDir, SaveError};
 use delve::sim::{MonsterKind, Outcome, Run};
 
 pub use error::CliError;
@@ -173,6 +174,19 @@ pub fn check_recording(
             source,
         }),
     }
+}
+
+/// The saves directory a run NAME is loaded from, as it is (loading makes
+/// nothing): when there is none, the error names the run asked for.
+pub fn saves_holding(dir: &Path, name: &str) -> Result<SaveDir, CliError> {
+    SaveDir::existing(dir).map_err(|e| match e {
+        SaveError::NoDirectory(_) => SaveError::Missing {
+            name: name.into(),
+            dir: dir.display().to_string(),
+        }
+        .into(),
+        e => e.into(),
+    })
 }
 
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {

@@ -47,7 +47,27 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         Some(path) => delve::view::Keymap::load(path)?,
         None => Keymap::default(),
     };
-    let saves = SaveDir::open(saves_dir)?;
+    // Nothing is made or written (no saves directory, no lock) before the
+    // inputs are checked: a load needs the directory to be there already,
+    // and a new run's files are read before its name is taken.
+    let (saves, mut new_run) = match &args.load {
+        Some(name) => {
+            SaveDir::check_name(name)?;
+            (super::saves_holding(saves_dir, name)?, None)
+        }
+        None => {
+            let (config, kinds) = args.new_run.load()?;
+            let items = args.new_run.load_items()?;
+            let vaults = args.new_run.vaults.load(&kinds, &config)?;
+            if let Some(name) = &args.save {
+                SaveDir::check_name(name)?;
+            }
+            (
+                SaveDir::open(saves_dir)?,
+                Some((config, kinds, items, vaults)),
+            )
+        }
+    };
     let (run, name, warning) = match &args.load {
         Some(name) => {
             let lock = saves.lock(name)?;
@@ -60,7 +80,7 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             (run, (name.clone(), lock), warning)
         }
         None => {
-            let (config, kinds) = args.new_run.load()?;
+            let (config, kinds, items, vaults) = new_run.take().expect("read above");
             // The status line shows the seed, so it is not printed.
             let seed = args.new_run.seed.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
@@ -74,14 +94,23 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 )),
                 e => e.into(),
             };
-            let lock = saves.lock_new(&name, args.replace).map_err(taken)?;
-            let items = args.new_run.load_items()?;
-            let vaults = args.new_run.vaults.load(&kinds, &config)?;
             let run = Run::with_items(config, kinds, items, vaults, seed)?;
-            // A lone journal is a run as well, unless it is this one's.
-            if !args.replace {
-                delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;
+            // The name is checked before its lock is taken (a refused
+            // command leaves no lock file), and again under it. A lone
+            // journal is a run as well, unless it is this one's.
+            let may_take = || -> Result<(), CliError> {
+                saves.refuse_taken(&name, args.replace).map_err(taken)?;
+                if !args.replace {
+                    delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;
+                }
+                Ok(())
+            };
+            may_take()?;
+            if !has_terminal() {
+                return Err(no_terminal());
             }
+            let lock = saves.lock(&name)?;
+            may_take()?;
             (run, (name, lock), None)
         }
     };

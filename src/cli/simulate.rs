@@ -4,7 +4,6 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
-use delve::journal::recover::Source;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveLock};
 use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
@@ -63,37 +62,13 @@ enum SimulateFormat {
 }
 
 pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
-    // One process per save: lock every name this run reads or writes.
-    let saves = match (&args.save, &args.load) {
-        (None, None) => None,
-        _ => Some(SaveDir::open(saves_dir)?),
-    };
-    // A run loaded from NAME may be saved back over it (continuing it);
-    // any other --save must not replace another run without --replace.
-    let mut locks = Vec::new();
-    if let (Some(name), Some(saves)) = (&args.load, &saves) {
-        locks.push((name.clone(), saves.lock(name)?));
+    // Every input is read and checked before anything is made or written:
+    // a refused command leaves no saves directory and no lock behind.
+    for name in [&args.save, &args.load].into_iter().flatten() {
+        SaveDir::check_name(name)?;
     }
-    if let (Some(name), Some(saves)) = (&args.save, &saves)
-        && args.load.as_ref() != Some(name)
-    {
-        locks.push((name.clone(), saves.lock_new(name, args.replace)?));
-    }
-    let mut run = match &args.load {
-        Some(name) => {
-            let saves = saves.as_ref().expect("opened above");
-            let lock = &locks
-                .iter()
-                .find(|(n, _)| n == name)
-                .expect("locked above")
-                .1;
-            let mut run = load_or_rebuild(saves, name, lock)?;
-            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
-                eprintln!("delve: warning: {note}");
-            }
-            prove_loaded(&mut run, &saves.file(name))?;
-            run
-        }
+    let new_run = match &args.load {
+        Some(_) => None,
         None => {
             let (config, kinds) = args.new_run.load()?;
             let items = args.new_run.load_items()?;
@@ -101,18 +76,65 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             if let Some(runs) = args.runs {
                 return runs_summary(&args, config, (kinds, items, vaults), runs);
             }
+            if args.turns > MAX_TURNS {
+                return Err(CliError::Usage(format!(
+                    "--turns {}: a run ends at turn {MAX_TURNS}",
+                    args.turns
+                )));
+            }
+            Some((config, kinds, items, vaults))
+        }
+    };
+    // Reading a run needs no write: the directory is made, and a name
+    // locked, only for the name saved to, and only once the run exists
+    // and may take that name. A run loaded from NAME may be saved back
+    // over it (continuing it); any other --save must not replace another
+    // run without --replace, nor a lone journal that is not its own.
+    let mut run = match (&args.load, new_run) {
+        (Some(name), _) => {
+            let saves = super::saves_holding(saves_dir, name)?;
+            let mut run = load_or_rebuild(&saves, name)?;
+            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
+                eprintln!("delve: warning: {note}");
+            }
+            prove_loaded(&mut run, &saves.file(name))?;
+            run
+        }
+        (None, Some((config, kinds, items, vaults))) => {
             let seed = args.new_run.seed.or_random();
             Run::with_items(config, kinds, items, vaults, seed)?
         }
+        (None, None) => unreachable!("a new run's inputs are read above"),
     };
-    // A lone journal under the name saved to is a run too (`--load` rebuilds
-    // it): refused as a save or a lone backup is, unless it is this run's.
-    if let (Some(name), Some(saves)) = (&args.save, &saves)
-        && args.load.as_ref() != Some(name)
-        && !args.replace
-    {
-        delve::journal::lone::refuse_other_run(saves, name, &run)?;
-    }
+    let continuing = args.save.is_some() && args.save == args.load;
+    let may_take = |saves: &SaveDir, name: &str| -> Result<(), CliError> {
+        if !continuing {
+            saves.refuse_taken(name, args.replace)?;
+            if !args.replace {
+                delve::journal::lone::refuse_other_run(saves, name, &run)?;
+            }
+        }
+        Ok(())
+    };
+    let (saves, lock) = match &args.save {
+        Some(name) => {
+            if let Ok(existing) = SaveDir::existing(saves_dir) {
+                may_take(&existing, name)?;
+            }
+            let saves = SaveDir::open(saves_dir)?;
+            let lock = saves.lock(name)?;
+            // Again under the lock: another process may have taken the
+            // name since.
+            may_take(&saves, name)?;
+            if continuing {
+                // The damaged save passed over for the backup is set aside
+                // now that the name is ours, as it always was.
+                set_damaged_aside(&saves, name, &lock)?;
+            }
+            (Some(saves), Some(lock))
+        }
+        None => (None, None),
+    };
     // --turns counts this session's turns, so a continued run plays N more;
     // a run ends at turn MAX_TURNS.
     let stop_at = match run.turn().checked_add(args.turns) {
@@ -157,12 +179,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         outcome_name(run.outcome()),
         run.digest()
     );
-    if let (Some(name), Some(saves)) = (&args.save, &saves) {
-        let lock = &locks
-            .iter()
-            .find(|(n, _)| n == name)
-            .expect("locked above")
-            .1;
+    if let (Some(name), Some(saves), Some(lock)) = (&args.save, &saves, &lock) {
         let path = saves.save(name, &run, now_unix(), lock)?;
         if let Some(session) = &mut session {
             session.saved(&run)?;
@@ -244,34 +261,40 @@ fn runs_summary(
     write_output(None, text.as_bytes())
 }
 
-/// Loads NAME for `simulate --load`: the save; else, with no journal,
-/// its backup with a warning; else the further of the backup and the run
-/// rebuilt from NAME.journal (the journal's only when it is the backup's
-/// run gone further, replayed and checked), or the journal's run when the
-/// backup is unusable too; saying what was wrong with each file passed
-/// over and what is loaded instead. A damaged save is set aside when the
-/// backup is loaded, as it always was; the backup itself is never touched.
-fn load_or_rebuild(saves: &SaveDir, name: &str, lock: &SaveLock) -> Result<Run, CliError> {
-    if !journal::has_journal(saves, name) {
-        let (run, _, warning) = saves.load(name)?;
-        if let Some(warning) = warning {
-            eprintln!("delve: warning: {warning}");
-        }
-        return Ok(run);
-    }
+/// Loads NAME for `simulate --load`: the save, or the further of it and
+/// the run rebuilt from NAME.journal (the journal's only when it is the
+/// save's run gone further, replayed and checked); else the backup, or
+/// the further of it and the journal; else the journal's run alone;
+/// saying what was wrong with each file passed over and what is loaded
+/// instead. Reading only.
+fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
     let recovered = journal::recover(saves, name)?;
     for note in &recovered.notes {
         eprintln!("delve: warning: {note}");
     }
-    if recovered.source == Source::Backup && std::fs::symlink_metadata(saves.file(name)).is_ok() {
-        let aside = saves.set_damaged_aside(name, lock)?;
-        eprintln!(
-            "delve: warning: kept the damaged {} as {}",
-            saves.file(name).display(),
-            aside.display()
-        );
-    }
     Ok(recovered.run)
+}
+
+/// When NAME's save is damaged and the run goes on under NAME (from its
+/// backup or journal), keeps the damaged file aside as it always was, so
+/// the next save does not pass it over again: never deleted.
+fn set_damaged_aside(saves: &SaveDir, name: &str, lock: &SaveLock) -> Result<(), CliError> {
+    let path = saves.file(name);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    match delve::save::read_and_decode(&path) {
+        Err(e) if e.is_damage() => {
+            let aside = saves.set_damaged_aside(name, lock)?;
+            eprintln!(
+                "delve: warning: kept the damaged {} as {}",
+                path.display(),
+                aside.display()
+            );
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `play_headless` with the journal kept: a block appended at every level
