@@ -1,6 +1,8 @@
 //! The `delve` binary: formats, determinism, errors and exit codes.
 
-use crate::common::{TempDir, damage, delve, ok, readme, readme_example, refused, stderr, stdout};
+use crate::common::{
+    TempDir, assert_contains, damage, delve, ok, readme, readme_example, refused, stderr, stdout,
+};
 
 #[test]
 fn ascii_has_exact_shape() {
@@ -738,4 +740,22 @@ fn a_config_without_profiles_says_every_depth_uses_its_settings() {
         readme().contains("copy of [`data/default.ron`](data/default.ron)"),
         "the README shows how to keep the progression"
     );
+}
+
+#[test]
+fn batch_jobs_are_lowered_to_the_cores_and_said() {
+    // Issue 23, item 11: --jobs up to 1024 ran that many runs at once (32
+    // of a large config aborted on memory). The threads are lowered to the
+    // cores (and to the memory), with a note; the results never change.
+    let many = delve(&[
+        "simulate", "--runs", "3", "--jobs", "1024", "--turns", "20", "--seed", "5",
+    ]);
+    ok(&many);
+    assert_contains(&stderr(&many), "--jobs 1024 lowered to ");
+    let one = delve(&[
+        "simulate", "--runs", "3", "--jobs", "1", "--turns", "20", "--seed", "5",
+    ]);
+    ok(&one);
+    assert_eq!(stderr(&one), "");
+    assert_eq!(stdout(&many), stdout(&one));
 }

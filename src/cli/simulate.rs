@@ -52,8 +52,106 @@ pub struct SimulateArgs {
 }
 
 /// Most threads `--jobs` may ask for: each plays a run with its own stack
-/// of levels in memory, and more threads than cores gain nothing.
+/// of levels in memory, and more threads than cores gain nothing (they are
+/// lowered to the cores, and to the memory, when the runs start).
 const MAX_JOBS: u64 = 1024;
+
+/// Bytes a run of a batch holds a cell of its stack, measured high: the
+/// tiles, hardness and remembered cells of every level (all of them are
+/// made when a run starts), the generator's buffers and the distance maps
+/// (14 bytes a cell measured for one run of 1000x1000x8, 5 for sixteen of
+/// 2000x2000x16).
+const BYTES_A_CELL: u64 = 16;
+/// Bytes a run holds besides its cells: kinds, logs, the thread.
+const BYTES_A_RUN: u64 = 16 << 20;
+
+/// The threads a batch runs on: those asked for (every core by default),
+/// no more than the cores, and no more than the runs that fit in
+/// `available` bytes of memory (when it is known) at an estimate of each
+/// run's; at least one. The words say why when fewer than asked.
+fn bounded_jobs(
+    asked: Option<usize>,
+    cores: usize,
+    config: &Config,
+    available: Option<u64>,
+) -> (usize, Option<String>) {
+    let wanted = asked.unwrap_or(cores).max(1);
+    let mut jobs = wanted.min(cores.max(1));
+    let mut why = (jobs < wanted).then(|| {
+        format!(
+            "--jobs {wanted} lowered to {jobs}: this machine has {}",
+            delve::words::count(cores as u64, "core", "cores")
+        )
+    });
+    let cells = u64::from(config.width) * u64::from(config.height) * u64::from(config.levels);
+    let each = cells * BYTES_A_CELL + BYTES_A_RUN;
+    if let Some(available) = available {
+        let fit = usize::try_from((available / each).max(1)).unwrap_or(usize::MAX);
+        if fit < jobs {
+            jobs = fit;
+            why = Some(format!(
+                "{} lowered to {jobs}: a run of {}x{}x{} levels holds about {} MB, and {} MB of memory is available",
+                match asked {
+                    Some(n) => format!("--jobs {n}"),
+                    None => "the jobs (one a core)".to_string(),
+                },
+                config.width,
+                config.height,
+                config.levels,
+                each >> 20,
+                available >> 20
+            ));
+        }
+    }
+    (jobs, why)
+}
+
+/// The memory the system says is available to a new process
+/// (`MemAvailable` in /proc/meminfo), or `None` where that cannot be read:
+/// the jobs are then bounded by the cores alone.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_are_bounded_by_the_cores_and_the_memory() {
+        let small = Config::default();
+        assert_eq!(bounded_jobs(None, 2, &small, Some(1 << 34)), (2, None));
+        assert_eq!(bounded_jobs(Some(1), 2, &small, Some(1 << 34)), (1, None));
+        let (jobs, why) = bounded_jobs(Some(32), 2, &small, None);
+        assert_eq!(jobs, 2);
+        assert_eq!(
+            why.as_deref(),
+            Some("--jobs 32 lowered to 2: this machine has 2 cores")
+        );
+        // 2000x2000x16 levels: about 1 GB a run (issue 23, item 11: sixteen
+        // of them took 5.1 GB, thirty-two aborted).
+        let big = Config {
+            width: 2000,
+            height: 2000,
+            levels: 16,
+            ..Config::default()
+        };
+        let (jobs, why) = bounded_jobs(Some(16), 16, &big, Some(5 << 29));
+        assert_eq!(jobs, 2);
+        let why = why.unwrap();
+        assert!(
+            why.starts_with(
+                "--jobs 16 lowered to 2: a run of 2000x2000x16 levels holds about 992 MB"
+            ),
+            "{why}"
+        );
+        // Never none.
+        assert_eq!(bounded_jobs(None, 4, &big, Some(1 << 20)).0, 1);
+    }
+}
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum SimulateFormat {
@@ -212,9 +310,11 @@ fn runs_summary(
             args.turns
         )));
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (jobs, lowered) = bounded_jobs(args.jobs, cores, &config, available_memory());
+    if let Some(why) = lowered {
+        eprintln!("delve: note: {why}");
+    }
     // Progress only on a terminal: a pipe or a file gets nothing.
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
         let bar = indicatif::ProgressBar::new(runs);
