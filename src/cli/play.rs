@@ -212,8 +212,8 @@ fn farewell(
             format!("Saved to {path}: depth {depth}, turn {turn}.")
         }
         Some((path, turn)) => format!(
-            "Left without saving the last {} turns; {path} holds turn {turn}.",
-            run.turn() - turn
+            "Left without saving the last {}; {path} holds turn {turn}.",
+            delve::words::count(run.turn() - turn, "turn", "turns")
         ),
         None => match delve::save::read_and_decode(&file) {
             Ok((_, summary)) if loaded == Some(summary.turn) && run.turn() == summary.turn => {

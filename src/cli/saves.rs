@@ -206,7 +206,7 @@ fn rebuilds(saves: &SaveDir, name: &str) -> Option<String> {
 /// checkpoint with more actions after it, or what was cut off.
 fn journal_status(s: &delve::journal::Summary) -> String {
     let mut text = if s.actions_at_turn == s.actions {
-        format!("{} actions", s.actions)
+        delve::words::count(s.actions, "action", "actions")
     } else {
         format!(
             "{} actions, {} of them after the turn shown",

@@ -417,16 +417,17 @@ pub fn check_save(
             }
             lines.push(match fit(j, start, recording) {
                 JournalFit::Same => format!(
-                    "{journal_name}: holds the save's {} actions",
-                    recording.len()
+                    "{journal_name}: holds the save's {}",
+                    crate::words::count(recording.len(), "action", "actions")
                 ),
                 JournalFit::Shorter(n) => format!(
-                    "{journal_name}: holds the save's first {} actions ({n} more are in the save only)",
-                    j.recording.len()
+                    "{journal_name}: holds the save's first {} ({n} more {} in the save only)",
+                    crate::words::count(j.recording.len(), "action", "actions"),
+                    crate::words::noun(n, "is", "are")
                 ),
                 JournalFit::Longer(n) => format!(
-                    "{journal_name}: holds the save's {} actions and {n} more, played after the save",
-                    recording.len()
+                    "{journal_name}: holds the save's {} and {n} more, played after the save",
+                    crate::words::count(recording.len(), "action", "actions")
                 ),
                 JournalFit::Other => format!(
                     "{journal_name}: holds another run, or actions the save does not have: its checkpoints are not used"

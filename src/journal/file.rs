@@ -242,11 +242,15 @@ impl JournalWriter {
             // is kept beside the new journal, under a name of its own.
             return set_aside(file, &|kept| {
                 format!(
-                    "{} holds {} actions past the loaded state (turn {}); kept it as {} (renamed \
+                    "{} holds {} past the loaded state (turn {}); kept it as {} (renamed \
                      OTHER.journal, `--load OTHER` rebuilds the run it holds) and began a new \
                      journal from the loaded state",
                     path.display(),
-                    journal.recording.len() - recording.len(),
+                    crate::words::count(
+                        journal.recording.len() - recording.len(),
+                        "action",
+                        "actions"
+                    ),
                     now.turn,
                     kept.display()
                 )

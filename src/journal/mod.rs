@@ -831,13 +831,17 @@ impl Summary {
     pub fn describe(&self) -> String {
         let mut text = if self.actions_at_turn == self.actions {
             format!(
-                "seed {}, turn {}, {} actions",
-                self.seed, self.turn, self.actions
+                "seed {}, turn {}, {}",
+                self.seed,
+                self.turn,
+                crate::words::count(self.actions, "action", "actions")
             )
         } else {
             format!(
-                "seed {}, turn {} at its last checkpoint, {} actions",
-                self.seed, self.turn, self.actions
+                "seed {}, turn {} at its last checkpoint, {}",
+                self.seed,
+                self.turn,
+                crate::words::count(self.actions, "action", "actions")
             )
         };
         if let Some(cut) = &self.cut {

@@ -25,7 +25,6 @@ use crate::geom::Pos;
 
 use super::combat::{HitOdds, expected_damage};
 use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
-use super::game::PACK_SLOTS;
 use super::hunt::hunt_step;
 use super::item::{ItemClass, PotionEffect, ScrollEffect};
 use super::{Action, LazyWalk, Run, can_step};
@@ -95,10 +94,14 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         .sum();
 
     let slot_of = |want: &dyn Fn(&ItemClass) -> Option<u32>| -> Option<(u8, u32)> {
-        pack.iter()
-            .enumerate()
-            .filter_map(|(i, &k)| want(&combat.kind(k).class).map(|v| (i as u8, v)))
+        pack.lines()
+            .filter_map(|(i, l)| want(&combat.kind(l.kind).class).map(|v| (i as u8, v)))
             .max_by_key(|&(i, v)| (v, std::cmp::Reverse(i)))
+    };
+    let keep_letters = run.config().revisions.rules >= 2;
+    let room_for = |kind: u16| {
+        let stacks = keep_letters && super::fight::stacks(combat.kind(kind).class);
+        pack.room_for(kind, stacks, keep_letters).is_some()
     };
     let healing = slot_of(&|c| match c {
         ItemClass::Potion(PotionEffect::Healing(d)) => Some(d.mean_x2()),
@@ -171,7 +174,10 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         Some((_, v)) => v > armour_now,
         None => false,
     };
-    if let Some(slot) = pack.iter().position(|&k| better(&combat.kind(k).class)) {
+    if let Some((slot, _)) = pack
+        .lines()
+        .find(|(_, l)| better(&combat.kind(l.kind).class))
+    {
         return (Action::Wield { slot: slot as u8 }, Plan::Equip);
     }
 
@@ -180,9 +186,9 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         let class = &combat.kind(kind).class;
         gear_value(class).is_none() || better(class)
     };
-    if pack.len() < PACK_SLOTS
-        && let Some(&top) = run.items_here().first()
+    if let Some(&top) = run.items_here().first()
         && wanted(top)
+        && room_for(top)
     {
         return (Action::PickUp, Plan::Loot);
     }
@@ -214,15 +220,14 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     }
 
     // 8. Items seen and wanted.
-    if pack.len() < PACK_SLOTS
-        && let Some(floor) = run.floor()
+    if let Some(floor) = run.floor()
         && let Some(item) = nearest(
             map,
             level,
             floor
                 .items
                 .iter()
-                .filter(|i| state.has_seen(i.pos) && wanted(i.kind))
+                .filter(|i| state.has_seen(i.pos) && wanted(i.kind) && room_for(i.kind))
                 .map(|i| i.pos)
                 .filter(|&p| p != here),
         )

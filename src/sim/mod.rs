@@ -1432,10 +1432,12 @@ impl Run {
             self.current_mut().monsters.remove(i);
             self.state.player.lives = self.state.player.lives.saturating_sub(1);
             let lives = self.state.player.lives;
-            self.say(format!(
-                "The {} hits you and dies; {lives} lives left.",
-                kind.name
-            ));
+            // As in `fight`: rules 1's words are kept for their replays.
+            let left = match self.config.revisions.rules {
+                1 => format!("{lives} lives"),
+                _ => crate::words::count(lives, "life", "lives"),
+            };
+            self.say(format!("The {} hits you and dies; {left} left.", kind.name));
             events.push(Event::Hit {
                 kind: kind.name.clone(),
                 lives,
