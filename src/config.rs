@@ -128,6 +128,101 @@ pub struct Config {
     /// file's own settings at depth. [`Config::default`] has none either;
     /// [`Config::shipped`] is the file.
     pub profiles: Vec<Profile>,
+    /// Which revision of the generator and of the rules the run is made
+    /// and played by (save format 6 on). A file may leave it out and gets
+    /// this build's; a run keeps the one it began with.
+    pub revisions: Revisions,
+}
+
+/// The generator revision this build makes by default: 2 joins every
+/// door of a vault to the level (or walls it up), where 1 left doors that
+/// no corridor reached opening onto rock.
+pub const GENERATOR_REVISION: u16 = 2;
+/// The rules revision this build plays by default: 2 keeps an item's pack
+/// letter while it is carried and stacks identical potions and scrolls,
+/// where 1 closed the letters up and gave every item a letter of its own.
+pub const RULES_REVISION: u16 = 2;
+
+/// Which revision of the generator made a run's levels and which revision
+/// of the rules it plays by. A level is a function of (config, seed,
+/// depth) and a run of its actions: when either changes on purpose, old
+/// runs would regenerate into other levels and replay into other games.
+/// So a run records the revisions it began with, and this build keeps
+/// every older revision it still knows how to make, so an old save's
+/// levels not visited yet, and a replay of an old recording, come out as
+/// they were made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Revisions {
+    /// The generator's revision, 1 to [`GENERATOR_REVISION`].
+    pub generator: u16,
+    /// The rules' revision, 1 to [`RULES_REVISION`].
+    pub rules: u16,
+}
+
+impl Revisions {
+    /// What this build makes and plays by default.
+    pub const CURRENT: Revisions = Revisions {
+        generator: GENERATOR_REVISION,
+        rules: RULES_REVISION,
+    };
+    /// What every run saved before revisions were recorded (save format 5
+    /// and older, journals of those formats) was made and played by.
+    pub const FIRST: Revisions = Revisions {
+        generator: 1,
+        rules: 1,
+    };
+
+    /// Whether these are the first revisions, which a digest leaves out so
+    /// runs from before revisions digest as they did.
+    pub fn is_first(&self) -> bool {
+        *self == Revisions::FIRST
+    }
+
+    /// The first revision newer than this build makes, if any: which one
+    /// ("generator" or "rules"), the revision, and the newest this build
+    /// makes. A run of a newer revision is a newer delve's, named as such
+    /// rather than as a broken file.
+    pub fn newer_than_this_build(&self) -> Option<(&'static str, u16, u16)> {
+        if self.generator > GENERATOR_REVISION {
+            Some(("generator", self.generator, GENERATOR_REVISION))
+        } else if self.rules > RULES_REVISION {
+            Some(("rules", self.rules, RULES_REVISION))
+        } else {
+            None
+        }
+    }
+
+    /// Refuses a revision this build cannot make: 0, which never existed,
+    /// or a newer delve's, whose levels or rules this build does not know.
+    fn check(&self) -> Result<(), Problem> {
+        for (value, newest, what) in [
+            (self.generator, GENERATOR_REVISION, "generator"),
+            (self.rules, RULES_REVISION, "rules"),
+        ] {
+            check(
+                (1..=newest).contains(&value),
+                &format!("revisions.{what}"),
+                || {
+                    format!(
+                        "this delve makes {what} revisions 1 to {newest}, got {value}{}",
+                        if value > newest {
+                            " (a newer delve's)"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for Revisions {
+    fn default() -> Self {
+        Revisions::CURRENT
+    }
 }
 
 /// Vaults a level tries to place, among those whose depths hold it.
@@ -184,6 +279,19 @@ pub enum CorridorStyle {
     DeadEnd,
     /// 000: consecutive rooms joined by walking straight toward the next.
     Straight,
+}
+
+impl CorridorStyle {
+    /// The style as a config file writes it (`DeadEnd`), for messages
+    /// and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            CorridorStyle::Tunnel => "Tunnel",
+            CorridorStyle::Grid => "Grid",
+            CorridorStyle::DeadEnd => "DeadEnd",
+            CorridorStyle::Straight => "Straight",
+        }
+    }
 }
 
 /// What happens to corridors that lead nowhere.
@@ -354,6 +462,7 @@ impl Default for Config {
             room_loops: RoomLoopConfig::default(),
             vaults: VaultConfig::default(),
             profiles: Vec::new(),
+            revisions: Revisions::CURRENT,
         }
     }
 }
@@ -395,6 +504,7 @@ impl Config {
             room_loops,
             vaults,
             profiles: _,
+            revisions,
         } = self;
         Config {
             width: *width,
@@ -415,6 +525,7 @@ impl Config {
             room_loops: room_loops.clone(),
             vaults: *vaults,
             profiles: Vec::new(),
+            revisions: *revisions,
         }
     }
 }
@@ -714,12 +825,24 @@ impl Default for StairsConfig {
 impl Config {
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        Config::load_telling(path).map(|(config, _)| config)
+    }
+
+    /// [`Config::load`], and whether the file writes `profiles` at all: a
+    /// file that leaves them out has none, which a reader who changed one
+    /// setting of the shipped file may not expect (`profiles: []` is
+    /// written on purpose).
+    pub fn load_telling(path: &Path) -> Result<(Config, bool), ConfigError> {
         let (text, origin) = read_text(path)?;
-        Config::from_ron(&text, &origin)
+        Config::from_ron_telling(&text, &origin)
     }
 
     /// Parses and validates RON text; `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        Config::from_ron_telling(text, origin).map(|(config, _)| config)
+    }
+
+    fn from_ron_telling(text: &str, origin: &str) -> Result<(Config, bool), ConfigError> {
         let (mut config, fields) =
             parse(text, origin, check_config).map_err(stack_field_in_profile)?;
         // Each game has its own goal unless the file names one: Stomp's is
@@ -727,7 +850,7 @@ impl Config {
         if !fields.is_written("simulation.goal") && config.simulation.rules == Rules::Stomp {
             config.simulation.goal = Goal::KillAll;
         }
-        Ok(config)
+        Ok((config, fields.is_written("profiles")))
     }
 
     /// The config as RON, every field written out.
@@ -811,6 +934,7 @@ impl Config {
     /// as a whole; a problem there names the profile and the depths
     /// (`profiles[1].rooms.count.max`, `at depths 4-6: ...`).
     pub fn validate(&self) -> Result<(), Problem> {
+        self.revisions.check()?;
         self.validate_level()?;
         profile::check(self)
     }
@@ -910,10 +1034,11 @@ impl Config {
             return Err(Problem {
                 field: "rooms.max_doors".into(),
                 message: format!(
-                    "must be at least 2 with corridors: {:?} (it is {}): that style joins rooms by \
+                    "must be at least 2 with corridors: {} (it is {}): that style joins rooms by \
                      corridors growing out of doors, which one door a room cannot do; raise \
                      rooms.max_doors or use Tunnel or Straight",
-                    c.corridors, r.max_doors
+                    c.corridors.name(),
+                    r.max_doors
                 ),
                 instead: None,
             });

@@ -32,6 +32,13 @@ impl Pos {
     }
 }
 
+/// `x,y`, as messages about a level name its cells.
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
 /// One of the four orthogonal directions. Corridors are carved and
 /// connectivity is judged by orthogonal steps only, so a diagonal squeeze
 /// between two rock corners never counts as a passage.

@@ -33,6 +33,18 @@ impl Tile {
         !matches!(self, Tile::Rock)
     }
 
+    /// What the tile is, in words, for messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tile::Rock => "rock",
+            Tile::Floor => "floor",
+            Tile::Corridor => "corridor",
+            Tile::Door => "door",
+            Tile::UpStairs => "up staircase",
+            Tile::DownStairs => "down staircase",
+        }
+    }
+
     /// The character of 002's drawing: space rock, `.` floor, `#` corridor,
     /// `+` door, `<` and `>` stairs.
     pub const fn glyph(self) -> char {

@@ -173,7 +173,10 @@ fn check_level(
             (false, _) => hard == 0,
         };
         if !fine {
-            return Err(format!("{tile:?} at {x},{y} has hardness {hard}"));
+            return Err(format!(
+                "the {} at {x},{y} has hardness {hard}",
+                tile.name()
+            ));
         }
     }
 
@@ -203,7 +206,7 @@ fn check_level(
             for p in Shape::Rect(v.bounds).cells() {
                 let c = at(p);
                 if owner[c] != 0 {
-                    return Err(format!("rooms {} and {i} overlap at {p:?}", owner[c] - 1));
+                    return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
                 }
                 owner[c] = me;
                 floor |= matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs);
@@ -217,11 +220,11 @@ fn check_level(
             for p in part.cells() {
                 let c = at(p);
                 if owner[c] != 0 && owner[c] != me {
-                    return Err(format!("rooms {} and {i} overlap at {p:?}", owner[c] - 1));
+                    return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
                 }
                 owner[c] = me;
                 if !matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
-                    return Err(format!("room {i} has {:?} at {p:?}", tiles[c]));
+                    return Err(format!("room {i} has {} at {p}", tiles[c].name()));
                 }
             }
         }
@@ -230,8 +233,8 @@ fn check_level(
         owner[c] == 0 && matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
     }) {
         return Err(format!(
-            "{:?} outside every room at {:?}",
-            tiles[c],
+            "{} outside every room at {}",
+            tiles[c].name(),
             Pos::new((c % wu) as u16, (c / wu) as u16)
         ));
     }
@@ -244,13 +247,11 @@ fn check_level(
         for door in &room.doors {
             let p = door.pos;
             if !inside(p) || tiles[at(p)] != Tile::Door {
-                return Err(format!(
-                    "room {i} has a door at {p:?}, which is no door cell"
-                ));
+                return Err(format!("room {i} has a door at {p}, which is no door cell"));
             }
             let c = at(p);
             if listed[c] {
-                return Err(format!("the door at {p:?} is listed twice"));
+                return Err(format!("the door at {p} is listed twice"));
             }
             listed[c] = true;
             doors += usize::from(!in_vault[c]);
@@ -258,7 +259,7 @@ fn check_level(
                 .iter()
                 .any(|&n| usize::from(owner[n]) == i + 1)
             {
-                return Err(format!("room {i}'s door at {p:?} is not in its wall"));
+                return Err(format!("room {i}'s door at {p} is not in its wall"));
             }
         }
     }
@@ -282,13 +283,14 @@ fn check_level(
         let room = usize::from(s.room);
         if !inside(s.pos) || tiles[at(s.pos)] != want || room >= rooms.len() {
             return Err(format!(
-                "the stairs at {:?} are not on a {want:?} tile of a room",
-                s.pos
+                "the stairs at {} are not on a {} of a room",
+                s.pos,
+                want.name()
             ));
         }
         if usize::from(owner[at(s.pos)]) != room + 1 || stair_rooms[room] {
             return Err(format!(
-                "the stairs at {:?} are not in room {room}, or share it with other stairs",
+                "the stairs at {} are not in room {room}, or share it with other stairs",
                 s.pos
             ));
         }

@@ -59,6 +59,7 @@ pub mod vault;
 pub mod vault_file;
 #[cfg(feature = "tui")]
 pub mod view;
+pub mod words;
 
 pub use config::{Config, ConfigError};
 pub use dungeon::{Destination, Dungeon};

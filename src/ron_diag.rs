@@ -1,14 +1,16 @@
 //! Where a problem in a RON data file sits, said the way a person editing
 //! the file needs it: `file:line:column: field: problem`.
 //!
-//! Every data file (the config, the monster list, the keymap) parses
-//! through `parse`, which keeps a `FieldIndex` of where each key was
-//! written so checks that run after parsing can still point at a line, and
-//! turns ron's syntax errors into the same shape. A leaf module: it knows
-//! RON and text, not what any file means.
+//! Every data file (the config, the vault, monster and item lists, the
+//! keymap) is read by `read_text` and parses through `parse`, which keeps
+//! a `FieldIndex` of where each key was written so checks that run after
+//! parsing can still point at a line, and turns ron's syntax errors into
+//! the same shape. A leaf module: it knows RON and text, not what any file
+//! means.
 
 use std::fmt;
 use std::path::Path;
+use std::rc::Rc;
 
 /// Where a configuration came from and where in it a problem sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +40,19 @@ pub enum ConfigError {
         path: String,
         /// What the operating system said.
         source: std::io::Error,
+    },
+    /// The file is larger than a data file may be
+    /// ([`MAX_DATA_FILE_BYTES`]); it was not parsed.
+    #[error(
+        "{path}: the file is {}; a data file may be at most {MAX_DATA_FILE_BYTES} ({} MiB)",
+        bytes.map_or_else(|| format!("more than {MAX_DATA_FILE_BYTES} bytes"), |b| format!("{b} bytes")),
+        MAX_DATA_FILE_BYTES >> 20
+    )]
+    TooLarge {
+        /// The path as given.
+        path: String,
+        /// Its size, when the file said (a pipe does not).
+        bytes: Option<u64>,
     },
     /// The text is not RON, or does not have the shape of a config.
     #[error("{location}: {}{}", field_prefix(field), cut_long_values(message))]
@@ -135,20 +150,53 @@ impl ConfigError {
     /// The dotted field path the error is about, if any.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ConfigError::Read { .. } => None,
+            ConfigError::Read { .. } | ConfigError::TooLarge { .. } => None,
             ConfigError::Syntax { field, .. } => field.as_deref(),
             ConfigError::Invalid { field, .. } => Some(field),
         }
     }
 }
 
-/// Reads a UTF-8 text file, naming it in errors.
+/// The most bytes a data file may hold. The largest shipped file is a few
+/// kilobytes, and each list in a file has a cap of its own; without this
+/// one a file of gigabytes would be read whole and parsed before any cap
+/// could refuse it. Eight megabytes still hold two vaults of the largest
+/// level's size.
+pub const MAX_DATA_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Reads a data file (the config, the vault, monster and item lists, the
+/// keymap: every one goes through here, so all are refused alike): at
+/// most [`MAX_DATA_FILE_BYTES`], and UTF-8, with the line and column of
+/// the first byte that is not. Returns the text and the file's name for
+/// errors.
 pub(crate) fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
+    use std::io::Read;
     let origin = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+    let read_error = |source| ConfigError::Read {
         path: origin.clone(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    // The size a regular file says it has, to refuse it unread; anything
+    // else (a pipe, a device, a file still growing) is read one byte past
+    // the cap at most.
+    let size = file.metadata().map_err(read_error)?.len();
+    if size > MAX_DATA_FILE_BYTES {
+        return Err(ConfigError::TooLarge {
+            path: origin,
+            bytes: Some(size),
+        });
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_DATA_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_DATA_FILE_BYTES {
+        return Err(ConfigError::TooLarge {
+            path: origin,
+            bytes: None,
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = line_col_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
         ConfigError::Syntax {
@@ -226,11 +274,16 @@ fn out_of_bounds<T: serde::de::DeserializeOwned>(
     }
     let with = |value: &str| format!("{}{value}{}", &text[..start], &text[end..]);
     // Whether a value in the number's place fits the type: parsing fails, if
-    // at all, somewhere else.
-    let fits = |value: &str| match read_ron::<T>(&with(value)) {
+    // at all, somewhere else. Asked of a short text that reads the same up
+    // to the number: the file cut after it, and without the entries of
+    // lists that come before the one it is in (each list's entries share a
+    // type), so a number at the end of a file of megabytes is not found
+    // again by reading all of it for each bound tried.
+    let (before, at) = fields.probe_prefix(start);
+    let fits = |value: &str| match read_ron::<T>(&format!("{before}{value}")) {
         Err(e) if e.code == ron::error::Error::IntegerOutOfBounds => {
-            let at = fields.offset(e.span.start.line, e.span.start.col);
-            !(start..=start + value.len()).contains(&at)
+            let err = offset_in(&before, e.span.start.line, e.span.start.col);
+            !(at..=at + value.len()).contains(&err)
         }
         _ => true,
     };
@@ -263,11 +316,11 @@ fn out_of_bounds<T: serde::de::DeserializeOwned>(
         .map(|k| (k.0.clone(), k.1, k.2));
     // The file's checks, with the bound in the number's place, on the same
     // key (a list repeats its keys, so the key's place tells them apart).
-    let substituted = with(nearer);
-    let sub_fields = FieldIndex::scan(&substituted);
-    let checked = read_ron::<T>(&substituted)
+    // The file's own index locates them: the texts differ only in the
+    // number, and its places are the ones the file's reader sees.
+    let checked = read_ron::<T>(&with(nearer))
         .ok()
-        .map(|value| check(&value, &sub_fields, origin));
+        .map(|value| check(&value, fields, origin));
     let location = Location {
         origin: origin.into(),
         line,
@@ -526,6 +579,22 @@ fn line_col_of_byte(bytes: &[u8], offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// The byte offset of a (line, character column) position of `text`, for
+/// the short texts [`FieldIndex::probe_prefix`] makes.
+fn offset_in(text: &str, line: usize, column: usize) -> usize {
+    let start = match line {
+        0 | 1 => 0,
+        _ => text
+            .match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1),
+    };
+    text[start..]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| start + i)
+}
+
 /// Where each `key:` of a RON struct stands in the text, with its dotted
 /// path (`rooms.count.min`), so errors found after parsing can point at the
 /// line that set the value. A small scanner rather than a second parser: it
@@ -537,6 +606,12 @@ pub(crate) struct FieldIndex {
     /// Byte offset of the start of each line. Columns count characters, as
     /// ron's do, so the text is kept to convert between the two.
     line_starts: Vec<usize>,
+    /// Each character longer than one byte: its byte offset, and the bytes
+    /// beyond one a character of all such characters before it and up to
+    /// it. Characters between two offsets are then counted by binary
+    /// search: counting them by walking the line, key after key, made a
+    /// list written on one line of megabytes take minutes.
+    wide: Vec<(usize, usize, usize)>,
     text: String,
     /// The innermost bracket never closed: the bracket, its byte offset, and
     /// the path of the field whose value it opens ("" for none).
@@ -546,14 +621,27 @@ pub(crate) struct FieldIndex {
     /// just past its closing one, and its place in its own list (from 0).
     /// Entries of a list share their keys' paths (`profiles.depths` for
     /// every profile), so these tell them apart.
-    entries: Vec<(String, usize, usize, usize)>,
+    entries: Vec<(Rc<str>, usize, usize, usize)>,
+    /// For each entry, the byte offset of its list's `[`.
+    entry_lists: Vec<usize>,
 }
+
+/// Brackets deeper than this are counted, not followed: ron refuses a file
+/// nested past 128, and following each of millions of brackets would take
+/// memory for each.
+const MAX_SCAN_DEPTH: usize = 256;
+
+/// A key is indexed only while the path of the struct it sits in is at
+/// most this long. The longest path a data file has is some 40 bytes, and
+/// without a bound each key under a long path (a long unknown key, or keys
+/// nested deep) would copy that path: quadratic in the file's length.
+const MAX_INDEXED_PARENT: usize = 128;
 
 /// A bracket the scanner has open.
 struct Open {
     /// The path of the key whose value it opened, or the parent's path for
-    /// a bracket no key opened.
-    path: String,
+    /// a bracket no key opened (shared, so an open bracket copies none).
+    path: Rc<str>,
     /// That key's index, if a key opened it.
     owner: Option<usize>,
     /// Where it stands.
@@ -573,14 +661,27 @@ impl FieldIndex {
                 line_starts.push(i + 1);
             }
         }
+        let mut wide = Vec::new();
+        let mut extra = 0;
+        if !text.is_ascii() {
+            for (i, c) in text.char_indices().filter(|(_, c)| !c.is_ascii()) {
+                let before = extra;
+                extra += c.len_utf8() - 1;
+                wide.push((i, before, extra));
+            }
+        }
         let mut index = FieldIndex {
             keys: Vec::new(),
             line_starts,
+            wide,
             text: text.to_string(),
             unclosed: None,
             entries: Vec::new(),
+            entry_lists: Vec::new(),
         };
         let mut stack: Vec<Open> = Vec::new();
+        // Brackets open past MAX_SCAN_DEPTH.
+        let mut deeper = 0usize;
         let mut pending: Option<usize> = None; // key index whose value is next
         let mut i = 0;
         while i < bytes.len() {
@@ -603,11 +704,18 @@ impl FieldIndex {
                         i += if bytes[i] == b'\\' { 2 } else { 1 };
                     }
                 }
+                b'(' | b'[' | b'{' if stack.len() >= MAX_SCAN_DEPTH => {
+                    pending = None;
+                    deeper += 1;
+                }
+                b')' | b']' | b'}' if deeper > 0 => deeper -= 1,
                 b'(' | b'[' | b'{' => {
-                    let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
+                    let parent = stack
+                        .last()
+                        .map_or_else(|| Rc::from(""), |s| s.path.clone());
                     let in_list = stack.last().is_some_and(|s| bytes[s.at] == b'[');
                     let (path, owner) = match pending.take() {
-                        Some(k) => (index.keys[k].0.clone(), Some(k)),
+                        Some(k) => (Rc::from(index.keys[k].0.as_str()), Some(k)),
                         None => (parent, None),
                     };
                     let entry = (in_list && owner.is_none()).then(|| {
@@ -615,6 +723,7 @@ impl FieldIndex {
                         index
                             .entries
                             .push((path.clone(), i, usize::MAX, list.entries));
+                        index.entry_lists.push(list.at);
                         list.entries += 1;
                         index.entries.len() - 1
                     });
@@ -655,13 +764,14 @@ impl FieldIndex {
                     // `key:` but not `key::`, and only directly inside a struct.
                     if bytes.get(j) == Some(&b':')
                         && bytes.get(j + 1) != Some(&b':')
-                        && !stack.is_empty()
+                        && deeper == 0
+                        && let Some(parent) = stack.last().map(|s| &s.path)
+                        && parent.len() <= MAX_INDEXED_PARENT
                     {
                         if let Some(k) = pending.take() {
                             index.keys[k].3 = start;
                         }
-                        let parent = stack.last().map(|s| s.path.clone()).unwrap_or_default();
-                        let path = join(&parent, &text[start..i]);
+                        let path = join(parent, &text[start..i]);
                         let (line, column) = index.line_col(start);
                         index.keys.push((path, line, column, usize::MAX));
                         pending = Some(index.keys.len() - 1);
@@ -680,11 +790,46 @@ impl FieldIndex {
                 (
                     char::from(bytes[at]),
                     at,
-                    owner.map_or(String::new(), |_| path),
+                    owner.map_or(String::new(), |_| path.to_string()),
                 )
             },
         );
         index
+    }
+
+    /// The text before byte `at`, with each list's entries before the last
+    /// one that starts before `at` left out (a list of a thousand entries
+    /// keeps one), and where `at` falls in what is left. Parsed, it reads
+    /// the same up to `at`: every entry of a list has one type.
+    fn probe_prefix(&self, at: usize) -> (String, usize) {
+        // For each list, its first entry and the last one starting before
+        // `at` (entries are in the order they open).
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        let mut firsts: std::collections::BTreeMap<usize, (usize, usize)> = Default::default();
+        for (e, &list) in self.entries.iter().zip(&self.entry_lists) {
+            if e.1 >= at {
+                continue;
+            }
+            firsts
+                .entry(list)
+                .and_modify(|span| span.1 = e.1)
+                .or_insert((e.1, e.1));
+        }
+        cuts.extend(firsts.into_values().filter(|(a, b)| a < b));
+        // A list inside a cut entry goes with it.
+        cuts.sort_unstable();
+        let mut out = String::with_capacity(at.min(4096));
+        let (mut from, mut removed) = (0, 0);
+        for (a, b) in cuts {
+            if a < from {
+                continue;
+            }
+            out.push_str(&self.text[from..a]);
+            removed += b - a;
+            from = b;
+        }
+        out.push_str(&self.text[from..at]);
+        (out, at - removed)
     }
 
     /// Where the text ends, not counting trailing whitespace: just past its
@@ -701,21 +846,44 @@ impl FieldIndex {
     }
 
     fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset);
         let start = self.line_starts[line - 1];
-        (line, self.text[start..offset].chars().count() + 1)
+        (line, self.chars_between(start, offset) + 1)
     }
 
-    /// The byte offset of a (line, character column) position.
+    /// Bytes beyond one a character of the characters before byte `at`.
+    fn extra_before(&self, at: usize) -> usize {
+        match self.wide.partition_point(|&(o, _, _)| o < at) {
+            0 => 0,
+            i => self.wide[i - 1].2,
+        }
+    }
+
+    /// Characters from byte `a` up to byte `b`.
+    fn chars_between(&self, a: usize, b: usize) -> usize {
+        (b - a) - (self.extra_before(b) - self.extra_before(a))
+    }
+
+    /// The byte offset of a (line, character column) position: the
+    /// character that many after the line's start (past its end, on the
+    /// lines after; past the text, its end).
     fn offset(&self, line: usize, column: usize) -> usize {
         let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
             return usize::MAX;
         };
-        let rest = &self.text[start..];
-        match rest.char_indices().nth(column.saturating_sub(1)) {
-            Some((i, _)) => start + i,
-            None => start + rest.len(),
-        }
+        let nth = column.saturating_sub(1);
+        // The wide characters from the line on, and how many of them come
+        // before the one asked for: each adds its extra bytes.
+        let first = self.wide.partition_point(|&(o, _, _)| o < start);
+        let skipped = self.extra_before(start);
+        let wide = &self.wide[first..];
+        let before = wide.partition_point(|&(o, extra, _)| (o - start) - (extra - skipped) < nth);
+        let extra = match before {
+            0 => 0,
+            n => wide[n - 1].2 - skipped,
+        };
+        (start + nth + extra).min(self.text.len())
     }
 
     /// Where the `n`-th occurrence of a key is written (list entries share
@@ -737,7 +905,7 @@ impl FieldIndex {
     fn entry_span(&self, list: &str, n: usize) -> Option<(usize, usize)> {
         self.entries
             .iter()
-            .filter(|e| e.0 == list)
+            .filter(|e| &*e.0 == list)
             .nth(n)
             .map(|e| (e.1, e.2))
     }
@@ -784,7 +952,7 @@ impl FieldIndex {
     /// list, as checks name fields: `profiles[1].rooms.count`, or `[2].map`
     /// in a file that is a list.
     fn indexed(&self, path: &str, at: usize) -> String {
-        let mut within: Vec<&(String, usize, usize, usize)> = self
+        let mut within: Vec<&(Rc<str>, usize, usize, usize)> = self
             .entries
             .iter()
             .filter(|e| e.1 <= at && at < e.2)
@@ -794,7 +962,7 @@ impl FieldIndex {
         let mut done = 0;
         for (list, _, _, n) in within {
             let prefix = list.len() >= done
-                && path.starts_with(list.as_str())
+                && path.starts_with(&**list)
                 && (list.len() == path.len()
                     || list.is_empty()
                     || path[list.len()..].starts_with('.'));

@@ -30,7 +30,7 @@ use crate::sim::{Outcome, Run};
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.
@@ -91,6 +91,22 @@ pub enum SaveError {
         path: String,
         /// The format version in its header.
         found: u16,
+    },
+    /// Made and played by a newer delve's generator or rules (in a format
+    /// this build reads): its levels or game cannot be carried on here.
+    /// The file is not touched.
+    #[error(
+        "{path}: made by a newer delve ({what} revision {found}; this build makes {what} revisions 1 to {newest}); it is left untouched"
+    )]
+    NewerRevision {
+        /// The save's path.
+        path: String,
+        /// "generator" or "rules".
+        what: &'static str,
+        /// The revision the run records.
+        found: u16,
+        /// The newest this build makes.
+        newest: u16,
     },
     /// The file ends before its header or body does; the path is given.
     #[error("{0}: truncated")]
@@ -203,6 +219,7 @@ impl SaveError {
         match self {
             SaveError::Io { path, .. }
             | SaveError::NewerFormat { path, .. }
+            | SaveError::NewerRevision { path, .. }
             | SaveError::Damaged { path, .. }
             | SaveError::Inconsistent { path, .. }
             | SaveError::NotRegular { path, .. }
@@ -422,6 +439,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
         2 => as_run::<v2::Run>(&raw, config).map_err(cannot)?,
         3 => as_run::<v3::Run>(&raw, config).map_err(cannot)?,
         4 => as_run::<v4::Run>(&raw, config).map_err(cannot)?,
+        5 => as_run::<v5::Run>(&raw, config).map_err(cannot)?,
         FORMAT_VERSION => as_run::<Run>(&raw, config).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
@@ -431,12 +449,77 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
             raw.len() - used
         )));
     }
+    if let Some((what, found, newest)) = run.config().revisions.newer_than_this_build() {
+        return Err(SaveError::NewerRevision {
+            path: path.into(),
+            what,
+            found,
+            newest,
+        });
+    }
     run.validate().map_err(|what| SaveError::Inconsistent {
         path: path.into(),
         what,
     })?;
     run.after_load();
     Ok((run, header.summary))
+}
+
+/// Format 5 (issues 10 to 12), read by this build: format 6 added the
+/// revisions of the generator and the rules to `Config` (last). A format-5
+/// run was made and played by the first revisions, so it keeps them: its
+/// levels not visited yet and a replay of its recording come out as they
+/// did, and its digest (which leaves the first revisions out) is unchanged.
+pub(crate) mod v5 {
+    use serde::Deserialize;
+
+    use crate::config::profile::Profile;
+    use crate::config::{self, Revisions, RoomLoopConfig, SimulationConfig, VaultConfig};
+    use crate::sim::RunState;
+    use crate::sim::record::Recording;
+    use crate::vault::Vault;
+
+    use super::v2::{Layout, Stack};
+
+    /// Format 5's config: today's without the revisions.
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        stack: Stack,
+        layout: Layout,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+        room_loops: RoomLoopConfig,
+        vaults: VaultConfig,
+        profiles: Vec<Profile>,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                room_loops: c.room_loops,
+                vaults: c.vaults,
+                profiles: c.profiles,
+                revisions: Revisions::FIRST,
+                ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
+            }
+        }
+    }
+
+    /// A format-5 run: its config as format 5 had it, then the state,
+    /// recording and vaults as today.
+    #[derive(Deserialize)]
+    pub(super) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+        vaults: Vec<Vault>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+        }
+    }
 }
 
 /// Format 4 (issue 13), read by this build: format 5 added the generator's
@@ -698,6 +781,7 @@ pub(crate) mod v2 {
             room_loops: config::RoomLoopConfig::NONE,
             vaults: config::VaultConfig::NONE,
             profiles: Vec::new(),
+            revisions: config::Revisions::FIRST,
         }
     }
 
@@ -1111,6 +1195,15 @@ impl SaveDir {
     /// Continuing a run is [`SaveDir::lock`] and a load.
     pub fn lock_new(&self, name: &str, replace: bool) -> Result<SaveLock, SaveError> {
         let lock = self.lock(name)?;
+        self.refuse_taken(name, replace)?;
+        Ok(lock)
+    }
+
+    /// [`SaveDir::lock_new`]'s refusal without the lock: what a command
+    /// checks before it makes or writes anything, so a refused one leaves
+    /// no lock file behind. The lock taken afterwards checks again.
+    pub fn refuse_taken(&self, name: &str, replace: bool) -> Result<(), SaveError> {
+        Self::check_name(name)?;
         if !replace && self.has(name) {
             return Err(SaveError::Taken {
                 name: name.into(),
@@ -1118,7 +1211,7 @@ impl SaveDir {
                 holds: self.describe(name),
             });
         }
-        Ok(lock)
+        Ok(())
     }
 
     /// What NAME's save holds, in a few words, from its header.
@@ -1216,12 +1309,16 @@ impl SaveDir {
             },
         };
         let keep = matches!(previous, Previous::Intact { turn } if turn < run.turn());
-        // Renaming onto a directory would fail after the new save is in
-        // place: find out first.
-        if keep && fs::symlink_metadata(&backup).is_ok_and(|m| m.is_dir()) {
-            return Err(SaveError::Io {
+        // A link, directory, FIFO or device where the backup goes is
+        // refused like one anywhere else in the directory, before anything
+        // is written: renaming over it would replace what someone put there
+        // (and onto a directory, fail after the new save is in place).
+        if let Ok(meta) = fs::symlink_metadata(&backup)
+            && !meta.file_type().is_file()
+        {
+            return Err(SaveError::NotRegular {
                 path: backup.display().to_string(),
-                source: io::Error::other("a directory is where the backup goes"),
+                kind: kind_of(&meta),
             });
         }
 

@@ -111,7 +111,7 @@ impl LevelStats {
 
 /// How tables name a style: as the config writes it, `-` if unknown.
 fn style_name(style: Option<CorridorStyle>) -> String {
-    style.map_or_else(|| "-".to_string(), |s| format!("{s:?}"))
+    style.map_or_else(|| "-".to_string(), |s| s.name().to_string())
 }
 
 /// The styles among `levels`, in order of first appearance, each with the

@@ -78,6 +78,15 @@ impl VaultCell {
         }
     }
 
+    /// Whether the cell is part of the room's floor (stair places and
+    /// monsters stand on floor): what a level counts as the vault's room.
+    pub fn is_floor(self) -> bool {
+        matches!(
+            self,
+            VaultCell::Floor | VaultCell::StairSpot | VaultCell::Monster(_)
+        )
+    }
+
     /// Whether a player may stand on the cell once the vault is placed.
     pub fn is_walkable(self) -> bool {
         matches!(
@@ -193,6 +202,43 @@ impl Drawing {
 
     fn on_edge(&self, x: u16, y: u16) -> bool {
         x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height
+    }
+
+    /// The cells orthogonally next to (x, y) inside the drawing.
+    fn neighbours(&self, x: u16, y: u16) -> impl Iterator<Item = (u16, u16)> + '_ {
+        [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .map(move |(dx, dy)| (i32::from(x) + dx, i32::from(y) + dy))
+            .filter(|&(a, b)| {
+                (0..i32::from(self.width)).contains(&a) && (0..i32::from(self.height)).contains(&b)
+            })
+            .map(|(a, b)| (a as u16, b as u16))
+    }
+
+    /// Whether a corridor can come to the edge door at (x, y): on some
+    /// side the door faces out of the drawing, with a cell the vault owns
+    /// across from it (not `?` and not an edge door, which the generator
+    /// leaves out of the vault's room). The generator's rule for a vault
+    /// door's porch, read on the drawing alone: placement keeps the cells
+    /// round a vault clear of the border and of other rooms.
+    fn has_porch(&self, x: u16, y: u16) -> bool {
+        let (x, y) = (i32::from(x), i32::from(y));
+        let (w, h) = (i32::from(self.width), i32::from(self.height));
+        [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .any(|(dx, dy)| {
+                let (ox, oy) = (x + dx, y + dy);
+                let (ix, iy) = (x - dx, y - dy);
+                let out = !((0..w).contains(&ox) && (0..h).contains(&oy));
+                out && (0..w).contains(&ix) && (0..h).contains(&iy) && {
+                    let (ix, iy) = (ix as u16, iy as u16);
+                    match self.cell(ix, iy) {
+                        VaultCell::Open => false,
+                        VaultCell::Door => !self.on_edge(ix, iy),
+                        _ => true,
+                    }
+                }
+            })
     }
 
     /// The drawing laid down in orientation `o`.
@@ -369,7 +415,8 @@ impl Vault {
             mirror: self.mirror,
             map: d.rows(),
         };
-        let rebuilt = build(&[draft], &|c| c.is_alphabetic()).map_err(|p| p.to_string())?;
+        let rebuilt = build_as(&[draft], &|c| c.is_alphabetic(), Usable::NotRequired)
+            .map_err(|p| p.to_string())?;
         if rebuilt[0] != *self {
             return Err(format!("{:?} does not read back as drawn", self.name));
         }
@@ -398,7 +445,7 @@ pub fn shipped() -> &'static [Vault] {
 /// What is wrong with one vault of a file: which vault, which of its
 /// fields, and for a drawing the cell (1-based row and column).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("vault \"{name}\"{}: {message}", cell.map_or(String::new(), |(r, c)| format!(", map row {r}, column {c}")))]
+#[error("vault \"{}\"{}: {message}", name.escape_debug(), cell.map_or(String::new(), |(r, c)| format!(", map row {r}, column {c}")))]
 pub struct VaultProblem {
     /// Index of the vault in the file.
     pub vault: usize,
@@ -417,6 +464,26 @@ pub struct VaultProblem {
 pub fn build(
     drafts: &[VaultDraft],
     is_monster: &dyn Fn(char) -> bool,
+) -> Result<Vec<Vault>, VaultProblem> {
+    build_as(drafts, is_monster, Usable::Required)
+}
+
+/// Whether [`build`] holds drawings to what a level needs of them
+/// ([`usable`]). A vaults file is; a vault list read back from a save or
+/// journal is not: its run proved every level it has not reached when it
+/// began and proves them again on load, so a vault no level can use was
+/// never placed, and refusing the run for it now would lose a game that
+/// plays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Usable {
+    Required,
+    NotRequired,
+}
+
+fn build_as(
+    drafts: &[VaultDraft],
+    is_monster: &dyn Fn(char) -> bool,
+    usable_required: Usable,
 ) -> Result<Vec<Vault>, VaultProblem> {
     let mut vaults: Vec<Vault> = Vec::with_capacity(drafts.len());
     for (i, draft) in drafts.iter().enumerate() {
@@ -437,6 +504,15 @@ pub fn build(
         }
         if draft.name.trim().is_empty() {
             return Err(problem("name", None, "a vault needs a name".into()));
+        }
+        // Names reach terminals (errors, and whatever shows a level's
+        // vaults): an escape sequence in one would be obeyed, not shown.
+        if draft.name.chars().any(char::is_control) {
+            return Err(problem(
+                "name",
+                None,
+                "must not contain control characters".into(),
+            ));
         }
         if let Some(first) = drafts[..i].iter().position(|d| d.name == draft.name) {
             return Err(problem(
@@ -461,6 +537,10 @@ pub fn build(
             ));
         }
         let drawing = draw(&draft.map, is_monster)
+            .and_then(|d| match usable_required {
+                Usable::Required => usable(&d).map(|()| d),
+                Usable::NotRequired => Ok(d),
+            })
             .map_err(|(cell, message)| problem("map", cell, message))?;
         vaults.push(Vault {
             name: draft.name.clone(),
@@ -605,6 +685,55 @@ fn draw(
         ));
     }
     Ok(d)
+}
+
+/// What a level needs of a drawing, checked on the drawing alone: floor,
+/// and edge doors a corridor can take. Errors as [`draw`]'s.
+fn usable(d: &Drawing) -> Result<(), (Option<(usize, usize)>, String)> {
+    let at = |x: u16, y: u16| Some((usize::from(y) + 1, usize::from(x) + 1));
+    // A level knows a room by its floor: a vault of doors and corridors
+    // alone would be a room nothing joins, and every level it stood in
+    // would fail its own checks.
+    if !d.cells.iter().any(|c| c.is_floor()) {
+        return Err((
+            None,
+            "the vault has no floor: a vault is a room, and needs at least one cell of floor \
+             (., < or >, or a monster's letter) for its doors to lead to"
+                .into(),
+        ));
+    }
+    // Each edge door must be one a corridor can take, or a level would
+    // try it in vain: corridors open no door beside another door, and
+    // come to an edge door straight from outside, across from a cell the
+    // vault owns (what the generator calls the door's porch).
+    for (x, y) in d.entrances() {
+        if let Some((ix, iy)) = d
+            .neighbours(x, y)
+            .find(|&(a, b)| d.cell(a, b) == VaultCell::Door && !d.on_edge(a, b))
+        {
+            return Err((
+                at(x, y),
+                format!(
+                    "this door on the edge opens onto the inner door at row {}, column {}: a \
+                     corridor never opens a door beside another door, so none could come in \
+                     here; put floor (.) or corridor (#) between them",
+                    iy + 1,
+                    ix + 1
+                ),
+            ));
+        }
+        if !d.has_porch(x, y) {
+            return Err((
+                at(x, y),
+                "no corridor can come to this door: corridors come to a door on the edge \
+                 straight from outside, across from a cell of the vault's own (floor, \
+                 corridor, rock or an inner door), and this door has ? or another edge door \
+                 there"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -768,6 +897,72 @@ mod tests {
         assert_eq!(nowhere.cell, Some((1, 1)));
         assert!(one(&[]).unwrap_err().message.contains("empty"));
         assert!(one(&["", ""]).unwrap_err().message.contains("empty"));
+    }
+
+    /// A vault list read back from a save or journal is held to what later
+    /// code relies on, not to what a level needs: its run proved its stack,
+    /// so a vault no level can use was never placed, and the run plays.
+    #[test]
+    fn a_saved_list_keeps_a_vault_no_level_could_use() {
+        let draft = VaultDraft {
+            name: "no floor".into(),
+            depths: Range::new(1, 5),
+            weight: 1,
+            rotate: false,
+            mirror: false,
+            map: vec!["x+x".into(), "x#x".into(), "xxx".into()],
+        };
+        assert!(build(std::slice::from_ref(&draft), &|_| false).is_err());
+        let saved = build_as(&[draft], &|_| false, Usable::NotRequired).unwrap();
+        assert_eq!(Vault::check_list(&saved), Ok(()));
+    }
+
+    /// What a level needs of a drawing, checked on the drawing: floor for
+    /// its doors to lead to, and edge doors a corridor can take.
+    #[test]
+    fn drawings_a_level_could_not_use_are_refused() {
+        let no_floor = one(&["x+x", "x#x", "xxx"]).unwrap_err();
+        assert_eq!((no_floor.field, no_floor.cell), ("map", None));
+        assert!(no_floor.message.starts_with("the vault has no floor"));
+        // Stairs and monsters stand on floor.
+        assert!(one(&["x+x", "x>x", "xxx"]).is_ok());
+        assert!(one(&["x+x", "xrx", "xxx"]).is_ok());
+        // An edge door onto an inner door.
+        let doors = one(&["x+x", "x+x", "x.x", "xxx"]).unwrap_err();
+        assert_eq!(doors.cell, Some((1, 2)));
+        assert!(
+            doors
+                .message
+                .starts_with("this door on the edge opens onto the inner door at row 2, column 2"),
+            "{}",
+            doors.message
+        );
+        // A `?` behind an edge door: no corridor can come to it, though it
+        // leads in beside another door.
+        let open = one(&["x++xx", "x?..x", "xxxxx"]).unwrap_err();
+        assert_eq!(open.cell, Some((1, 2)));
+        assert!(
+            open.message
+                .starts_with("no corridor can come to this door")
+        );
+        // A corner door is reached from the side whose inward cell is rock.
+        assert!(one(&["++xx", "x..x", "xxxx"]).is_ok());
+        // Two edge doors round a corner: neither side is the vault's own.
+        let corner = one(&["++xx", "+..x", "xxxx"]).unwrap_err();
+        assert_eq!(corner.cell, Some((1, 1)));
+    }
+
+    /// A name that would steer a terminal is refused, and shown escaped.
+    #[test]
+    fn control_characters_in_names_are_refused_and_shown_escaped() {
+        let e = build(&[draft("red\u{1b}[31m", &["x+x", "x.x", "xxx"])], &monsters).unwrap_err();
+        assert_eq!(e.field, "name");
+        assert_eq!(
+            e.to_string(),
+            "vault \"red\\u{1b}[31m\": must not contain control characters"
+        );
+        // Names are not otherwise limited.
+        assert!(build(&[draft("café \"bar\"", &["x+x", "x.x", "xxx"])], &monsters).is_ok());
     }
 
     #[test]

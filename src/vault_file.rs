@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use crate::ron_diag::{ConfigError, Location, parse};
+use crate::ron_diag::{ConfigError, Location, parse, read_text};
 use crate::vault::{Vault, VaultDraft, VaultProblem, build};
 
 /// Reads, parses and checks a vault file. `is_monster` says which letters
@@ -30,11 +30,7 @@ pub fn load_vaults_for(
     is_monster: &dyn Fn(char) -> bool,
     level: Option<(u16, u16)>,
 ) -> Result<Vec<Vault>, ConfigError> {
-    let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-        path: origin.clone(),
-        source,
-    })?;
+    let (text, origin) = read_text(path)?;
     vaults_from_ron_for(&text, &origin, is_monster, level)
 }
 

@@ -1,6 +1,8 @@
 //! The `delve` binary: formats, determinism, errors and exit codes.
 
-use crate::common::{TempDir, damage, delve, ok, readme, readme_example, refused, stderr, stdout};
+use crate::common::{
+    TempDir, assert_contains, damage, delve, ok, readme, readme_example, refused, stderr, stdout,
+};
 
 #[test]
 fn ascii_has_exact_shape() {
@@ -41,9 +43,10 @@ fn random_seed_is_printed_and_reproduces() {
     let out = delve(&["generate", "--config", &cfg]);
     ok(&out);
     let err = stderr(&out);
+    // After the note that the config has no profiles.
     let seed = err
-        .trim()
-        .strip_prefix("seed: ")
+        .lines()
+        .find_map(|l| l.strip_prefix("seed: "))
         .expect("seed: N on stderr");
     let again = delve(&["generate", "--config", &cfg, "--seed", seed]);
     assert_eq!(out.stdout, again.stdout);
@@ -686,4 +689,73 @@ fn readme_loop_counts_are_the_measured_ones() {
         how.contains(&format!("against {mean} ")),
         "How a level is made does not say {mean} loops a level: {how}"
     );
+}
+
+/// Issue 23, item 29: a `--config` file without `profiles` drops the
+/// shipped progression by depth, which a newcomer does not expect: delve
+/// says so once on stderr. A copy of data/default.ron with one setting
+/// changed keeps the progression (the way the README shows), and says
+/// nothing.
+#[test]
+fn a_config_without_profiles_says_every_depth_uses_its_settings() {
+    let dir = TempDir::new("no-profiles");
+    let plain = dir.file("lives.ron", "(simulation: (lives: 1))");
+    let note = format!("delve: note: {plain} has no profiles: every depth uses its settings");
+    for args in [
+        vec![
+            "generate", "--seed", "1", "--levels", "2", "--config", &plain,
+        ],
+        vec!["stats", "--seed", "1", "--levels", "2", "--config", &plain],
+        vec![
+            "simulate", "--seed", "1", "--turns", "10", "--config", &plain,
+        ],
+    ] {
+        let o = delve(&args);
+        ok(&o);
+        let err = stderr(&o);
+        assert_eq!(err.matches(&note).count(), 1, "{args:?}: {err}");
+    }
+    // A file that writes `profiles: []` means it: no note.
+    let none = dir.file("none.ron", "(simulation: (lives: 1), profiles: [])");
+    let o = delve(&[
+        "generate", "--seed", "1", "--levels", "2", "--config", &none,
+    ]);
+    ok(&o);
+    assert_eq!(stderr(&o), "", "profiles written empty on purpose");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/default.ron")).unwrap();
+    assert_eq!(shipped.matches("lives: 3,").count(), 1);
+    let copy = dir.file("copy.ron", &shipped.replace("lives: 3,", "lives: 1,"));
+    let with_copy = delve(&["generate", "--seed", "4", "--config", &copy]);
+    ok(&with_copy);
+    assert_eq!(stderr(&with_copy), "", "a file with profiles needs no note");
+    let without = delve(&["generate", "--seed", "4"]);
+    ok(&without);
+    assert_eq!(
+        stdout(&with_copy),
+        stdout(&without),
+        "the progression is kept"
+    );
+    assert!(
+        readme().contains("copy of [`data/default.ron`](data/default.ron)"),
+        "the README shows how to keep the progression"
+    );
+}
+
+#[test]
+fn batch_jobs_are_lowered_to_the_cores_and_said() {
+    // Issue 23, item 11: --jobs up to 1024 ran that many runs at once (32
+    // of a large config aborted on memory). The threads are lowered to the
+    // cores (and to the memory), with a note; the results never change.
+    let many = delve(&[
+        "simulate", "--runs", "3", "--jobs", "1024", "--turns", "20", "--seed", "5",
+    ]);
+    ok(&many);
+    assert_contains(&stderr(&many), "--jobs 1024 lowered to ");
+    let one = delve(&[
+        "simulate", "--runs", "3", "--jobs", "1", "--turns", "20", "--seed", "5",
+    ]);
+    ok(&one);
+    assert_eq!(stderr(&one), "");
+    assert_eq!(stdout(&many), stdout(&one));
 }

@@ -6,6 +6,7 @@ use delve::config::{Goal, SimulationConfig};
 use delve::dice::Dice;
 use delve::geom::Rect;
 use delve::sim::batch::run_batch;
+use delve::sim::game::Pack;
 use delve::sim::item::{Item, ItemClass, PotionEffect, ScrollEffect};
 use delve::sim::{Action, Event, ItemKind, MonsterKind, Outcome, Run, Trait, autopilot};
 use delve::view::{App, Key, Keymap, Mode};
@@ -270,7 +271,7 @@ fn with_pack(names: &[&str]) -> Run {
         &[],
     );
     let kinds: Vec<u16> = names.iter().map(|n| kind_named(&run, n)).collect();
-    run.combat_mut().unwrap().hero.pack = kinds;
+    run.combat_mut().unwrap().hero.pack = Pack::of(&kinds);
     run
 }
 
@@ -286,13 +287,13 @@ fn potions_heal_strengthen_and_harden() {
     let healed = run.hp();
     // 6+2d6: 8 to 18, capped at 20.
     assert!((11..=20).contains(&healed), "{healed}");
-    assert_eq!(run.combat().unwrap().hero.pack.len(), 2);
+    assert_eq!(run.combat().unwrap().hero.pack.items(), 2);
     let max = run.max_hp();
-    run.step(Action::Quaff { slot: 0 }).unwrap();
+    run.step(Action::Quaff { slot: 1 }).unwrap();
     assert_eq!(run.max_hp(), max + 6);
     assert_eq!(run.hp(), healed + 6);
     let armour = run.combat().unwrap().armour(run.turn());
-    run.step(Action::Quaff { slot: 0 }).unwrap();
+    run.step(Action::Quaff { slot: 2 }).unwrap();
     assert_eq!(run.combat().unwrap().armour(run.turn()), armour + 6);
     for _ in 0..80 {
         run.step(Action::Wait).unwrap();
@@ -325,7 +326,7 @@ fn scrolls_map_the_level_and_teleport() {
         .count();
     assert_eq!(unseen_after, 0, "{unseen} open cells were unseen before");
     let before = run.player().pos;
-    let events = run.step(Action::Read { slot: 0 }).unwrap();
+    let events = run.step(Action::Read { slot: 1 }).unwrap();
     assert!(
         events.iter().any(|e| matches!(e, Event::Moved { .. })),
         "{events:?}"
@@ -341,16 +342,19 @@ fn wielding_changes_the_damage_and_swaps_the_old_weapon_back() {
     run.step(Action::Wield { slot: 0 }).unwrap();
     let dagger = kind_named(&run, "dagger");
     assert_eq!(run.combat().unwrap().hero.weapon, Some(dagger));
-    // Wielding the hammer puts the dagger back in the pack.
-    run.step(Action::Wield { slot: 0 }).unwrap();
+    // Wielding the hammer (b) puts the dagger back in the pack...
+    run.step(Action::Wield { slot: 1 }).unwrap();
     let state = run.combat().unwrap();
     assert_eq!(state.kind(state.hero.weapon.unwrap()).name, "war hammer");
-    assert!(state.hero.pack.contains(&dagger));
+    // ...at the letter the hammer left (b), the mail keeping its own (c).
+    assert_eq!(state.hero.pack.get(1).map(|l| l.kind), Some(dagger));
     let slot = state
         .hero
         .pack
-        .iter()
-        .position(|&k| state.kind(k).name == "chain mail");
+        .lines()
+        .find(|(_, l)| state.kind(l.kind).name == "chain mail")
+        .map(|(i, _)| i);
+    assert_eq!(slot, Some(2));
     run.step(Action::Wield {
         slot: slot.unwrap() as u8,
     })
@@ -364,7 +368,7 @@ fn wielding_changes_the_damage_and_swaps_the_old_weapon_back() {
 fn every_shipped_item_kind_can_be_used() {
     for (i, kind) in ItemKind::defaults().iter().enumerate() {
         let mut run = with_pack(&[]);
-        run.combat_mut().unwrap().hero.pack = vec![i as u16];
+        run.combat_mut().unwrap().hero.pack = Pack::of(&[i as u16]);
         run.combat_mut().unwrap().hero.hp = 5;
         let action = match kind.class {
             ItemClass::Weapon { .. } | ItemClass::Armour { .. } => Action::Wield { slot: 0 },
@@ -423,7 +427,7 @@ fn items_through_the_keys() {
     };
     typed(&mut app, "g,g");
     let state = app.run().combat().unwrap();
-    assert_eq!(state.hero.pack, vec![dagger, healing, mapping]);
+    assert_eq!(state.hero.pack, Pack::of(&[dagger, healing, mapping]));
     assert_eq!(app.run().turn(), 3);
     typed(&mut app, "i");
     assert_eq!(app.mode(), Mode::Inventory);
@@ -432,10 +436,10 @@ fn items_through_the_keys() {
     app.press(Key::Esc).unwrap();
     typed(&mut app, "wa");
     assert_eq!(app.run().combat().unwrap().hero.weapon, Some(dagger));
-    // The pack closes up: the potion is now a, the scroll b.
-    typed(&mut app, "qa");
+    // Every item keeps its letter: the potion is still b, the scroll c.
+    typed(&mut app, "qb");
     assert!(app.run().hp() > 4);
-    typed(&mut app, "ra");
+    typed(&mut app, "rc");
     assert!(app.run().combat().unwrap().hero.pack.is_empty());
     // Nothing left to drop: the prompt is not even asked.
     typed(&mut app, "d");
@@ -687,7 +691,12 @@ mod cli {
                 "--jobs", jobs, "--format", format,
             ]);
             ok(&out);
-            assert!(out.stderr.is_empty(), "a pipe gets no progress bar");
+            // Only the note that the config has no profiles.
+            let err = String::from_utf8(out.stderr.clone()).unwrap();
+            assert!(
+                err.lines().all(|l| l.starts_with("delve: note: ")),
+                "a pipe gets no progress bar: {err}"
+            );
             stdout(&out)
         };
         let text = run("1", "text");
@@ -776,5 +785,132 @@ mod cli {
             let before: String = row.chars().take(depth_end).collect();
             assert!(before.ends_with(" 1"), "{scores}");
         }
+    }
+}
+
+/// Issue 23, item 21: letters shifted when an item was used (so `r h` then
+/// read nothing, and `q` or `d` could take another item), and identical
+/// potions took a letter each. Under the second rules an item keeps its
+/// letter while carried, and identical potions and scrolls stack; under the
+/// first, which old runs keep, letters close up as they did.
+#[test]
+fn pack_letters_stay_and_identical_potions_stack() {
+    let mut run = with_pack(&[]);
+    let here = run.player().pos;
+    let healing = kind_named(&run, "potion of healing");
+    let mapping = kind_named(&run, "scroll of magic mapping");
+    let dagger = kind_named(&run, "dagger");
+    let drop_here = |run: &mut Run, kinds: &[u16]| {
+        run.combat_mut().unwrap().floors[0].items =
+            kinds.iter().map(|&kind| Item { kind, pos: here }).collect();
+    };
+    // Picked up top first: dagger, healing, mapping, healing, healing.
+    drop_here(&mut run, &[healing, healing, mapping, healing, dagger]);
+    for _ in 0..5 {
+        assert_ne!(run.step(Action::PickUp).unwrap(), [Event::Blocked]);
+    }
+    let pack = &run.combat().unwrap().hero.pack;
+    let lines: Vec<(usize, u16, u16)> = pack.lines().map(|(i, l)| (i, l.kind, l.count)).collect();
+    assert_eq!(
+        lines,
+        vec![(0, dagger, 1), (1, healing, 3), (2, mapping, 1)]
+    );
+    assert!(
+        run.log()
+            .last()
+            .unwrap()
+            .starts_with("b - 3 potions of healing"),
+        "{:?}",
+        run.log()
+    );
+    // Drinking one leaves two at b; reading c leaves a and b as they were.
+    run.combat_mut().unwrap().hero.hp = 3;
+    run.step(Action::Quaff { slot: 1 }).unwrap();
+    run.step(Action::Read { slot: 2 }).unwrap();
+    let pack = &run.combat().unwrap().hero.pack;
+    assert_eq!(pack.get(1).map(|l| (l.kind, l.count)), Some((healing, 2)));
+    assert_eq!(pack.get(0).map(|l| l.kind), Some(dagger));
+    // Wielding a leaves a empty: b is still the potions.
+    run.step(Action::Wield { slot: 0 }).unwrap();
+    let pack = &run.combat().unwrap().hero.pack;
+    assert_eq!(pack.get(0), None);
+    assert_eq!(pack.get(1).map(|l| (l.kind, l.count)), Some((healing, 2)));
+    // A new item takes the first free letter.
+    drop_here(&mut run, &[mapping]);
+    run.step(Action::PickUp).unwrap();
+    assert_eq!(
+        run.combat().unwrap().hero.pack.get(0).map(|l| l.kind),
+        Some(mapping)
+    );
+
+    // The first rules, as a run saved before them keeps: a letter each,
+    // closing up.
+    let mut old = Run::on_level(
+        Config {
+            revisions: delve::config::Revisions::FIRST,
+            ..combat_config(100)
+        },
+        vec![brute("rat", 1, 1)],
+        room_level(),
+        Pos::new(5, 3),
+        &[],
+    );
+    drop_here(&mut old, &[healing, healing, dagger]);
+    for _ in 0..3 {
+        old.step(Action::PickUp).unwrap();
+    }
+    assert_eq!(
+        old.combat().unwrap().hero.pack,
+        Pack::of(&[dagger, healing, healing])
+    );
+    old.step(Action::Wield { slot: 0 }).unwrap();
+    assert_eq!(
+        old.combat().unwrap().hero.pack,
+        Pack::of(&[healing, healing])
+    );
+}
+
+/// A full pack refuses a pickup and, the refusal being no step of the run,
+/// writes nothing to its log (it did, so a journal could not replay it).
+#[test]
+fn a_full_pack_refuses_without_a_word_in_the_log() {
+    let mut run = with_pack(&["dagger"; 26]);
+    let here = run.player().pos;
+    let mail = kind_named(&run, "chain mail");
+    run.combat_mut().unwrap().floors[0].items = vec![Item {
+        kind: mail,
+        pos: here,
+    }];
+    let log = run.log().to_vec();
+    assert_eq!(run.step(Action::PickUp).unwrap(), [Event::Blocked]);
+    assert_eq!(run.log(), &log[..]);
+}
+
+/// Issue 23, item 24: "1 lives left" in the run's log. The second rules
+/// count in English; the first keep their words, which replays of runs
+/// made under them must say again.
+#[test]
+fn one_life_left_is_said_in_english() {
+    for (revisions, want) in [
+        (delve::config::Revisions::CURRENT, "(1 life left)"),
+        (delve::config::Revisions::FIRST, "(1 lives left)"),
+    ] {
+        let mut config = combat_config(100);
+        config.simulation.lives = 2;
+        config.revisions = revisions;
+        let mut run = Run::on_level(
+            config,
+            vec![brute("ogre", 50, 25)],
+            room_level(),
+            Pos::new(8, 3),
+            &[(0, Pos::new(9, 3))],
+        );
+        run.step(Action::Wait).unwrap();
+        assert_eq!(run.player().lives, 1);
+        assert!(
+            run.log().iter().any(|l| l.contains(want)),
+            "{want}: {:?}",
+            run.log()
+        );
     }
 }

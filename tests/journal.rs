@@ -145,7 +145,7 @@ fn a_recording_that_does_not_fit_is_refused() {
     let mut replay = Replay::new(config, MonsterKind::defaults(), 5, recording).unwrap();
     let err = replay.step().unwrap_err().to_string();
     assert!(
-        err.contains("recorded action 0 (Ascend) at turn 0"),
+        err.contains("recorded action 0 (ascend) at turn 0"),
         "{err}"
     );
 }
@@ -206,7 +206,7 @@ fn a_check_names_where_a_replay_parts() {
     match refused.parting {
         Some(Parting::Refused {
             turn: 50, ref what, ..
-        }) => assert!(what.contains("Ascend"), "{what}"),
+        }) => assert!(what.contains("(ascend)"), "{what}"),
         other => panic!("{other:?}"),
     }
 }
@@ -269,8 +269,23 @@ fn a_run_comes_back_from_its_journal() {
     };
     writer.append(&recording, now).unwrap();
 
+    // The save (turn 400) is intact, but the journal goes further, as a
+    // crash between the journal's append and the save leaves it: the
+    // journal's run is loaded, and the save named (issue 23, item 6).
     let got = read_run(&saves, "r", &mut |_| {}).unwrap();
-    assert_eq!((got.source, got.run.turn()), (Source::Save, 400));
+    assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
+    assert_eq!(got.run.digest(), run.digest());
+    assert_eq!(
+        got.passed_over.as_ref().map(|(s, b)| (*s, b.turn)),
+        Some((Source::Save, 400))
+    );
+    assert!(
+        got.notes
+            .iter()
+            .any(|n| n.contains("r.sav is at turn 400 but") && n.contains("reaches turn 450")),
+        "{:?}",
+        got.notes
+    );
 
     std::fs::write(saves.file("r"), b"DELVESAV and then nonsense").unwrap();
     // The backup (turn 200) is intact, but the journal takes the same run
@@ -278,7 +293,10 @@ fn a_run_comes_back_from_its_journal() {
     let got = read_run(&saves, "r", &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
     assert_eq!(got.run.digest(), run.digest());
-    assert_eq!(got.backup.as_ref().map(|b| b.turn), Some(200));
+    assert_eq!(
+        got.passed_over.as_ref().map(|(s, b)| (*s, b.turn)),
+        Some((Source::Backup, 200))
+    );
     assert!(got.notes[0].contains("r.sav"), "{:?}", got.notes);
     assert!(
         got.notes[1].contains("r.sav.bak is at turn 200 but")
@@ -292,7 +310,7 @@ fn a_run_comes_back_from_its_journal() {
     std::fs::rename(&journal, &away).unwrap();
     let got = read_run(&saves, "r", &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Backup, 200));
-    assert!(got.backup.is_none());
+    assert!(got.passed_over.is_none());
     std::fs::rename(&away, &journal).unwrap();
 
     let mut backup = std::fs::read(saves.backup("r")).unwrap();
@@ -380,6 +398,32 @@ fn a_save_check_compares_with_journal_and_save() {
         "{:?}",
         v.lines
     );
+}
+
+/// The journal written beside tests/fixtures/format-5.sav by the build
+/// that wrote the save (start in save format 5): it decodes to the first
+/// revisions and replays through its checkpoints to the save's state.
+#[test]
+fn a_format_5_journal_replays_to_its_save() {
+    use delve::journal::check::{Expected, check, start_run};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let journal = delve::journal::read_file(&dir.join("format-5.journal")).unwrap();
+    assert_eq!(
+        journal.start.config.revisions,
+        delve::config::Revisions::FIRST
+    );
+    let (save, _) = delve::save::read_and_decode(&dir.join("format-5.sav")).unwrap();
+    assert_eq!(journal.start, delve::journal::session::start_of(&save));
+    let points: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
+    let checked = check(
+        start_run(&journal.start).unwrap(),
+        &journal.recording,
+        &points,
+        &mut |_| {},
+    );
+    assert_eq!(checked.parting, None);
+    assert_eq!(checked.agreed, points.len());
+    assert_eq!(checked.run.digest(), save.digest());
 }
 
 /// A committed journal (tests/fixtures/recorded.journal: seed 3, a 60x30
@@ -913,6 +957,317 @@ mod cli {
         assert_eq!(
             std::fs::read(saves.join("r.journal.ahead-1")).unwrap(),
             journal
+        );
+    }
+
+    /// Sets a block's header field (a u64 at `offset` in its 48-byte
+    /// header) and makes its checksum right again, as a forger would.
+    fn forge(journal: &mut [u8], (at, len): (usize, usize), offset: usize, value: u64) {
+        journal[at + offset..at + offset + 8].copy_from_slice(&value.to_le_bytes());
+        let crc = crc32fast::hash(&journal[at + 8..at + len]);
+        journal[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    /// A run saved at turn 300 and again at 600, then its save put back as
+    /// it was at 300: what a crash between the journal's append and the
+    /// save leaves (the journal 300 actions ahead of an intact save).
+    /// Returns the digest at turn 600.
+    fn journal_ahead_of_its_save(saves: &std::path::Path) -> String {
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "k",
+        ]));
+        let at_300 = std::fs::read(saves.join("k.sav")).unwrap();
+        let second = run(&["simulate", "--load", "k", "--turns", "300", "--save", "k"]);
+        ok(&second);
+        std::fs::write(saves.join("k.sav"), at_300).unwrap();
+        digest(&stdout(&second))
+    }
+
+    /// Issue 23, item 6: after a crash the journal holds 300 actions more
+    /// than the intact save. `--load` took the save's turn without a word,
+    /// and `--load --save` set the journal aside; now simulate takes the
+    /// journal's run and says so, `verify` and `saves` say which run
+    /// loading uses, and going on keeps the journal.
+    #[test]
+    fn a_journal_ahead_of_an_intact_save_is_loaded_and_said() {
+        let dir = TempDir::new("journal-ahead-of-save");
+        let saves = dir.path();
+        let at_600 = journal_ahead_of_its_save(saves);
+        let run = |args: &[&str]| delve_in(saves, args);
+        let loaded = run(&["simulate", "--load", "k", "--turns", "0"]);
+        ok(&loaded);
+        assert!(
+            stdout(&loaded).starts_with("turns: 600\n"),
+            "{}",
+            stdout(&loaded)
+        );
+        assert_eq!(digest(&stdout(&loaded)), at_600);
+        let err = stderr(&loaded);
+        assert!(
+            err.contains("k.sav is at turn 300 but")
+                && err.contains("k.journal reaches turn 600")
+                && err.contains("loaded the journal's run"),
+            "{err}"
+        );
+        let verify = run(&["verify", "k"]);
+        ok(&verify);
+        assert_contains(
+            &stdout(&verify),
+            "journal: loading k uses the journal's run, at depth",
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("k ")).unwrap();
+        assert!(
+            row.contains(
+                "ok, but --load uses the journal's run, rebuilt from k.journal to turn 600"
+            ),
+            "{row}"
+        );
+        // `play` asks; with no terminal it says what it would offer.
+        let play = run(&["play", "--load", "k"]);
+        assert_eq!(play.status.code(), Some(1), "{}", stderr(&play));
+        assert_contains(&stderr(&play), "k.journal reaches turn 600");
+        let more = run(&["simulate", "--load", "k", "--turns", "5", "--save", "k"]);
+        ok(&more);
+        assert!(
+            stdout(&more).starts_with("turns: 605\n"),
+            "{}",
+            stdout(&more)
+        );
+        assert!(!saves.join("k.journal.ahead-1").exists());
+        let verify = run(&["verify", "k"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: agrees");
+    }
+
+    /// Issue 23, item 5: a checkpoint forged at the save's own last action
+    /// was never compared: `verify` said the journal agreed, continuing
+    /// kept the bad block, and the journal could then rebuild nothing. Now
+    /// `verify` says it disagrees, and continuing writes the block again.
+    #[test]
+    fn a_wrong_checkpoint_at_the_saves_last_action_is_found_and_mended() {
+        let dir = TempDir::new("journal-last-checkpoint");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "w",
+        ]));
+        let path = saves.join("w.journal");
+        let mut journal = std::fs::read(&path).unwrap();
+        let last = *blocks(&journal).last().unwrap();
+        assert_eq!(block_end(&journal, last), 300);
+        forge(&mut journal, last, 40, 0x1234);
+        std::fs::write(&path, &journal).unwrap();
+        let verify = run(&["verify", "w"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: DISAGREES");
+        let more = run(&["simulate", "--load", "w", "--turns", "0", "--save", "w"]);
+        ok(&more);
+        assert_contains(&stderr(&more), "wrote that block again from the save");
+        let verify = run(&["verify", "w"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: agrees");
+    }
+
+    /// Issue 23, items 5 and 7: a rebuild that meets a block that does not
+    /// replay as recorded keeps everything before it (it refused the
+    /// whole journal), and says what it checked and to which turn.
+    #[test]
+    fn a_rebuild_keeps_what_agrees_and_says_what_it_checked() {
+        let dir = TempDir::new("journal-keeps-before");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "b",
+        ]));
+        ok(&run(&[
+            "simulate", "--load", "b", "--turns", "300", "--save", "b",
+        ]));
+        std::fs::remove_file(saves.join("b.sav")).unwrap();
+        std::fs::remove_file(saves.join("b.sav.bak")).unwrap();
+        let path = saves.join("b.journal");
+        let intact = std::fs::read(&path).unwrap();
+        let list = blocks(&intact);
+        let last = *list.last().unwrap();
+        assert_eq!(block_end(&intact, last), 600);
+        let before = block_end(&intact, list[list.len() - 2]);
+
+        // The last block's checkpoint forged: the run comes back to the
+        // checkpoint before it.
+        let mut journal = intact.clone();
+        forge(&mut journal, last, 40, 0x1234);
+        std::fs::write(&path, &journal).unwrap();
+        let loaded = run(&["simulate", "--load", "b", "--turns", "0"]);
+        ok(&loaded);
+        let out = stdout(&loaded);
+        assert!(out.starts_with(&format!("turns: {before}\n")), "{out}");
+        let err = stderr(&loaded);
+        assert!(
+            err.contains(&format!("does not replay as recorded after turn {before}"))
+                && err.contains(&format!("kept the run to turn {before}")),
+            "{err}"
+        );
+
+        // The last block without its checkpoint (the flag cleared): it is
+        // replayed, and said to be unchecked.
+        let mut journal = intact.clone();
+        journal[last.0 + 9] &= !2;
+        let crc = crc32fast::hash(&journal[last.0 + 8..last.0 + last.1]);
+        journal[last.0 + 4..last.0 + 8].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &journal).unwrap();
+        let loaded = run(&["simulate", "--load", "b", "--turns", "0"]);
+        ok(&loaded);
+        assert!(stdout(&loaded).starts_with("turns: 600\n"));
+        let err = stderr(&loaded);
+        assert!(
+            err.contains("600 actions replayed to turn 600")
+                && err.contains(&format!("to turn {before}; the last {} actions have no checkpoint and were replayed unchecked", 600 - before)),
+            "{err}"
+        );
+        assert!(!err.contains("replayed and checked"), "{err}");
+    }
+
+    /// Issue 23, item 4: a damaged save with no backup and an intact
+    /// journal: `verify` and `saves` said only what was wrong with the
+    /// save, though `--load` rebuilds all of it. Both say so now, and to
+    /// which turn.
+    #[test]
+    fn a_damaged_save_without_backup_names_the_journal_that_rebuilds_it() {
+        let dir = TempDir::new("journal-damaged-no-backup");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "d",
+        ]));
+        std::fs::write(saves.join("d.sav"), b"DELVESAV and then nothing").unwrap();
+        let verify = run(&["verify", "d"]);
+        assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+        let err = stderr(&verify);
+        assert!(
+            err.contains("d.sav: truncated")
+                && err.contains("d.journal rebuilds the run to depth")
+                && err.contains(", turn 300 (")
+                && err.contains("loading d uses it"),
+            "{err}"
+        );
+        let table = stdout(&run(&["saves"]));
+        let row = table.lines().find(|l| l.starts_with("d ")).unwrap();
+        assert!(
+            row.contains("truncated; --load rebuilds the run from d.journal, to turn 300"),
+            "{row}"
+        );
+    }
+
+    /// Issue 23, item 3: a save whose recording stores a start digest this
+    /// delve does not make would be continued into a journal that
+    /// disagrees from turn 0. A load checks it: when the actions replay
+    /// from the start made here to the saved state, the stored digest was
+    /// stale and is corrected; when they do not, the recording is dropped.
+    #[test]
+    fn a_loaded_recording_must_start_where_this_delve_starts_the_run() {
+        use delve::sim::{MonsterKind, Run, autopilot};
+        let dir = TempDir::new("journal-start-digest");
+        let saves = dir.path();
+        let config = delve::Config {
+            width: 60,
+            height: 30,
+            levels: 4,
+            ..delve::Config::default()
+        };
+        let mut run = Run::new(config, MonsterKind::defaults(), 5).unwrap();
+        while run.turn() < 100 {
+            let action = autopilot(&mut run);
+            run.step(action).unwrap();
+        }
+        let mut stale = run.clone();
+        stale.correct_start_digest(0x5eed);
+        std::fs::write(saves.join("s.sav"), delve::save::encode(&stale, 0)).unwrap();
+        let verify = delve_in(saves, &["verify", "s"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "stores the start digest 0000000000005eed");
+        assert_contains(
+            &stdout(&verify),
+            "the stored digest was stale and is corrected",
+        );
+        let more = delve_in(
+            saves,
+            &["simulate", "--load", "s", "--turns", "20", "--save", "s"],
+        );
+        ok(&more);
+        let verify = delve_in(saves, &["verify", "s"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: agrees");
+
+        // A state its actions do not reach: the recording is dropped.
+        let mut forged = run.clone();
+        forged.correct_start_digest(0x5eed);
+        forged.combat_mut().expect("a Combat run").hero.xp += 1;
+        std::fs::write(saves.join("f.sav"), delve::save::encode(&forged, 0)).unwrap();
+        let loaded = delve_in(
+            saves,
+            &["simulate", "--load", "f", "--turns", "0", "--save", "f"],
+        );
+        ok(&loaded);
+        let err = stderr(&loaded);
+        assert!(
+            err.contains("its recording does not replay on this delve")
+                && err.contains("keeps no journal"),
+            "{err}"
+        );
+        assert!(!saves.join("f.journal").exists());
+    }
+
+    /// Issue 23, item 1: a few bytes of journal can ask for any number of
+    /// expensive turns (a thousand monsters a level, half a million waits
+    /// claimed in one record). A replay stops after a fixed amount of work
+    /// (counted by the simulation, never timed), says so, and keeps what
+    /// it checked.
+    #[test]
+    fn a_replay_stops_after_a_bounded_amount_of_work() {
+        use delve::journal::session::start_of;
+        use delve::journal::{Checkpoint, encode};
+        use delve::sim::record::Recording;
+        use delve::sim::{Action, MonsterKind, Run};
+        let dir = TempDir::new("journal-work-bound");
+        let saves = dir.path();
+        let mut config = delve::Config::shipped();
+        config.simulation.lives = 99;
+        config.simulation.combat.player_hp = 1000;
+        config.simulation.monsters_first_level = 1000;
+        config.simulation.monsters_max = 1000;
+        config.profiles.clear();
+        let run = Run::new(config, MonsterKind::defaults(), 7).unwrap();
+        let waits = Recording::from_runs(vec![(Action::Wait, 500_000)]).unwrap();
+        let end = Checkpoint {
+            actions: waits.len(),
+            turn: waits.len(),
+            digest: 42,
+        };
+        let start_digest = run.recording().unwrap().start_digest();
+        let bytes = encode(&start_of(&run), start_digest, &waits, end);
+        assert!(bytes.len() < 4096, "{}", bytes.len());
+        std::fs::write(saves.join("h.journal"), bytes).unwrap();
+        let verify = delve_in(saves, &["verify", "h"]);
+        ok(&verify);
+        let out = stdout(&verify);
+        assert!(
+            out.contains("the replay stopped at turn")
+                && out.contains("more work than a replay may")
+                && out.contains("kept the run to turn 0"),
+            "{out}"
         );
     }
 

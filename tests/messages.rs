@@ -243,3 +243,30 @@ fn parse_errors_inside_list_entries_name_the_entry() {
         assert!(err.starts_with("v.ron:2:") && err.contains(want), "{err}");
     }
 }
+
+/// Issue 23, item 17, for the other names a data file gives: monster and
+/// item names that would steer a terminal are refused at the name, like a
+/// vault's, and the refusal does not echo them.
+#[test]
+fn control_characters_in_monster_and_item_names_are_refused() {
+    let dir = TempDir::new("names");
+    let monsters = dir.file(
+        "monsters.ron",
+        "[(name: \"rat\\u{1b}[2J\", glyph: 'r', colour: Red, speed: 10)]",
+    );
+    let items = dir.file(
+        "items.ron",
+        "[(name: \"knife\\u{7}\", glyph: ')', colour: Cyan, class: Weapon(damage: \"1d4\"),\n  \
+         depths: (min: 1, max: 4), rarity: 2, description: \"A knife.\")]",
+    );
+    for (flag, file) in [("--monsters", &monsters), ("--items", &items)] {
+        let err = refused(&delve(&["simulate", "--seed", "1", flag, file]));
+        assert!(
+            err.starts_with(&format!(
+                "delve: {file}:1:3: [0].name: must not contain control characters"
+            )),
+            "{err}"
+        );
+        assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    }
+}

@@ -176,3 +176,33 @@ fn labels_of_narrow_levels_do_not_run_together() {
         render::sheet_size(4, 3, 12, 1, 12)
     );
 }
+
+/// Issue 23, item 28: `--out x.jpg` wrote a PNG under a JPEG's name. A name
+/// whose extension says another format is refused before anything is
+/// made; `.png` in any case, or no extension, is written.
+#[test]
+fn render_refuses_a_file_name_of_another_format() {
+    let dir = TempDir::new("render-ext");
+    for name in ["x.jpg", "x.JPEG", "x.gif", "x.png.bak"] {
+        let path = dir.join(name).display().to_string();
+        let o = delve(&["render", "--seed", "1", "--out", &path]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("--out {path}: delve render writes PNG pictures")),
+            "{err}"
+        );
+        assert!(!dir.join(name).exists(), "{name} was written");
+    }
+    for name in ["y.png", "y.PNG", "picture"] {
+        let path = dir.join(name).display().to_string();
+        let cfg = dir.file("small.ron", "(width: 30, height: 15, levels: 1)");
+        ok(&delve(&[
+            "render", "--seed", "1", "--config", &cfg, "--out", &path,
+        ]));
+        assert!(
+            std::fs::read(&path).unwrap().starts_with(b"\x89PNG"),
+            "{name}"
+        );
+    }
+}

@@ -10,7 +10,7 @@ use delve::save::{self, FORMAT_VERSION, HEADER_LEN, SaveDir, SaveError, SaveLock
 use delve::sim::{MonsterKind, Run, Trait, autopilot};
 use proptest::prelude::*;
 
-use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr};
+use crate::common::{DELVE, TempDir, damage, delve_in, ok, stderr, stdout};
 
 pub fn small_config() -> Config {
     Config::from_ron("(width: 40, height: 20, levels: 2)", "t").unwrap()
@@ -245,6 +245,38 @@ fn every_shipped_format_still_loads() {
 }
 
 #[test]
+fn every_shipped_fixture_regenerates_its_stored_start() {
+    // A recording is only worth keeping if its start can be made again:
+    // every shipped save with a recording, and the shipped journal, must
+    // regenerate the start state whose digest they store.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    for version in 1..=FORMAT_VERSION {
+        let file = dir.join(format!("format-{version}.sav"));
+        let (run, _) = save::read_and_decode(&file).unwrap();
+        let Some(recording) = run.recording() else {
+            continue;
+        };
+        let start = delve::journal::check::start_run(&delve::journal::session::start_of(&run))
+            .unwrap_or_else(|e| panic!("format {version}: {e}"));
+        assert_eq!(
+            format!("{:016x}", start.digest()),
+            format!("{:016x}", recording.start_digest()),
+            "format {version}: the start does not regenerate"
+        );
+        checked += 1;
+    }
+    let journal = delve::journal::read_file(&dir.join("recorded.journal")).unwrap();
+    let start = delve::journal::check::start_run(&journal.start).unwrap();
+    assert_eq!(
+        start.digest(),
+        journal.checkpoints[0].digest,
+        "recorded.journal"
+    );
+    assert!(checked >= 3, "formats 3 on keep recordings");
+}
+
+#[test]
 fn a_format_3_run_is_a_stomp_run_with_its_recording() {
     // Format 3 (before Combat) kept the run's actions: the run loads as
     // the Stomp run it was, and its recording replays to its state.
@@ -289,7 +321,7 @@ fn older_runs_keep_their_generation() {
     // default; a run from an older format gets none of them, so levels it
     // has not visited yet come out as they would have.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    for version in 1..FORMAT_VERSION {
+    for version in 1..5 {
         let (run, _) = save::read_and_decode(&dir.join(format!("format-{version}.sav"))).unwrap();
         let c = run.config();
         assert_eq!(c.room_loops.count, 0, "format {version}");
@@ -311,6 +343,28 @@ fn older_runs_keep_their_generation() {
             .rooms()
             .iter()
             .any(|r| matches!(r.shape, delve::Shape::Vault(_)))
+    );
+}
+
+#[test]
+fn runs_from_before_revisions_keep_the_first_ones() {
+    // Format 6 records which generator made a run's levels and which rules
+    // it plays by; every older run was made and played by the first, and
+    // keeps them, so its levels and replays come out as they were.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for version in 1..6 {
+        let (run, _) = save::read_and_decode(&dir.join(format!("format-{version}.sav"))).unwrap();
+        assert_eq!(
+            run.config().revisions,
+            delve::config::Revisions::FIRST,
+            "format {version}"
+        );
+    }
+    let (run, _) = save::read_and_decode(&dir.join("format-6.sav")).unwrap();
+    assert_eq!(run.config().revisions, delve::config::Revisions::CURRENT);
+    assert_eq!(
+        Config::default().revisions,
+        delve::config::Revisions::CURRENT
     );
 }
 
@@ -426,13 +480,15 @@ fn a_failed_write_leaves_the_previous_save_intact() {
     );
     ok(&out);
     let before = std::fs::read(dir.join("f.sav")).unwrap();
-    // Make keeping the backup fail: a non-empty directory where it goes.
+    // A non-empty directory where the backup goes: refused as something
+    // delve did not make, before anything is written.
     std::fs::create_dir_all(dir.join("f.sav.bak/blocker")).unwrap();
     let out = delve_in(
         dir.path(),
         &["simulate", "--load", "f", "--turns", "30", "--save", "f"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("a directory"), "{}", stderr(&out));
     assert_eq!(std::fs::read(dir.join("f.sav")).unwrap(), before);
     ok(&delve_in(dir.path(), &["verify", "f"]));
     let leftovers = temporary_files(dir.path());
@@ -465,17 +521,26 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
         .output()
         .map(|o| o.stdout == b"0\n")
         .unwrap_or(false);
-    let mut cmd = if root {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
-        c
-    } else {
-        Command::new(DELVE)
+    let cmd = || {
+        if root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", DELVE]);
+            c
+        } else {
+            Command::new(DELVE)
+        }
     };
-    let out = cmd
+    let out = cmd()
         .arg("--saves-dir")
         .arg(dir.path())
         .args(["simulate", "--load", "ro", "--turns", "20", "--save", "ro"])
+        .output();
+    // Reading a run needs no write (issue 23, item 10: it took a lock
+    // file, and failed here): loading without --save plays on in memory.
+    let read_only = cmd()
+        .arg("--saves-dir")
+        .arg(dir.path())
+        .args(["simulate", "--load", "ro", "--turns", "5"])
         .output();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let Ok(out) = out else {
@@ -495,6 +560,61 @@ fn a_read_only_directory_fails_clearly_and_keeps_the_save() {
     );
     assert_eq!(std::fs::read(dir.join("ro.sav")).unwrap(), before);
     ok(&delve_in(dir.path(), &["verify", "ro"]));
+    let read_only = read_only.unwrap();
+    ok(&read_only);
+    assert!(
+        stdout(&read_only).starts_with("turns: 25\n"),
+        "{}",
+        stdout(&read_only)
+    );
+}
+
+#[test]
+fn a_refused_command_makes_nothing() {
+    // Issue 23, item 9: a command refused for bad input made the saves
+    // directory and a lock file before it checked its input.
+    let dir = TempDir::new("refused-makes-nothing");
+    let bad = dir.file("bad.ron", "(width: 10)");
+    let saves = dir.join("saves");
+    for args in [
+        &["simulate", "--config", &bad, "--turns", "5", "--save", "x"][..],
+        &["play", "--config", &bad, "--save", "x"],
+        &[
+            "simulate",
+            "--seed",
+            "1",
+            "--turns",
+            "999999999999",
+            "--save",
+            "x",
+        ],
+        &["simulate", "--load", "nothing", "--turns", "1"],
+        &["play", "--load", "nothing"],
+    ] {
+        let out = delve_in(&saves, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(!saves.exists(), "{args:?} made {}", saves.display());
+    }
+    // A name another run holds: refused, and no lock file is left.
+    ok(&delve_in(
+        &saves,
+        &["simulate", "--seed", "1", "--turns", "5", "--save", "taken"],
+    ));
+    let before: Vec<_> = std::fs::read_dir(&saves)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    std::fs::remove_file(saves.join(".taken.lock")).unwrap();
+    for args in [
+        &["simulate", "--seed", "2", "--turns", "5", "--save", "taken"][..],
+        &["play", "--seed", "2", "--save", "taken"],
+    ] {
+        let out = delve_in(&saves, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(!saves.join(".taken.lock").exists(), "{args:?} left a lock");
+    }
+    assert!(before.iter().any(|n| n == ".taken.lock"));
 }
 
 #[test]
@@ -729,5 +849,47 @@ fn a_save_that_loads_can_be_played() {
         failures.len(),
         raw.len(),
         failures[..failures.len().min(12)].join("\n")
+    );
+}
+
+/// Issue 23, item 13 (no debug text reaches a user): a level read back
+/// from a file that breaks a promise is refused naming its cells as
+/// `x,y` and its tiles in words, never as Rust values (`Pos { x: 1, y: 1
+/// }`, `DownStairs`).
+#[test]
+fn a_forged_level_is_refused_in_words() {
+    let level = delve::generate_level(&Config::default(), 1, 1).unwrap();
+    let doc = serde_json::to_value(&level).unwrap();
+    let refusal = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut forged = doc.clone();
+        change(&mut forged);
+        serde_json::from_value::<delve::Level>(forged)
+            .expect_err("refused")
+            .to_string()
+    };
+    let room = doc["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| !r["doors"].as_array().unwrap().is_empty())
+        .unwrap();
+    let said =
+        refusal(&|d| d["rooms"][room]["doors"][0]["pos"] = serde_json::json!({"x": 1, "y": 1}));
+    assert!(
+        said.starts_with(&format!(
+            "level 1: room {room} has a door at 1,1, which is no door cell"
+        )),
+        "{said}"
+    );
+    let said = refusal(&|d| d["stairs"][0]["pos"] = serde_json::json!({"x": 1, "y": 1}));
+    let way = match doc["stairs"][0]["direction"].as_str() {
+        Some("Up") => "up",
+        _ => "down",
+    };
+    assert!(
+        said.starts_with(&format!(
+            "level 1: the stairs at 1,1 are not on a {way} staircase of a room"
+        )),
+        "{said}"
     );
 }

@@ -102,12 +102,38 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
     // A link planted where this process writes its temporary file.
     let tmp = saves_dir.join(format!(".t.sav.tmp.{}", std::process::id()));
     symlink(&victim, &tmp).unwrap();
-    // And where the backup goes.
-    symlink(&victim, saves.backup("t")).unwrap();
     save_turns(&saves, &lock, "t", 1, &[10, 20]);
     untouched(&victim);
     assert_eq!(turn_of(&saves.file("t")), 20);
     assert_eq!(turn_of(&saves.backup("t")), 10);
+    // A link where the backup goes is refused, as a link anywhere is
+    // (issue 23, item 8: it was silently replaced): nothing is written,
+    // and the link, its target and the save stay as they were.
+    std::fs::remove_file(saves.backup("t")).unwrap();
+    symlink(&victim, saves.backup("t")).unwrap();
+    let run = delve::sim::Run::new(
+        delve::Config {
+            width: 40,
+            height: 20,
+            levels: 2,
+            ..delve::Config::default()
+        },
+        delve::sim::MonsterKind::defaults(),
+        1,
+    )
+    .unwrap();
+    let before = std::fs::read(saves.file("t")).unwrap();
+    match saves.save("t", &run, 0, &lock) {
+        Err(SaveError::NotRegular { kind, .. }) => assert_eq!(kind, "a symbolic link"),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        std::fs::symlink_metadata(saves.backup("t"))
+            .unwrap()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(saves.file("t")).unwrap(), before);
+    untouched(&victim);
     drop(lock);
     // A link in place of the save itself is refused by every command.
     symlink(&victim, saves.file("l")).unwrap();

@@ -474,3 +474,190 @@ fn dead_end_side_by_side_vault_doors_each_lead_to_a_corridor() {
         check::level(&level, &config);
     }
 }
+
+/// Runs each command that generates levels on `vaults` with a config that
+/// places one vault a level, and returns what each said (all refused).
+fn refused_by_every_command(dir: &TempDir, vaults: &str) -> Vec<String> {
+    let config = dir.file(
+        "one.ron",
+        "(levels: 2, profiles: [(depths: (min: 1), vaults: (count: (min: 1, max: 1)))])",
+    );
+    let png = dir.join("x.png").display().to_string();
+    let mut said = Vec::new();
+    for command in ["generate", "stats", "render", "simulate"] {
+        let mut args = vec![
+            command, "--seed", "1", "--config", &config, "--vaults", vaults,
+        ];
+        if command == "render" {
+            args.extend(["--out", &png]);
+        }
+        let err = refused(&delve(&args));
+        // Words, never a Rust value's debug form.
+        assert!(!err.contains(" { ") && !err.contains("Some("), "{err}");
+        said.push(err);
+    }
+    said
+}
+
+/// Issue 23, item 13: a vault with no floor passed the file's checks and
+/// then made every level fail with exit 1 and `GraphDisagrees {
+/// components: 2 }`; it is refused when the file is read, at its map.
+#[test]
+fn a_vault_without_floor_is_refused_when_read() {
+    let dir = TempDir::new("no-floor");
+    let text = r#"[(name: "empty", depths: (min: 1, max: 10), map: ["x+x", "x#x", "xxx"])]"#;
+    let file = dir.file("vaults.ron", text);
+    let at = text.find("map").unwrap() + 1;
+    for err in refused_by_every_command(&dir, &file) {
+        assert!(
+            err.starts_with(&format!(
+                "delve: {file}:1:{at}: [0].map: vault \"empty\": the vault has no floor"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// Issue 23, item 14: an edge door that opens onto an inner door can never
+/// be reached (a corridor never opens a door beside another door), and
+/// generation failed with advice about rooms; the file is refused at the
+/// door, naming the vault and the cell.
+#[test]
+fn an_edge_door_onto_an_inner_door_is_refused_at_the_door() {
+    let dir = TempDir::new("door-on-door");
+    let text = r#"[(name: "doors", depths: (min: 1, max: 10), map: ["x+x", "x+x", "x.x", "xxx"])]"#;
+    let file = dir.file("vaults.ron", text);
+    // The first row's `+`: its quote, then one character on.
+    let at = text.find("\"x+x\"").unwrap() + 3;
+    for err in refused_by_every_command(&dir, &file) {
+        assert!(
+            err.starts_with(&format!(
+                "delve: {file}:1:{at}: [0].map: vault \"doors\", map row 1, column 2: this door \
+                 on the edge opens onto the inner door at row 2, column 2"
+            )),
+            "{err}"
+        );
+    }
+    // A door with `?` behind it has no cell a corridor could come from.
+    let text = r#"[(name: "q", depths: (min: 1, max: 10), map: ["x++xx", "x?..x", "xxxxx"])]"#;
+    let file = dir.file("q.ron", text);
+    let err = refused(&delve(&["generate", "--seed", "1", "--vaults", &file]));
+    assert!(
+        err.contains("vault \"q\", map row 1, column 2: no corridor can come to this door"),
+        "{err}"
+    );
+}
+
+/// Issue 23, item 17: control characters in a vault's name (a terminal's
+/// escape sequences) were accepted and printed raw; they are refused at
+/// the name, and the name is shown escaped.
+#[test]
+fn control_characters_in_a_vault_name_are_refused() {
+    let dir = TempDir::new("vault-name");
+    let text = "[\n  (name: \"red\\u{1b}[31malert\", depths: (min: 1, max: 10),\n   map: [\"x+x\", \"x.x\", \"xxx\"])]";
+    let file = dir.file("vaults.ron", text);
+    let err = refused(&delve(&["generate", "--seed", "1", "--vaults", &file]));
+    assert!(
+        err.starts_with(&format!(
+            "delve: {file}:2:4: [0].name: vault \"red\\u{{1b}}[31malert\": must not contain \
+             control characters"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "raw escape: {err:?}");
+}
+
+/// Issue 23, item 16: a vault file that is not UTF-8 is located like any
+/// other data file's bad bytes.
+#[test]
+fn a_vault_file_that_is_not_utf8_names_line_and_column() {
+    let dir = TempDir::new("vault-utf8");
+    let path = dir.join("vaults.ron");
+    std::fs::write(
+        &path,
+        b"[\n  (name: \"caf\xe9\", depths: (min: 1, max: 10), map: [\"x+x\", \"x.x\", \"xxx\"])]",
+    )
+    .unwrap();
+    let file = path.display().to_string();
+    let err = refused(&delve(&["generate", "--seed", "1", "--vaults", &file]));
+    assert!(
+        err.starts_with(&format!("delve: {file}:2:14: the file is not valid UTF-8")),
+        "{err}"
+    );
+}
+
+/// A drawing of random glyphs, its edge only rock, `?` and doors: most are
+/// refused, and those that pass are what the file's checks let through.
+fn random_drawing() -> impl Strategy<Value = VaultDraft> {
+    (3usize..=7, 3usize..=7)
+        .prop_flat_map(|(w, h)| {
+            (
+                Just((w, h)),
+                prop::collection::vec(
+                    prop::sample::select(&['.', '.', '.', '.', '+', '#', '#', 'x', '?', '>'][..]),
+                    w * h,
+                ),
+                prop::collection::vec(
+                    prop::sample::select(&['x', 'x', 'x', 'x', '+', '?'][..]),
+                    w * h,
+                ),
+            )
+        })
+        .prop_map(|((w, h), inside, edge)| {
+            let rows = (0..h)
+                .map(|y| {
+                    (0..w)
+                        .map(|x| {
+                            let on_edge = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+                            if on_edge {
+                                edge[y * w + x]
+                            } else {
+                                inside[y * w + x]
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            VaultDraft {
+                name: "random".into(),
+                depths: Range::new(1, 10),
+                weight: 1,
+                rotate: true,
+                mirror: true,
+                map: rows,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Issue 23, items 13 and 14: whatever drawing the file's checks let
+    /// through, a level that places it passes its own verification, and
+    /// Tunnel levels, which can reach any door, are made. (A vault of
+    /// doors and corridors alone once failed every level.)
+    #[test]
+    fn any_drawing_the_checks_accept_makes_levels(
+        draft in random_drawing(),
+        seed in any::<u64>(),
+        style in prop::sample::select(&[CorridorStyle::Tunnel, CorridorStyle::DeadEnd][..]),
+    ) {
+        let Ok(vaults) = build(std::slice::from_ref(&draft), &|_| false) else {
+            return Ok(());
+        };
+        let mut config = Config { width: 60, height: 30, levels: 2, corridors: style, ..Config::default() };
+        config.rooms.count = Range::new(3, 8);
+        config.vaults.count = Range::new(1, 1);
+        for depth in 1..=config.levels {
+            match Generator::default().level(&config, &vaults, seed, depth) {
+                Ok(level) => {
+                    check::level(&level, &config);
+                    vaults_as_drawn(&level, &vaults);
+                    prop_assert_eq!(vault_count(&level), 1);
+                }
+                Err(delve::GenerateError::Unjoinable { .. }) if style == CorridorStyle::DeadEnd => {}
+                Err(e) => prop_assert!(false, "{:?} depth {}: {}", draft.map, depth, e),
+            }
+        }
+    }
+}

@@ -1156,7 +1156,7 @@ fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
         })
         .collect();
     let combat = run.combat_mut().unwrap();
-    combat.hero.pack = pack;
+    combat.hero.pack = delve::sim::game::Pack::of(&pack);
     combat.hero.hp = hp;
     combat.floors[0].items = items;
     App::new(run, Keymap::default(), "storeroom".into())
@@ -1187,7 +1187,7 @@ fn auto_explore_fetches_items_before_calling_the_level_explored() {
             combat.floors[0].items,
             app.run().turn()
         );
-        assert_eq!(combat.hero.pack.len(), 2 + usize::from(what == "equip"));
+        assert_eq!(combat.hero.pack.items(), 2 + u32::from(what == "equip"));
     }
 }
 

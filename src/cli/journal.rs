@@ -58,7 +58,7 @@ pub fn open_session(saves: &SaveDir, name: &str, run: &Run) -> Result<Option<Ses
         }
         None => {
             eprintln!(
-                "delve: note: this run was saved before delve recorded runs, so it keeps no journal"
+                "delve: note: this run has no recording (it was saved before delve recorded runs, or its recording does not replay on this delve), so it keeps no journal"
             );
             Ok(None)
         }

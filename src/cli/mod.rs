@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 
 use delve::config::Config;
+use delve::save::{SaveDir, SaveError};
 use delve::sim::{MonsterKind, Outcome, Run};
 
 pub use error::CliError;
@@ -148,9 +149,62 @@ pub fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
     })
 }
 
+/// Checks that a loaded run's recording starts where this delve starts
+/// the run (see `journal::check::check_start`), and says what was done
+/// when it does not: `None` when it does, else the words naming `path`
+/// (the stored digest corrected, or the recording dropped) and a few
+/// words for a message line.
+pub fn check_recording(
+    run: &mut Run,
+    path: &Path,
+) -> Result<Option<(String, &'static str)>, CliError> {
+    use delve::journal::check::{StartCheck, check_start};
+    match check_start(run, &mut |_| {}) {
+        Ok(StartCheck::Agrees) => Ok(None),
+        Ok(StartCheck::Corrected(words)) => Ok(Some((
+            format!("{}: {words}", path.display()),
+            "Corrected the stale start digest of the run's recording.",
+        ))),
+        Ok(StartCheck::Dropped(words)) => Ok(Some((
+            format!("{}: {words}", path.display()),
+            "Its recording does not replay on this delve: the run keeps no journal.",
+        ))),
+        Err(source) => Err(CliError::Unplayable {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// The saves directory a run NAME is loaded from, as it is (loading makes
+/// nothing): when there is none, the error names the run asked for.
+pub fn saves_holding(dir: &Path, name: &str) -> Result<SaveDir, CliError> {
+    SaveDir::existing(dir).map_err(|e| match e {
+        SaveError::NoDirectory(_) => SaveError::Missing {
+            name: name.into(),
+            dir: dir.display().to_string(),
+        }
+        .into(),
+        e => e.into(),
+    })
+}
+
 pub fn load_config(path: Option<&Path>, levels: Option<u16>) -> Result<Config, CliError> {
     let mut config = match path {
-        Some(p) => Config::load(p)?,
+        Some(p) => {
+            let (config, profiles_written) = Config::load_telling(p)?;
+            // Documented, but not what a newcomer changing one setting
+            // expects: the shipped progression by depth is gone. A file
+            // that writes `profiles: []` means it, and hears nothing.
+            if !profiles_written {
+                say(&format!(
+                    "delve: note: {} has no profiles: every depth uses its settings (to keep \
+                     the shipped progression by depth, start from a copy of data/default.ron)",
+                    p.display()
+                ));
+            }
+            config
+        }
         // The shipped data/default.ron, profiles and all.
         None => Config::shipped(),
     };

@@ -13,8 +13,8 @@ use delve::view::{App, Keymap};
 use super::args::NewRunArgs;
 use super::journal;
 use super::{
-    CliError, continue_commands, has_terminal, now_unix, outcome_name, prove_loaded, random_seed,
-    say,
+    CliError, check_recording, continue_commands, has_terminal, now_unix, outcome_name,
+    prove_loaded, random_seed, say,
 };
 
 #[derive(clap::Args)]
@@ -47,16 +47,40 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         Some(path) => delve::view::Keymap::load(path)?,
         None => Keymap::default(),
     };
-    let saves = SaveDir::open(saves_dir)?;
+    // Nothing is made or written (no saves directory, no lock) before the
+    // inputs are checked: a load needs the directory to be there already,
+    // and a new run's files are read before its name is taken.
+    let (saves, mut new_run) = match &args.load {
+        Some(name) => {
+            SaveDir::check_name(name)?;
+            (super::saves_holding(saves_dir, name)?, None)
+        }
+        None => {
+            let (config, kinds) = args.new_run.load()?;
+            let items = args.new_run.load_items()?;
+            let vaults = args.new_run.vaults.load(&kinds, &config)?;
+            if let Some(name) = &args.save {
+                SaveDir::check_name(name)?;
+            }
+            (
+                SaveDir::open(saves_dir)?,
+                Some((config, kinds, items, vaults)),
+            )
+        }
+    };
     let (run, name, warning) = match &args.load {
         Some(name) => {
             let lock = saves.lock(name)?;
-            let (mut run, warning) = load_for_play(&saves, name)?;
+            let (mut run, mut warning) = load_for_play(&saves, name)?;
+            if let Some((note, short)) = check_recording(&mut run, &saves.file(name))? {
+                eprintln!("delve: warning: {note}");
+                warning.get_or_insert_with(|| short.into());
+            }
             prove_loaded(&mut run, &saves.file(name))?;
             (run, (name.clone(), lock), warning)
         }
         None => {
-            let (config, kinds) = args.new_run.load()?;
+            let (config, kinds, items, vaults) = new_run.take().expect("read above");
             // The status line shows the seed, so it is not printed.
             let seed = args.new_run.seed.seed.unwrap_or_else(random_seed);
             let name = args.save.clone().unwrap_or_else(|| format!("seed-{seed}"));
@@ -70,14 +94,23 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
                 )),
                 e => e.into(),
             };
-            let lock = saves.lock_new(&name, args.replace).map_err(taken)?;
-            let items = args.new_run.load_items()?;
-            let vaults = args.new_run.vaults.load(&kinds, &config)?;
             let run = Run::with_items(config, kinds, items, vaults, seed)?;
-            // A lone journal is a run as well, unless it is this one's.
-            if !args.replace {
-                delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;
+            // The name is checked before its lock is taken (a refused
+            // command leaves no lock file), and again under it. A lone
+            // journal is a run as well, unless it is this one's.
+            let may_take = || -> Result<(), CliError> {
+                saves.refuse_taken(&name, args.replace).map_err(taken)?;
+                if !args.replace {
+                    delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;
+                }
+                Ok(())
+            };
+            may_take()?;
+            if !has_terminal() {
+                return Err(no_terminal());
             }
+            let lock = saves.lock(&name)?;
+            may_take()?;
             (run, (name, lock), None)
         }
     };
@@ -179,8 +212,8 @@ fn farewell(
             format!("Saved to {path}: depth {depth}, turn {turn}.")
         }
         Some((path, turn)) => format!(
-            "Left without saving the last {} turns; {path} holds turn {turn}.",
-            run.turn() - turn
+            "Left without saving the last {}; {path} holds turn {turn}.",
+            delve::words::count(run.turn() - turn, "turn", "turns")
         ),
         None => match delve::save::read_and_decode(&file) {
             Ok((_, summary)) if loaded == Some(summary.turn) && run.turn() == summary.turn => {
@@ -252,7 +285,14 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
     }
     if std::fs::symlink_metadata(&path).is_ok() {
         match delve::save::read_and_decode(&path) {
-            Ok((run, _)) => return Ok((run, None)),
+            Ok((run, summary)) => {
+                // A crash between the journal's append and the save leaves
+                // the journal ahead: offered, as for a backup.
+                return match journal_further(saves, name, None, &run, &summary, &path)? {
+                    Further::Journal(run, note) => Ok((*run, Some(note))),
+                    Further::Backup | Further::No => Ok((run, None)),
+                };
+            }
             Err(e) if e.is_damage() => {
                 let backup = saves.backup(name);
                 let Ok((backup_run, summary)) = delve::save::read_and_decode(&backup) else {
@@ -263,7 +303,14 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                 };
                 // The journal may take the backup's run further: offered
                 // first, as any run rebuilt from the journal is.
-                match journal_further(saves, name, &e.to_string(), &backup_run, &summary)? {
+                match journal_further(
+                    saves,
+                    name,
+                    Some(&e.to_string()),
+                    &backup_run,
+                    &summary,
+                    &backup,
+                )? {
                     Further::Journal(run, note) => return Ok((*run, Some(note))),
                     Further::Backup => {}
                     Further::No if !has_terminal() => {
@@ -295,9 +342,14 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
         // No save, only its backup (loaded without asking, as always),
         // unless the journal takes the run further.
         let said = format!("{} is missing", path.display());
-        if let Further::Journal(run, note) =
-            journal_further(saves, name, &said, &backup_run, &summary)?
-        {
+        if let Further::Journal(run, note) = journal_further(
+            saves,
+            name,
+            Some(&said),
+            &backup_run,
+            &summary,
+            &saves.backup(name),
+        )? {
             return Ok((*run, Some(note)));
         }
     }
@@ -367,37 +419,39 @@ fn rebuild_for_play(
     Ok((recovered.run, Some(note)))
 }
 
-/// What the player chose when the journal went further than the backup.
+/// What the player chose when the journal went further than the save or
+/// backup.
 enum Further {
     /// The journal's run, and the note for the message line.
     Journal(Box<Run>, String),
-    /// The backup, already agreed to.
+    /// The save or backup, already agreed to.
     Backup,
     /// The journal takes the run no further: nothing was asked.
     No,
 }
 
-/// `play --load NAME` with the save damaged or missing (`said` says
-/// which) and the backup intact: when NAME.journal rebuilds the backup's
-/// run further on, the player is asked whether to load the journal's run,
-/// and if not, whether to load the backup (the damaged save and the backup
-/// are kept either way); without a terminal it is only said, with the
-/// command that loads it. [`Further::No`] when the journal takes the run
-/// no further (what is wrong with it, if anything, is said): the caller
-/// goes on with the backup as before.
+/// `play --load NAME` with the save intact (`said` is `None`), or damaged
+/// or missing (`said` says which) and the backup intact: when NAME.journal
+/// rebuilds the loaded run (`loaded`, read from `loaded_path`) further on,
+/// the player is asked whether to load the journal's run, and if not (for
+/// a backup) whether to load the backup; the damaged save, the save and
+/// the backup are kept either way. Without a terminal it is only said,
+/// with the command that loads it. [`Further::No`] when the journal takes
+/// the run no further (what is wrong with it, if anything, is said): the
+/// caller goes on as before.
 fn journal_further(
     saves: &SaveDir,
     name: &str,
-    said: &str,
-    backup: &Run,
+    said: Option<&str>,
+    loaded: &Run,
     summary: &delve::save::Summary,
+    loaded_path: &Path,
 ) -> Result<Further, CliError> {
     if !journal::has_journal(saves, name) {
         return Ok(Further::No);
     }
     let journal = journal_path(saves.path(), name);
-    let backup_path = saves.backup(name);
-    let rebuilt = match journal_past(&journal, backup, &mut |_| {}) {
+    let rebuilt = match journal_past(&journal, loaded, &mut |_| {}) {
         Past::Further(rebuilt) => rebuilt,
         Past::NotFurther(why) => {
             if let Some(why) = why {
@@ -406,35 +460,60 @@ fn journal_further(
             return Ok(Further::No);
         }
     };
-    let run = rebuilt.run;
     let further = format!(
         "{} is at turn {} (depth {}) but {} reaches turn {} (depth {})",
-        backup_path.display(),
+        loaded_path.display(),
         summary.turn,
         summary.depth,
         journal.display(),
-        run.turn(),
-        run.player().depth
+        rebuilt.run.turn(),
+        rebuilt.run.player().depth
     );
     if !has_terminal() {
         return Err(CliError::NotLoaded(format!(
-            "{said}\n{further}; in a terminal, play --load {name} offers to load the journal's run, \
-             and `delve simulate --load {name} --turns 0 --save {name}` loads and saves it"
+            "{}{further}; in a terminal, play --load {name} offers to load the journal's run, \
+             and `delve simulate --load {name} --turns 0 --save {name}` loads and saves it",
+            said.map_or_else(String::new, |s| format!("{s}\n"))
         )));
     }
-    eprintln!("delve: {said}");
+    if let Some(said) = said {
+        eprintln!("delve: {said}");
+    }
     if let Some(cut) = &rebuilt.cut {
         eprintln!("delve: {}: {cut}", journal.display());
     }
-    let note = format!(
-        "Loaded the journal's run (turn {}); {name}.sav was damaged or missing and the backup is at turn {}.",
-        run.turn(),
-        summary.turn
-    );
+    if let Some(parted) = &rebuilt.parted {
+        eprintln!("delve: {parted}");
+    }
+    let checked = rebuilt.checked_words();
+    let run = rebuilt.run;
+    let (note, kept) = match said {
+        Some(_) => (
+            format!(
+                "Loaded the journal's run (turn {}); {name}.sav was damaged or missing and the backup is at turn {}.",
+                run.turn(),
+                summary.turn
+            ),
+            "The backup is kept.",
+        ),
+        None => (
+            format!(
+                "Loaded the journal's run (turn {}); the save was at turn {}.",
+                run.turn(),
+                summary.turn
+            ),
+            "The save is kept (as the backup at the next save).",
+        ),
+    };
     if ask(&format!(
-        "{further}: the same run, replayed and checked. Load the journal's run? The backup is kept."
+        "{further}: the same run, {checked}. Load the journal's run? {kept}"
     ))? {
         return Ok(Further::Journal(Box::new(run), note));
+    }
+    if said.is_none() {
+        // The save itself, as asked; the journal is kept aside when the
+        // run goes on from the save (said then).
+        return Ok(Further::Backup);
     }
     confirm(
         &format!(

@@ -26,12 +26,24 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PX", default_value_t = 4,
           value_parser = clap::value_parser!(u32).range(1..=32))]
     scale: u32,
-    /// The PNG file to write.
+    /// The PNG file to write: FILE.png, or a name without an extension
+    /// (another extension is refused).
     #[arg(long, value_name = "FILE.png")]
     out: PathBuf,
 }
 
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
+    // The picture is always a PNG: a name that says otherwise would
+    // mislead whatever opens it later, so it is refused before any work.
+    if let Some(ext) = args.out.extension()
+        && !ext.eq_ignore_ascii_case("png")
+    {
+        return Err(CliError::Usage(format!(
+            "--out {}: delve render writes PNG pictures; name the file .png, or give it no \
+             extension",
+            args.out.display()
+        )));
+    }
     let config = load_config(args.config.config.as_deref(), None)?;
     let vaults = args.vaults.load_for(&config)?;
     let levels = config.levels;

@@ -96,8 +96,9 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
         &mut |_| {},
     )?;
     let mut text = format!(
-        "replayed {} actions of {what}'s recording of {name} to turn {}\n",
-        verdict.actions, verdict.turn
+        "replayed {} of {what}'s recording of {name} to turn {}\n",
+        delve::words::count(verdict.actions, "action", "actions"),
+        verdict.turn
     );
     for line in &verdict.lines {
         text.push_str(line);

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use delve::journal::journal_path;
-use delve::journal::recover::{Past, journal_past};
+use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::save::SaveDir;
 
 use super::{CliError, format_time, outcome_name, write_output};
@@ -29,11 +29,17 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
     for listing in saves.list()? {
         let (shown, status) = match (&listing.save, &listing.backup) {
             (Some(save), backup) => {
+                let name = &listing.name;
                 let status = match (&save.status, backup) {
-                    (Ok(_), _) => "ok".to_string(),
+                    (Ok(s), _) => match ahead(&saves, name, s.turn) {
+                        Some(further) => {
+                            format!("ok, but --load uses the journal's run, {further}")
+                        }
+                        None => "ok".to_string(),
+                    },
                     (Err(e), Some(b)) if b.status.is_ok() => {
                         let turn = b.status.as_ref().map_or(0, |s| s.turn);
-                        match further(&saves, &listing.name) {
+                        match further(&saves, name, &saves.backup(name)) {
                             Some(further) => format!(
                                 "{}; the backup (turn {turn}) is intact, but --load uses the journal's run, {further}",
                                 e.problem()
@@ -41,13 +47,24 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
                             None => format!("{}; the backup (turn {turn}) is intact", e.problem()),
                         }
                     }
-                    (Err(e), _) => e.problem(),
+                    (Err(e), _) => match rebuilds(&saves, name) {
+                        Some(rebuilt) => format!(
+                            "{}; {}--load rebuilds the run from {name}.journal, {rebuilt}",
+                            e.problem(),
+                            if backup.is_some() {
+                                "the backup is not intact either; "
+                            } else {
+                                ""
+                            }
+                        ),
+                        None => e.problem(),
+                    },
                 };
                 (save, status)
             }
             (None, Some(backup)) => {
                 let status = match &backup.status {
-                    Ok(b) => match further(&saves, &listing.name) {
+                    Ok(b) => match further(&saves, &listing.name, &saves.backup(&listing.name)) {
                         Some(further) => format!(
                             "only the backup ({}.sav.bak, turn {}) is there; --load uses the journal's run, {further}",
                             listing.name, b.turn
@@ -146,16 +163,16 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
     write_output(None, text.as_bytes())
 }
 
-/// For a run whose save is damaged or missing and whose backup is intact:
-/// when NAME.journal takes the backup's run further (as `--load` judges
-/// it: the same run, replayed and checked; so this row costs a decode of
-/// the backup and a replay, where the others read headers only), where it
-/// takes it, in a few words. `None` when `--load` uses the backup.
-fn further(saves: &SaveDir, name: &str) -> Option<String> {
+/// When NAME.journal takes the run of `file` (NAME's save, or its backup
+/// when the save is damaged or missing) further, as `--load` judges it
+/// (the same run, replayed and checked; so such a row costs a decode and
+/// a replay, where the others read headers only): where it takes it, in a
+/// few words. `None` when `--load` uses the file.
+fn further(saves: &SaveDir, name: &str, file: &Path) -> Option<String> {
     let journal = journal_path(saves.path(), name);
     std::fs::symlink_metadata(&journal).ok()?;
-    let (backup, _) = delve::save::read_and_decode(&saves.backup(name)).ok()?;
-    match journal_past(&journal, &backup, &mut |_| {}) {
+    let (loaded, _) = delve::save::read_and_decode(file).ok()?;
+    match journal_past(&journal, &loaded, &mut |_| {}) {
         Past::Further(rebuilt) => Some(format!(
             "rebuilt from {name}.journal to turn {}",
             rebuilt.run.turn()
@@ -164,11 +181,32 @@ fn further(saves: &SaveDir, name: &str) -> Option<String> {
     }
 }
 
+/// [`further`] for an intact save at `turn`, asked only when the
+/// journal's headers say it holds more actions than that (a crash between
+/// its append and the save), so an ordinary row stays a header read.
+fn ahead(saves: &SaveDir, name: &str, turn: u64) -> Option<String> {
+    let journal = delve::journal::read_summary(&journal_path(saves.path(), name)).ok()?;
+    if journal.actions <= turn {
+        return None;
+    }
+    further(saves, name, &saves.file(name))
+}
+
+/// For a run whose save and backup are unusable or missing: where its
+/// journal rebuilds it, as `--load` would (replayed and checked), in a
+/// few words; `None` without a journal that rebuilds anything.
+fn rebuilds(saves: &SaveDir, name: &str) -> Option<String> {
+    let journal = journal_path(saves.path(), name);
+    std::fs::symlink_metadata(&journal).ok()?;
+    let rebuilt = replay_journal(&journal, &mut |_| {}).ok()?;
+    Some(format!("to turn {}", rebuilt.run.turn()))
+}
+
 /// A lone journal's actions, and whether its turn is that of its last
 /// checkpoint with more actions after it, or what was cut off.
 fn journal_status(s: &delve::journal::Summary) -> String {
     let mut text = if s.actions_at_turn == s.actions {
-        format!("{} actions", s.actions)
+        delve::words::count(s.actions, "action", "actions")
     } else {
         format!(
             "{} actions, {} of them after the turn shown",

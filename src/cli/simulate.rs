@@ -4,7 +4,6 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
-use delve::journal::recover::Source;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveLock};
 use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
@@ -13,7 +12,9 @@ use delve::vault::Vault;
 
 use super::args::NewRunArgs;
 use super::journal;
-use super::{CliError, now_unix, outcome_name, prove_loaded, write_morgue, write_output};
+use super::{
+    CliError, check_recording, now_unix, outcome_name, prove_loaded, write_morgue, write_output,
+};
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -51,8 +52,106 @@ pub struct SimulateArgs {
 }
 
 /// Most threads `--jobs` may ask for: each plays a run with its own stack
-/// of levels in memory, and more threads than cores gain nothing.
+/// of levels in memory, and more threads than cores gain nothing (they are
+/// lowered to the cores, and to the memory, when the runs start).
 const MAX_JOBS: u64 = 1024;
+
+/// Bytes a run of a batch holds a cell of its stack, measured high: the
+/// tiles, hardness and remembered cells of every level (all of them are
+/// made when a run starts), the generator's buffers and the distance maps
+/// (14 bytes a cell measured for one run of 1000x1000x8, 5 for sixteen of
+/// 2000x2000x16).
+const BYTES_A_CELL: u64 = 16;
+/// Bytes a run holds besides its cells: kinds, logs, the thread.
+const BYTES_A_RUN: u64 = 16 << 20;
+
+/// The threads a batch runs on: those asked for (every core by default),
+/// no more than the cores, and no more than the runs that fit in
+/// `available` bytes of memory (when it is known) at an estimate of each
+/// run's; at least one. The words say why when fewer than asked.
+fn bounded_jobs(
+    asked: Option<usize>,
+    cores: usize,
+    config: &Config,
+    available: Option<u64>,
+) -> (usize, Option<String>) {
+    let wanted = asked.unwrap_or(cores).max(1);
+    let mut jobs = wanted.min(cores.max(1));
+    let mut why = (jobs < wanted).then(|| {
+        format!(
+            "--jobs {wanted} lowered to {jobs}: this machine has {}",
+            delve::words::count(cores as u64, "core", "cores")
+        )
+    });
+    let cells = u64::from(config.width) * u64::from(config.height) * u64::from(config.levels);
+    let each = cells * BYTES_A_CELL + BYTES_A_RUN;
+    if let Some(available) = available {
+        let fit = usize::try_from((available / each).max(1)).unwrap_or(usize::MAX);
+        if fit < jobs {
+            jobs = fit;
+            why = Some(format!(
+                "{} lowered to {jobs}: a run of {}x{}x{} levels holds about {} MB, and {} MB of memory is available",
+                match asked {
+                    Some(n) => format!("--jobs {n}"),
+                    None => "the jobs (one a core)".to_string(),
+                },
+                config.width,
+                config.height,
+                config.levels,
+                each >> 20,
+                available >> 20
+            ));
+        }
+    }
+    (jobs, why)
+}
+
+/// The memory the system says is available to a new process
+/// (`MemAvailable` in /proc/meminfo), or `None` where that cannot be read:
+/// the jobs are then bounded by the cores alone.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_are_bounded_by_the_cores_and_the_memory() {
+        let small = Config::default();
+        assert_eq!(bounded_jobs(None, 2, &small, Some(1 << 34)), (2, None));
+        assert_eq!(bounded_jobs(Some(1), 2, &small, Some(1 << 34)), (1, None));
+        let (jobs, why) = bounded_jobs(Some(32), 2, &small, None);
+        assert_eq!(jobs, 2);
+        assert_eq!(
+            why.as_deref(),
+            Some("--jobs 32 lowered to 2: this machine has 2 cores")
+        );
+        // 2000x2000x16 levels: about 1 GB a run (issue 23, item 11: sixteen
+        // of them took 5.1 GB, thirty-two aborted).
+        let big = Config {
+            width: 2000,
+            height: 2000,
+            levels: 16,
+            ..Config::default()
+        };
+        let (jobs, why) = bounded_jobs(Some(16), 16, &big, Some(5 << 29));
+        assert_eq!(jobs, 2);
+        let why = why.unwrap();
+        assert!(
+            why.starts_with(
+                "--jobs 16 lowered to 2: a run of 2000x2000x16 levels holds about 992 MB"
+            ),
+            "{why}"
+        );
+        // Never none.
+        assert_eq!(bounded_jobs(None, 4, &big, Some(1 << 20)).0, 1);
+    }
+}
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum SimulateFormat {
@@ -61,34 +160,13 @@ enum SimulateFormat {
 }
 
 pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
-    // One process per save: lock every name this run reads or writes.
-    let saves = match (&args.save, &args.load) {
-        (None, None) => None,
-        _ => Some(SaveDir::open(saves_dir)?),
-    };
-    // A run loaded from NAME may be saved back over it (continuing it);
-    // any other --save must not replace another run without --replace.
-    let mut locks = Vec::new();
-    if let (Some(name), Some(saves)) = (&args.load, &saves) {
-        locks.push((name.clone(), saves.lock(name)?));
+    // Every input is read and checked before anything is made or written:
+    // a refused command leaves no saves directory and no lock behind.
+    for name in [&args.save, &args.load].into_iter().flatten() {
+        SaveDir::check_name(name)?;
     }
-    if let (Some(name), Some(saves)) = (&args.save, &saves)
-        && args.load.as_ref() != Some(name)
-    {
-        locks.push((name.clone(), saves.lock_new(name, args.replace)?));
-    }
-    let mut run = match &args.load {
-        Some(name) => {
-            let saves = saves.as_ref().expect("opened above");
-            let lock = &locks
-                .iter()
-                .find(|(n, _)| n == name)
-                .expect("locked above")
-                .1;
-            let mut run = load_or_rebuild(saves, name, lock)?;
-            prove_loaded(&mut run, &saves.file(name))?;
-            run
-        }
+    let new_run = match &args.load {
+        Some(_) => None,
         None => {
             let (config, kinds) = args.new_run.load()?;
             let items = args.new_run.load_items()?;
@@ -96,18 +174,65 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             if let Some(runs) = args.runs {
                 return runs_summary(&args, config, (kinds, items, vaults), runs);
             }
+            if args.turns > MAX_TURNS {
+                return Err(CliError::Usage(format!(
+                    "--turns {}: a run ends at turn {MAX_TURNS}",
+                    args.turns
+                )));
+            }
+            Some((config, kinds, items, vaults))
+        }
+    };
+    // Reading a run needs no write: the directory is made, and a name
+    // locked, only for the name saved to, and only once the run exists
+    // and may take that name. A run loaded from NAME may be saved back
+    // over it (continuing it); any other --save must not replace another
+    // run without --replace, nor a lone journal that is not its own.
+    let mut run = match (&args.load, new_run) {
+        (Some(name), _) => {
+            let saves = super::saves_holding(saves_dir, name)?;
+            let mut run = load_or_rebuild(&saves, name)?;
+            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
+                eprintln!("delve: warning: {note}");
+            }
+            prove_loaded(&mut run, &saves.file(name))?;
+            run
+        }
+        (None, Some((config, kinds, items, vaults))) => {
             let seed = args.new_run.seed.or_random();
             Run::with_items(config, kinds, items, vaults, seed)?
         }
+        (None, None) => unreachable!("a new run's inputs are read above"),
     };
-    // A lone journal under the name saved to is a run too (`--load` rebuilds
-    // it): refused as a save or a lone backup is, unless it is this run's.
-    if let (Some(name), Some(saves)) = (&args.save, &saves)
-        && args.load.as_ref() != Some(name)
-        && !args.replace
-    {
-        delve::journal::lone::refuse_other_run(saves, name, &run)?;
-    }
+    let continuing = args.save.is_some() && args.save == args.load;
+    let may_take = |saves: &SaveDir, name: &str| -> Result<(), CliError> {
+        if !continuing {
+            saves.refuse_taken(name, args.replace)?;
+            if !args.replace {
+                delve::journal::lone::refuse_other_run(saves, name, &run)?;
+            }
+        }
+        Ok(())
+    };
+    let (saves, lock) = match &args.save {
+        Some(name) => {
+            if let Ok(existing) = SaveDir::existing(saves_dir) {
+                may_take(&existing, name)?;
+            }
+            let saves = SaveDir::open(saves_dir)?;
+            let lock = saves.lock(name)?;
+            // Again under the lock: another process may have taken the
+            // name since.
+            may_take(&saves, name)?;
+            if continuing {
+                // The damaged save passed over for the backup is set aside
+                // now that the name is ours, as it always was.
+                set_damaged_aside(&saves, name, &lock)?;
+            }
+            (Some(saves), Some(lock))
+        }
+        None => (None, None),
+    };
     // --turns counts this session's turns, so a continued run plays N more;
     // a run ends at turn MAX_TURNS.
     let stop_at = match run.turn().checked_add(args.turns) {
@@ -152,12 +277,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         outcome_name(run.outcome()),
         run.digest()
     );
-    if let (Some(name), Some(saves)) = (&args.save, &saves) {
-        let lock = &locks
-            .iter()
-            .find(|(n, _)| n == name)
-            .expect("locked above")
-            .1;
+    if let (Some(name), Some(saves), Some(lock)) = (&args.save, &saves, &lock) {
         let path = saves.save(name, &run, now_unix(), lock)?;
         if let Some(session) = &mut session {
             session.saved(&run)?;
@@ -190,9 +310,11 @@ fn runs_summary(
             args.turns
         )));
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (jobs, lowered) = bounded_jobs(args.jobs, cores, &config, available_memory());
+    if let Some(why) = lowered {
+        eprintln!("delve: note: {why}");
+    }
     // Progress only on a terminal: a pipe or a file gets nothing.
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
         let bar = indicatif::ProgressBar::new(runs);
@@ -239,34 +361,40 @@ fn runs_summary(
     write_output(None, text.as_bytes())
 }
 
-/// Loads NAME for `simulate --load`: the save; else, with no journal,
-/// its backup with a warning; else the further of the backup and the run
-/// rebuilt from NAME.journal (the journal's only when it is the backup's
-/// run gone further, replayed and checked), or the journal's run when the
-/// backup is unusable too; saying what was wrong with each file passed
-/// over and what is loaded instead. A damaged save is set aside when the
-/// backup is loaded, as it always was; the backup itself is never touched.
-fn load_or_rebuild(saves: &SaveDir, name: &str, lock: &SaveLock) -> Result<Run, CliError> {
-    if !journal::has_journal(saves, name) {
-        let (run, _, warning) = saves.load(name)?;
-        if let Some(warning) = warning {
-            eprintln!("delve: warning: {warning}");
-        }
-        return Ok(run);
-    }
+/// Loads NAME for `simulate --load`: the save, or the further of it and
+/// the run rebuilt from NAME.journal (the journal's only when it is the
+/// save's run gone further, replayed and checked); else the backup, or
+/// the further of it and the journal; else the journal's run alone;
+/// saying what was wrong with each file passed over and what is loaded
+/// instead. Reading only.
+fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
     let recovered = journal::recover(saves, name)?;
     for note in &recovered.notes {
         eprintln!("delve: warning: {note}");
     }
-    if recovered.source == Source::Backup && std::fs::symlink_metadata(saves.file(name)).is_ok() {
-        let aside = saves.set_damaged_aside(name, lock)?;
-        eprintln!(
-            "delve: warning: kept the damaged {} as {}",
-            saves.file(name).display(),
-            aside.display()
-        );
-    }
     Ok(recovered.run)
+}
+
+/// When NAME's save is damaged and the run goes on under NAME (from its
+/// backup or journal), keeps the damaged file aside as it always was, so
+/// the next save does not pass it over again: never deleted.
+fn set_damaged_aside(saves: &SaveDir, name: &str, lock: &SaveLock) -> Result<(), CliError> {
+    let path = saves.file(name);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    match delve::save::read_and_decode(&path) {
+        Err(e) if e.is_damage() => {
+            let aside = saves.set_damaged_aside(name, lock)?;
+            eprintln!(
+                "delve: warning: kept the damaged {} as {}",
+                path.display(),
+                aside.display()
+            );
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `play_headless` with the journal kept: a block appended at every level

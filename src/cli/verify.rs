@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use delve::journal::check::{Expected, check_save};
+use delve::journal::check::{Expected, Parting, check_save};
 use delve::journal::lone;
 use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::journal::session::start_of;
@@ -10,7 +10,7 @@ use delve::journal::{journal_path, read_file};
 use delve::save::{SaveDir, SaveError};
 use delve::sim::Run;
 
-use super::{CliError, format_time, outcome_name, prove_loaded, write_output};
+use super::{CliError, check_recording, format_time, outcome_name, prove_loaded, write_output};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
@@ -98,14 +98,21 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
                     };
                     CliError::DamagedWithBackup { error, note }
                 }
+                // No usable backup: whether the journal rebuilds the run,
+                // as loading would try next.
+                _ if is_save => match rebuilt_from_journal(&path) {
+                    Some(note) => CliError::DamagedWithBackup { error, note },
+                    None => error.into(),
+                },
                 _ => error.into(),
             });
         }
         Err(error) => return Err(error.into()),
     };
+    let recording = check_recording(&mut run, &path)?;
     prove_loaded(&mut run, &path)?;
     let mut text = format!(
-        "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nlevels stored: {}\ndigest: {:016x}\n",
+        "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nrevisions: generator {}, rules {}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
         summary.format,
         summary.program,
@@ -114,9 +121,14 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         summary.depth,
         summary.turn,
         outcome_name(summary.outcome),
+        run.config().revisions.generator,
+        run.config().revisions.rules,
         run.visited().count(),
         run.digest()
     );
+    if let Some((words, _)) = recording {
+        text.push_str(&format!("recording: {words}\n"));
+    }
     // A save named in the saves directory: whether its journal agrees.
     if let Some(name) = path
         .file_name()
@@ -146,6 +158,7 @@ fn further_than_backup(
     let journal = journal_path(dir, name);
     match journal_past(&journal, backup, &mut |_| {}) {
         Past::Further(rebuilt) => {
+            let checked = rebuilt.checked_words();
             let mut run = rebuilt.run;
             // Its levels made, as loading does, or it is not what loads.
             if let Err(e) = prove_loaded(&mut run, &journal) {
@@ -154,14 +167,13 @@ fn further_than_backup(
             }
             Some(format!(
                 "at depth {}, turn {}; but {} rebuilds the same run further, to depth {}, turn {} \
-                 ({} actions replayed and checked{}): loading {name} uses the journal's run, and \
-                 the backup is kept",
+                 ({}{}): loading {name} uses the journal's run, and the backup is kept",
                 summary.depth,
                 summary.turn,
                 journal.display(),
                 run.player().depth,
                 run.turn(),
-                rebuilt.actions,
+                checked,
                 rebuilt
                     .cut
                     .map_or_else(String::new, |cut| format!("; {cut}"))
@@ -182,6 +194,8 @@ fn further_than_backup(
 /// wrong. `name` is the run's name when the journal is all it has.
 fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
     let rebuilt = replay_journal(path, &mut |_| {})?;
+    let checked = rebuilt.checked_words();
+    let parted = rebuilt.parted.clone();
     let mut run = rebuilt.run;
     prove_loaded(&mut run, path)?;
     let what = match name {
@@ -191,7 +205,7 @@ fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
         None => "replays to its last intact block".to_string(),
     };
     let mut text = format!(
-        "{}: ok, {what}\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nactions replayed: {}\nlevels stored: {}\ndigest: {:016x}\n",
+        "{}: ok, {what}\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nactions replayed: {}\nchecked: {checked}\nlevels stored: {}\ndigest: {:016x}\n",
         path.display(),
         run.seed(),
         run.player().depth,
@@ -203,6 +217,9 @@ fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
     );
     if let Some(cut) = &rebuilt.cut {
         text.push_str(&format!("journal: {cut}\n"));
+    }
+    if let Some(parted) = &parted {
+        text.push_str(&format!("journal: {parted}\n"));
     }
     write_output(None, text.as_bytes())
 }
@@ -239,16 +256,58 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
                 .iter()
                 .map(|l| format!("journal: {l}"))
                 .collect();
+            // A journal ahead of the save (a crash between its append and
+            // the save): loading takes its run when it rebuilds.
+            if let Ok(j) = &journal
+                && j.recording.len() > recording.len()
+            {
+                lines.push(match journal_past(&path, run, &mut |_| {}) {
+                    Past::Further(rebuilt) => format!(
+                        "journal: loading {name} uses the journal's run, at depth {}, turn {} ({}), and keeps the save",
+                        rebuilt.run.player().depth,
+                        rebuilt.run.turn(),
+                        rebuilt.checked_words()
+                    ),
+                    Past::NotFurther(why) => format!(
+                        "journal: loading {name} uses the save{}",
+                        why.map_or_else(String::new, |w| format!(": {w}"))
+                    ),
+                });
+            }
             lines.push(format!(
                 "journal: {}",
-                if verdict.parting.is_none() {
-                    "agrees"
-                } else {
-                    "DISAGREES"
+                match &verdict.parting {
+                    None => "agrees".to_string(),
+                    Some(Parting::TooMuchWork { turn, .. }) => {
+                        format!("agrees to turn {turn}, as far as a check replays")
+                    }
+                    Some(_) => "DISAGREES".to_string(),
                 }
             ));
             lines
         }
         Err(e) => vec![format!("journal: the run's start cannot be generated: {e}")],
+    }
+}
+
+/// For a damaged save with no usable backup: when NAME.journal beside it
+/// rebuilds the run (as loading does next, replayed and checked), the
+/// words saying so and to which turn; `None` otherwise.
+fn rebuilt_from_journal(save: &Path) -> Option<String> {
+    let name = save.file_name()?.to_str()?.strip_suffix(".sav")?;
+    let journal = journal_path(save.parent()?, name);
+    std::fs::symlink_metadata(&journal).ok()?;
+    match replay_journal(&journal, &mut |_| {}) {
+        Ok(rebuilt) => Some(format!(
+            "delve: no usable backup, but {} rebuilds the run to depth {}, turn {} ({}): loading {name} uses it (play asks first)",
+            journal.display(),
+            rebuilt.run.player().depth,
+            rebuilt.run.turn(),
+            rebuilt.checked_words()
+        )),
+        Err(e) => Some(format!(
+            "delve: no usable backup, and {} cannot rebuild the run: {e}",
+            journal.display()
+        )),
     }
 }

@@ -85,7 +85,7 @@ pub enum GenerateError {
     /// rarely what stops it.
     #[error(
         "depth {depth}: no attempt of {attempts} made a level: {crowded} placed their rooms but \
-         {style:?} corridors could not join them all; {advice}"
+         {} corridors could not join them all; {advice}", style.name()
     )]
     Unjoinable {
         /// The level that failed, 1 at the top.
@@ -937,7 +937,7 @@ impl Generator {
             reached,
         )
         .and_then(|()| verify::check_stairs(w, level.tiles(), level.stairs(), (up, down)))
-        .map_err(|flaw| Rejected::Flaw(format!("{flaw:?}")))?;
+        .map_err(|flaw| Rejected::Flaw(flaw.to_string()))?;
         Ok(level)
     }
 }

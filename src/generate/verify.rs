@@ -13,27 +13,33 @@ use crate::graph::LevelGraph;
 use crate::grid_search::{Bfs, Moves};
 use crate::level::{StairDirection, Stairs, Tile};
 
-/// Why a level was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a level was refused, in words: the last one of a level that never
+/// passed reaches the user in [`super::GenerateError::Unverified`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Flaw {
+    #[error("its rock border was opened")]
     Border,
-    Disconnected {
-        reached: usize,
-        walkable: usize,
-    },
-    GraphDisagrees {
-        components: usize,
-    },
+    #[error("it is in pieces: only {reached} of its {walkable} open cells are joined up")]
+    Disconnected { reached: usize, walkable: usize },
+    #[error(
+        "its graph of rooms and corridors is in {components} pieces where its open cells are one"
+    )]
+    GraphDisagrees { components: usize },
     /// Staircases (up, down) the level has, and those its depth needs.
+    #[error(
+        "it has {} up and {} down staircases where its depth needs {} and {}",
+        have.0,
+        have.1,
+        need.0,
+        need.1
+    )]
     Stairs {
         have: (usize, usize),
         need: (usize, usize),
     },
     /// A staircase whose cell is not the stair tile of its direction.
-    StairTile {
-        x: u16,
-        y: u16,
-    },
+    #[error("the staircase at {x},{y} is not on a stair cell")]
+    StairTile { x: u16, y: u16 },
 }
 
 /// Checks the finished level. `reached` is how many walkable cells the
@@ -124,6 +130,40 @@ pub(crate) fn distance_map(width: usize, tiles: &[Tile], from: usize, bfs: &mut 
 mod tests {
     use super::*;
     use crate::geom::Pos;
+
+    /// Issue 23, item 13: the reason a level never passed reached the user
+    /// as `GraphDisagrees { components: 2 }`; every flaw reads as words.
+    #[test]
+    fn every_flaw_reads_as_words() {
+        let said = [
+            (Flaw::Border, "its rock border was opened"),
+            (
+                Flaw::Disconnected {
+                    reached: 5,
+                    walkable: 9,
+                },
+                "it is in pieces: only 5 of its 9 open cells are joined up",
+            ),
+            (
+                Flaw::GraphDisagrees { components: 2 },
+                "its graph of rooms and corridors is in 2 pieces where its open cells are one",
+            ),
+            (
+                Flaw::Stairs {
+                    have: (1, 0),
+                    need: (1, 1),
+                },
+                "it has 1 up and 0 down staircases where its depth needs 1 and 1",
+            ),
+            (
+                Flaw::StairTile { x: 3, y: 4 },
+                "the staircase at 3,4 is not on a stair cell",
+            ),
+        ];
+        for (flaw, words) in said {
+            assert_eq!(flaw.to_string(), words);
+        }
+    }
 
     /// Two corridors that never meet: the flood from one reaches half the
     /// walkable cells, which are counted across many 255-tile chunks.

@@ -47,6 +47,17 @@ pub enum Parting {
         /// The replay's digest there.
         got_digest: u64,
     },
+    /// The replay took more work than a replay of a file may
+    /// ([`REPLAY_WORK`]) before the end: nothing past `turn` was checked.
+    /// Not a difference, but what follows is not vouched for either.
+    TooMuchWork {
+        /// The turn of the last point that agreed (0 if none).
+        agreed_turn: u64,
+        /// The turn the replay stopped at.
+        turn: u64,
+        /// Actions the recording holds past it.
+        left: u64,
+    },
     /// The simulation refused a recorded action (or the run ended with
     /// actions left): the state differed by then, at the latest.
     Refused {
@@ -63,7 +74,9 @@ impl Parting {
     /// The first turn at which the replay is known to differ.
     pub fn turn(&self) -> u64 {
         match self {
-            Parting::Differs { turn, .. } | Parting::Refused { turn, .. } => *turn,
+            Parting::Differs { turn, .. }
+            | Parting::Refused { turn, .. }
+            | Parting::TooMuchWork { turn, .. } => *turn,
         }
     }
 }
@@ -85,6 +98,21 @@ impl std::fmt::Display for Parting {
                 )?;
                 if *agreed_turn > 0 {
                     write!(f, " (they agreed at turn {agreed_turn})")?;
+                }
+                Ok(())
+            }
+            Parting::TooMuchWork {
+                agreed_turn,
+                turn,
+                left,
+            } => {
+                write!(
+                    f,
+                    "the replay stopped at turn {turn} with {} left: replaying further would take more work than a replay may ({REPLAY_WORK} units, about two seconds; a run of many monsters a level costs more a turn)",
+                    crate::words::count(*left, "action", "actions")
+                )?;
+                if *agreed_turn > 0 {
+                    write!(f, " (the runs agreed at turn {agreed_turn})")?;
                 }
                 Ok(())
             }
@@ -110,15 +138,31 @@ pub struct Checked {
     pub actions: u64,
     /// Expected points met on the way.
     pub agreed: usize,
+    /// The last expected point the replay met and agreed with, if any.
+    pub last_agreed: Option<Expected>,
+    /// The run at [`Checked::last_agreed`], kept when the replay parted
+    /// after it: everything up to there is the recorded run, and a rebuild
+    /// keeps it rather than nothing.
+    pub before_parting: Option<Box<Run>>,
     /// Where the replay parted from what was expected, if it did.
     pub parting: Option<Parting>,
 }
 
+/// The most work ([`Run::work`]) a replay of a file does before it stops:
+/// about two seconds on one core, whatever the file's config asks of each
+/// turn (measured at 2.3 to 3.4 ns a unit, from a few monsters a level to
+/// a thousand), so no save or journal, however crafted, keeps `verify`,
+/// `--load` or `saves` longer. A default run's turn costs some 2,000 to
+/// 8,000 units, so this is 75,000 to 300,000 turns of one; a whole game
+/// is some 16,000.
+pub const REPLAY_WORK: u64 = 600_000_000;
+
 /// Replays `recording` on `run` (the recorded run at its start), comparing
 /// the turn and the digest at every point of `expected` (sorted by actions;
-/// points past the recording are ignored). Stops at the first parting,
-/// since what follows is a different run. `progress` hears the actions
-/// replayed from time to time.
+/// points past the recording are ignored, and points at the same action
+/// count cost one digest). Stops at the first parting, since what follows
+/// is a different run, and after [`REPLAY_WORK`]. `progress` hears the
+/// actions replayed from time to time.
 pub fn check(
     mut run: Run,
     recording: &Recording,
@@ -126,16 +170,21 @@ pub fn check(
     progress: &mut dyn FnMut(u64),
 ) -> Checked {
     let mut cursor = Cursor::default();
+    let start_work = run.work();
     let mut agreed = 0;
-    let mut agreed_turn = 0;
+    let mut last_agreed: Option<Expected> = None;
+    let mut kept: Option<Box<Run>> = None;
     let mut points = expected
         .iter()
         .filter(|e| e.actions <= recording.len())
         .peekable();
+    let more_points = |points: &mut std::iter::Peekable<_>| points.peek().is_some();
     loop {
+        let mut here: Option<(u64, u64)> = None;
         while let Some(point) = points.next_if(|e| e.actions == cursor.position()) {
-            let (turn, digest) = (run.turn(), run.digest());
+            let (turn, digest) = *here.get_or_insert_with(|| (run.turn(), run.digest()));
             if (turn, digest) != (point.turn, point.digest) {
+                let agreed_turn = last_agreed.map_or(0, |p| p.turn);
                 let parting = Parting::Differs {
                     agreed_turn,
                     turn: turn.min(point.turn),
@@ -147,14 +196,36 @@ pub fn check(
                     run,
                     actions: cursor.position(),
                     agreed,
+                    last_agreed,
+                    before_parting: kept,
                     parting: Some(parting),
                 };
             }
             agreed += 1;
-            agreed_turn = turn;
+            last_agreed = Some(*point);
+        }
+        // The run as it agreed, kept in case a later point parts; not
+        // needed once no point is left to part at.
+        if here.is_some() {
+            kept = more_points(&mut points).then(|| Box::new(run.clone()));
         }
         if cursor.position().is_multiple_of(4096) {
             progress(cursor.position());
+        }
+        if run.work() - start_work > REPLAY_WORK && cursor.position() < recording.len() {
+            let turn = run.turn();
+            return Checked {
+                actions: cursor.position(),
+                agreed,
+                parting: Some(Parting::TooMuchWork {
+                    agreed_turn: last_agreed.map_or(0, |p| p.turn),
+                    turn,
+                    left: recording.len() - cursor.position(),
+                }),
+                run,
+                last_agreed,
+                before_parting: kept,
+            };
         }
         match cursor.step(recording, &mut run) {
             Ok(Some(_)) => {}
@@ -172,10 +243,12 @@ pub fn check(
                     actions: cursor.position(),
                     agreed,
                     parting: Some(Parting::Refused {
-                        agreed_turn,
+                        agreed_turn: last_agreed.map_or(0, |p| p.turn),
                         turn,
                         what,
                     }),
+                    last_agreed,
+                    before_parting: kept,
                 };
             }
         }
@@ -185,8 +258,40 @@ pub fn check(
         run,
         actions: cursor.position(),
         agreed,
+        last_agreed,
+        before_parting: None,
         parting: None,
     }
+}
+
+/// The most checkpoints of a file a replay compares, its start's and last
+/// included. A comparison costs a digest of the whole run (some 2 ms for a
+/// default run), so a journal of many small blocks, forged or saved every
+/// turn, cannot make a replay cost thousands of them; an ordinary journal
+/// has far fewer and all of them are compared.
+pub const MAX_COMPARED: u64 = 128;
+
+/// The checkpoints of `checkpoints` a replay compares: all of them when
+/// they are few; otherwise the first, then each at least a
+/// [`MAX_COMPARED`]th of the journal's actions after the last one taken,
+/// and always the last. The others are passed over (their actions are
+/// replayed all the same).
+pub fn spaced(checkpoints: &[Checkpoint]) -> Vec<Expected> {
+    let Some(last) = checkpoints.last() else {
+        return Vec::new();
+    };
+    let gap = last.actions / MAX_COMPARED;
+    let mut out: Vec<Expected> = Vec::new();
+    for (i, c) in checkpoints.iter().enumerate() {
+        let is_last = i + 1 == checkpoints.len();
+        let far = out
+            .last()
+            .is_none_or(|p| c.actions >= p.actions.saturating_add(gap.max(1)));
+        if far || is_last {
+            out.push((*c).into());
+        }
+    }
+    out
 }
 
 /// The run a start begins: the new run of its config, kinds, item kinds
@@ -236,24 +341,43 @@ pub fn fit(journal: &super::Journal, start: &Start, recording: &Recording) -> Jo
 
 /// The points a replay of `recording` should meet: the journal's
 /// checkpoints on the part it shares with the recording (none if it does
-/// not fit), then `end` (the save's state, after the whole recording).
+/// not fit), [`spaced`], then `end` (the save's state, after the whole
+/// recording). A journal checkpoint at the save's own last action is kept
+/// beside `end`: both are compared, at the cost of one digest, so a
+/// journal that agrees with everything but its last block is found out.
+/// Also returns how many of the journal's checkpoints that part holds.
 pub fn expected_points(
     journal: Option<&super::Journal>,
     start: &Start,
     recording: &Recording,
     end: Expected,
-) -> Vec<Expected> {
-    let mut points: Vec<Expected> = match journal {
+) -> (Vec<Expected>, usize) {
+    let shared: Vec<Checkpoint> = match journal {
         Some(j) if fit(j, start, recording) != JournalFit::Other => j
             .checkpoints
             .iter()
-            .filter(|c| c.actions < recording.len())
-            .map(|&c| c.into())
+            .filter(|c| c.actions <= recording.len())
+            .copied()
             .collect(),
         _ => Vec::new(),
     };
+    let mut points = spaced(&shared);
     points.push(end);
-    points
+    (points, shared.len())
+}
+
+/// How many checkpoints of how many a replay compared, in words: "its 3
+/// checkpoints", "128 of its 4000 checkpoints (spread over its actions,
+/// and the last)".
+pub fn compared_words(compared: usize, of: usize) -> String {
+    if compared == of {
+        format!(
+            "its {}",
+            crate::words::count(of as u64, "checkpoint", "checkpoints")
+        )
+    } else {
+        format!("{compared} of its {of} checkpoints (spread over its actions, and the last)")
+    }
 }
 
 /// The verdict of checking a save's recording: replayed from the start,
@@ -293,16 +417,17 @@ pub fn check_save(
             }
             lines.push(match fit(j, start, recording) {
                 JournalFit::Same => format!(
-                    "{journal_name}: holds the save's {} actions",
-                    recording.len()
+                    "{journal_name}: holds the save's {}",
+                    crate::words::count(recording.len(), "action", "actions")
                 ),
                 JournalFit::Shorter(n) => format!(
-                    "{journal_name}: holds the save's first {} actions ({n} more are in the save only)",
-                    j.recording.len()
+                    "{journal_name}: holds the save's first {} ({n} more {} in the save only)",
+                    crate::words::count(j.recording.len(), "action", "actions"),
+                    crate::words::noun(n, "is", "are")
                 ),
                 JournalFit::Longer(n) => format!(
-                    "{journal_name}: holds the save's {} actions and {n} more, played after the save",
-                    recording.len()
+                    "{journal_name}: holds the save's {} and {n} more, played after the save",
+                    crate::words::count(recording.len(), "action", "actions")
                 ),
                 JournalFit::Other => format!(
                     "{journal_name}: holds another run, or actions the save does not have: its checkpoints are not used"
@@ -310,14 +435,15 @@ pub fn check_save(
             });
         }
     }
-    let points = expected_points(file, start, recording, end);
+    let (points, shared) = expected_points(file, start, recording, end);
     let checked = check(start_run(start)?, recording, &points, progress);
-    let used = points.len() - 1;
+    let compared = points.len() - 1;
     match &checked.parting {
         None => {
-            if used > 0 {
+            if compared > 0 {
                 lines.push(format!(
-                    "the replay agrees with the journal's {used} checkpoints on the way"
+                    "the replay agrees with the journal at {} on the way",
+                    compared_words(compared, shared)
                 ));
             }
             lines.push(format!(
@@ -325,6 +451,9 @@ pub fn check_save(
                 checked.run.turn(),
                 checked.run.digest()
             ));
+        }
+        Some(parting @ Parting::TooMuchWork { .. }) => {
+            lines.push(format!("the replay agrees as far as it went: {parting}"))
         }
         Some(parting) => lines.push(format!(
             "the replay differs, first at turn {}: {parting}",
@@ -337,4 +466,63 @@ pub fn check_save(
         turn: checked.run.turn(),
         parting: checked.parting,
     })
+}
+
+/// What loading found of a run's recording ([`check_start`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartCheck {
+    /// No recording, or one whose start regenerates as stored.
+    Agrees,
+    /// The stored start digest was not the start this build makes, but the
+    /// actions replay from that start to the run's state: the stored digest
+    /// was stale (a digest that changed after it was written) and is
+    /// corrected. The words say so.
+    Corrected(String),
+    /// The recording does not replay from the start this build makes: it
+    /// is dropped, and the run goes on without one. The words say why.
+    Dropped(String),
+}
+
+/// Checks that a loaded run's recording starts where this build starts
+/// the run: the start made again from its seed, config and kinds
+/// ([`Run::start_again`], one level) must have the digest the recording
+/// stores, or a journal continued from it would disagree from turn 0 and
+/// never rebuild the run. When it differs, the actions are replayed from
+/// the start made here to the run's state (bounded by
+/// [`crate::sim::MAX_TURNS`]): reaching it corrects the stored digest,
+/// anything else drops the recording. A start that cannot be made is the
+/// error.
+pub fn check_start(
+    run: &mut Run,
+    progress: &mut dyn FnMut(u64),
+) -> Result<StartCheck, crate::generate::GenerateError> {
+    let Some(recording) = run.recording() else {
+        return Ok(StartCheck::Agrees);
+    };
+    let start = run.start_again()?;
+    let (stored, made) = (recording.start_digest(), start.digest());
+    if stored == made {
+        return Ok(StartCheck::Agrees);
+    }
+    let end = Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    };
+    let checked = check(start, recording, &[end], progress);
+    if checked.parting.is_none() {
+        run.correct_start_digest(made);
+        return Ok(StartCheck::Corrected(format!(
+            "its recording stores the start digest {stored:016x}, where this delve makes the run's start with digest {made:016x}; its {} replay from that start to the saved state, so the stored digest was stale and is corrected",
+            crate::words::count(recording_len(run), "action", "actions")
+        )));
+    }
+    run.forget_recording();
+    Ok(StartCheck::Dropped(format!(
+        "its recording does not replay on this delve (its start is stored with digest {stored:016x}, this delve makes {made:016x}, and its actions do not reach the saved state): the run goes on without a recording, so it keeps no journal and cannot be replayed"
+    )))
+}
+
+fn recording_len(run: &Run) -> u64 {
+    run.recording().map_or(0, Recording::len)
 }

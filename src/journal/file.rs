@@ -226,7 +226,11 @@ impl JournalWriter {
         let bytes = read_all(file.try_clone().map_err(io_error(path))?, size, path)?;
         let journal = match decode(&bytes, &path.display().to_string()) {
             Ok(journal) => journal,
-            Err(e @ (JournalError::NewerFormat { .. } | JournalError::Io { .. })) => return Err(e),
+            Err(
+                e @ (JournalError::NewerFormat { .. }
+                | JournalError::NewerRevision { .. }
+                | JournalError::Io { .. }),
+            ) => return Err(e),
             Err(e) => return rebuild(format!("{e}; rebuilt it from the save")),
         };
         if journal.start == *start
@@ -238,11 +242,15 @@ impl JournalWriter {
             // is kept beside the new journal, under a name of its own.
             return set_aside(file, &|kept| {
                 format!(
-                    "{} holds {} actions past the loaded state (turn {}); kept it as {} (renamed \
+                    "{} holds {} past the loaded state (turn {}); kept it as {} (renamed \
                      OTHER.journal, `--load OTHER` rebuilds the run it holds) and began a new \
                      journal from the loaded state",
                     path.display(),
-                    journal.recording.len() - recording.len(),
+                    crate::words::count(
+                        journal.recording.len() - recording.len(),
+                        "action",
+                        "actions"
+                    ),
                     now.turn,
                     kept.display()
                 )
@@ -274,20 +282,49 @@ impl JournalWriter {
                 path.display()
             ));
         }
-        let note = journal
+        if journal.checkpoints.first().map(|c| c.digest) != Some(digest) {
+            // Its start is not the run's start as the save records it: its
+            // actions would replay from another state and never rebuild it.
+            return rebuild(format!(
+                "{} begins from a start digest the save's recording does not have; rebuilt it from the save",
+                path.display()
+            ));
+        }
+        let mut note = journal
             .cut
             .as_ref()
             .map(|cut| format!("{}: {cut}", path.display()));
-        if journal.cut.is_some() {
-            file.set_len(journal.intact_len).map_err(io_error(path))?;
+        let mut keep = (journal.intact_len, journal.recording.len());
+        // Its last checkpoint at the loaded state's own last action is the
+        // one point of it a load can compare without a replay: a block
+        // there that disagrees with the state is cut and written again, so
+        // the journal never goes on from a checkpoint that would stop a
+        // rebuild.
+        if let (Some(last), Some((offset, before))) =
+            (journal.checkpoints.last(), journal.last_block)
+            && last.actions == now.actions
+            && last.actions == journal.recording.len()
+            && (last.turn, last.digest) != (now.turn, now.digest)
+        {
+            note = Some(format!(
+                "{}: its last block ends at turn {} with digest {:016x}, where the save is at turn {} with digest {:016x}; wrote that block again from the save",
+                path.display(),
+                last.turn,
+                last.digest,
+                now.turn,
+                now.digest
+            ));
+            keep = (offset, before);
         }
-        file.seek(SeekFrom::Start(journal.intact_len))
-            .map_err(io_error(path))?;
+        if keep.0 < size {
+            file.set_len(keep.0).map_err(io_error(path))?;
+        }
+        file.seek(SeekFrom::Start(keep.0)).map_err(io_error(path))?;
         let mut writer = JournalWriter {
             path: path.to_path_buf(),
             file,
-            len: journal.intact_len,
-            written: journal.recording.len(),
+            len: keep.0,
+            written: keep.1,
         };
         if writer.written < recording.len() {
             writer.append(recording, now)?;

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::sim::record::Recording;
-use crate::sim::{Action, ItemKind, MonsterKind};
+use crate::sim::{Action, ItemKind, MAX_TURNS, MonsterKind};
 
 /// The first bytes of every journal file, so another file in a journal's
 /// place is refused as such rather than read as a damaged journal.
@@ -138,6 +138,30 @@ impl From<StartV4> for Start {
     }
 }
 
+/// A format-5 start (before revisions), in the config shape the save
+/// module mirrors; it converts to a start of the first revisions, which
+/// format 5 made and played by.
+#[derive(Deserialize)]
+struct StartV5 {
+    seed: u64,
+    config: crate::save::v5::Config,
+    kinds: Vec<MonsterKind>,
+    items: Vec<ItemKind>,
+    vaults: Vec<crate::vault::Vault>,
+}
+
+impl From<StartV5> for Start {
+    fn from(s: StartV5) -> Start {
+        Start {
+            seed: s.seed,
+            config: s.config.into(),
+            kinds: s.kinds,
+            items: s.items,
+            vaults: s.vaults,
+        }
+    }
+}
+
 /// The run's state after a block's actions: a replay that reaches the same
 /// action count must have the same turn and digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +190,10 @@ pub struct Journal {
     /// Bytes of the intact blocks, from the start of the file: where the
     /// next block goes.
     pub intact_len: u64,
+    /// Where the last intact actions block begins, and the actions before
+    /// it; `None` for a journal of its start alone. A writer that finds
+    /// that block's checkpoint wrong cuts the file back to it.
+    pub last_block: Option<(u64, u64)>,
 }
 
 /// The part of a journal that could not be used: a torn last block (a crash
@@ -216,6 +244,22 @@ pub enum JournalError {
         /// The format number in its header.
         found: u16,
     },
+    /// Recorded under a newer delve's generator or rules (in a format this
+    /// build reads): replaying it here would make other levels or another
+    /// game, so it is refused by name and left untouched.
+    #[error(
+        "{path}: recorded by a newer delve ({what} revision {found}; this build makes {what} revisions 1 to {newest}), so it cannot be replayed here; it is left untouched"
+    )]
+    NewerRevision {
+        /// The journal file.
+        path: String,
+        /// "generator" or "rules".
+        what: &'static str,
+        /// The revision its start records.
+        found: u16,
+        /// The newest this build makes.
+        newest: u16,
+    },
     /// The header or the start block is damaged: with no start, no block
     /// after it can be replayed.
     #[error("{path}: damaged ({what})")]
@@ -255,6 +299,7 @@ impl JournalError {
         let path = match self {
             JournalError::Io { path, .. }
             | JournalError::NewerFormat { path, .. }
+            | JournalError::NewerRevision { path, .. }
             | JournalError::Damaged { path, .. }
             | JournalError::NotRegular { path, .. }
             | JournalError::TooLarge { path, .. }
@@ -361,7 +406,7 @@ fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
         }
         if !crate::sim::record::well_formed(&action) {
             return Err(format!(
-                "impossible action {action:?} at byte {at} of its block"
+                "impossible action \"{action}\" at byte {at} of its block"
             ));
         }
         runs.push((action, times));
@@ -469,6 +514,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
     let mut recording = Recording::starting(digest);
     let mut cut = None;
     let mut last_turn = 0;
+    let mut last_block = None;
     while at < bytes.len() {
         let what = match read_block(&bytes[at..]) {
             Err(what) => Some(what),
@@ -482,7 +528,11 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
                             h.count
                         ))
                     }
+                    Ok(_) if past_the_last_turn(recording.len(), h.count) => {
+                        Some(past_the_last_turn_words(recording.len(), h.count))
+                    }
                     Ok(runs) => {
+                        last_block = Some((at as u64, recording.len()));
                         for (action, times) in runs {
                             recording.push_times(action, times);
                         }
@@ -515,6 +565,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Journal, JournalError> {
         checkpoints,
         cut,
         intact_len: at as u64,
+        last_block,
     })
 }
 
@@ -557,12 +608,29 @@ pub(crate) fn claimed_after_cut(bytes: &[u8], cut: &Cut) -> Option<u64> {
     furthest
 }
 
+/// Whether a block of `count` actions after `actions` takes a journal past
+/// the last turn a run can reach. Every action is a turn, so no run
+/// records more than [`MAX_TURNS`] of them: a journal claiming more is
+/// forged or damaged, and replaying it would take as long as it claims
+/// (a single 6-byte record can claim four billion waits).
+fn past_the_last_turn(actions: u64, count: u64) -> bool {
+    actions.saturating_add(count) > MAX_TURNS
+}
+
+fn past_the_last_turn_words(actions: u64, count: u64) -> String {
+    format!("a block of {count} actions after {actions}, past the {MAX_TURNS} a run can take")
+}
+
 /// What is wrong with an actions block's place in the journal, if
-/// anything: it must follow the `actions` read so far, and a checkpoint
-/// may not go back before the turn of the one before (`last_turn`).
+/// anything: it must follow the `actions` read so far, hold at least one
+/// action (a writer appends only new actions; an empty block would cost
+/// a replay a digest and tell it nothing), and a checkpoint may not go
+/// back before the turn of the one before (`last_turn`).
 fn out_of_order(h: &BlockHeader, actions: u64, last_turn: u64) -> Option<String> {
     if h.kind != KIND_ACTIONS {
         Some(format!("a block of unknown kind {}", h.kind))
+    } else if h.count == 0 {
+        Some("an empty block (no actions)".to_string())
     } else if h.before != actions {
         Some(format!(
             "a block that follows action {} where the journal so far holds {actions}",
@@ -612,6 +680,9 @@ pub fn summarise(bytes: &[u8], path: &str) -> Result<Summary, JournalError> {
             Err(what) => Some(what),
             Ok((h, len)) => match out_of_order(&h, summary.actions, summary.turn) {
                 Some(what) => Some(what),
+                None if past_the_last_turn(summary.actions, h.count) => {
+                    Some(past_the_last_turn_words(summary.actions, h.count))
+                }
                 None => match summary.actions.checked_add(h.count) {
                     None => Some(format!("a block of {} actions, more than can be", h.count)),
                     Some(actions) => {
@@ -693,6 +764,10 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
         let (old, used): (StartV4, usize) =
             bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
         (old.into(), used)
+    } else if h.state_format == 5 {
+        let (old, used): (StartV5, usize) =
+            bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
+        (old.into(), used)
     } else {
         bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?
     };
@@ -701,6 +776,14 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
             "{} bytes left over after its start",
             raw.len() - used
         )));
+    }
+    if let Some((what, found, newest)) = start.config.revisions.newer_than_this_build() {
+        return Err(JournalError::NewerRevision {
+            path: path.into(),
+            what,
+            found,
+            newest,
+        });
     }
     start
         .config
@@ -748,13 +831,17 @@ impl Summary {
     pub fn describe(&self) -> String {
         let mut text = if self.actions_at_turn == self.actions {
             format!(
-                "seed {}, turn {}, {} actions",
-                self.seed, self.turn, self.actions
+                "seed {}, turn {}, {}",
+                self.seed,
+                self.turn,
+                crate::words::count(self.actions, "action", "actions")
             )
         } else {
             format!(
-                "seed {}, turn {} at its last checkpoint, {} actions",
-                self.seed, self.turn, self.actions
+                "seed {}, turn {} at its last checkpoint, {}",
+                self.seed,
+                self.turn,
+                crate::words::count(self.actions, "action", "actions")
             )
         };
         if let Some(cut) = &self.cut {

@@ -1,28 +1,31 @@
-//! A run back from whatever is left of it: `NAME.sav`, else the further
-//! of `NAME.sav.bak` and `NAME.journal` replayed (the journal only when it
-//! is the backup's own run, checked, gone further), else `NAME.journal`
-//! alone. Reading only: nothing here renames, deletes or writes a file
-//! (the caller does, once the player agrees where asking is the rule).
+//! A run back from whatever is left of it: the further of `NAME.sav` and
+//! `NAME.journal` replayed, else the further of `NAME.sav.bak` and the
+//! journal (the journal only when it is the save's or backup's own run,
+//! checked, gone further: a crash between a journal's append and the save
+//! leaves it ahead), else `NAME.journal` alone. Reading only: nothing here
+//! renames, deletes or writes a file (the caller does, once the player
+//! agrees where asking is the rule).
 
 use std::path::Path;
 
 use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
-use super::check::{Expected, JournalFit, check, fit, start_run};
+use super::check::{Expected, JournalFit, Parting, check, fit, spaced, start_run};
 use super::session::start_of;
 use super::{Cut, JournalError, read_file};
 
 /// Where a recovered run came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// NAME.sav: nothing was passed over.
+    /// NAME.sav: nothing was passed over (a journal that goes no further
+    /// than the save, or none).
     Save,
     /// NAME.sav.bak: the save was damaged or missing.
     Backup,
     /// NAME.journal replayed: the save and its backup were both unusable,
-    /// or the backup was intact but the journal rebuilt the same run
-    /// further on ([`Recovered::backup`] then says how far the backup is).
+    /// or the one loaded was intact but the journal rebuilt the same run
+    /// further on ([`Recovered::passed_over`] then says how far it is).
     Journal,
 }
 
@@ -36,10 +39,10 @@ pub struct Recovered {
     /// What was wrong with each file passed over, and what was loaded
     /// instead, one line each, in order.
     pub notes: Vec<String>,
-    /// The intact backup passed over for the journal's run, which went
-    /// further: its summary. `None` unless `source` is
-    /// [`Source::Journal`] with an intact backup.
-    pub backup: Option<Summary>,
+    /// The intact save or backup passed over for the journal's run, which
+    /// went further: which file and its summary. `None` unless `source` is
+    /// [`Source::Journal`] with an intact save or backup.
+    pub passed_over: Option<(Source, Summary)>,
 }
 
 /// Why nothing could be recovered.
@@ -98,14 +101,6 @@ pub fn read_run(
             continue;
         }
         match save::read_and_decode(&path) {
-            Ok((run, _)) if source == Source::Save => {
-                return Ok(Recovered {
-                    run,
-                    source,
-                    notes,
-                    backup: None,
-                });
-            }
             Ok((run, summary)) => {
                 let journal = super::journal_path(saves.path(), name);
                 return Ok(match journal_past(&journal, &run, progress) {
@@ -114,30 +109,40 @@ pub fn read_run(
                             notes.push(format!("{}: {cut}", journal.display()));
                         }
                         notes.push(format!(
-                            "{} is at turn {} but {} reaches turn {} ({} actions more, replayed and checked): loaded the journal's run",
+                            "{} is at turn {} but {} reaches turn {} ({} more, {}): loaded the journal's run",
                             path.display(),
                             summary.turn,
                             journal.display(),
                             rebuilt.run.turn(),
-                            rebuilt
-                                .actions
-                                .saturating_sub(run.recording().map_or(0, |r| r.len())),
+                            crate::words::count(
+                                rebuilt
+                                    .actions
+                                    .saturating_sub(run.recording().map_or(0, |r| r.len())),
+                                "action",
+                                "actions"
+                            ),
+                            rebuilt.checked_words(),
                         ));
+                        if let Some(parted) = &rebuilt.parted {
+                            notes.push(parted.to_string());
+                        }
                         Recovered {
                             run: rebuilt.run,
                             source: Source::Journal,
                             notes,
-                            backup: Some(summary),
+                            passed_over: Some((source, summary)),
                         }
                     }
                     Past::NotFurther(why) => {
                         notes.extend(why);
-                        notes.push(loading(&path, &summary));
+                        if source == Source::Backup {
+                            notes.push(loading(&path, &summary));
+                        }
                         Recovered {
                             run,
                             source,
                             notes,
-                            backup: None,
+                            passed_over: None,
                         }
                     }
                 });
@@ -169,38 +174,172 @@ pub fn read_run(
     if let Some(cut) = &rebuilt.cut {
         notes.push(format!("{}: {cut}", journal_path.display()));
     }
+    if let Some(parted) = &rebuilt.parted {
+        notes.push(parted.to_string());
+    }
     notes.push(format!(
-        "rebuilt the run from {} (turn {}, {} actions replayed)",
+        "rebuilt the run from {} ({})",
         journal_path.display(),
-        rebuilt.run.turn(),
-        rebuilt.actions
+        rebuilt.checked_words()
     ));
     Ok(Recovered {
         run: rebuilt.run,
         source: Source::Journal,
         notes,
-        backup: None,
+        passed_over: None,
     })
 }
 
-/// A run rebuilt from a journal file alone.
+/// A run rebuilt from a journal file.
 #[derive(Debug)]
 pub struct Rebuilt {
-    /// The run at the end of the journal's intact blocks.
+    /// The run at the end of the journal's intact blocks, or at its last
+    /// checkpoint that agreed when a later one did not.
     pub run: Run,
-    /// Actions replayed.
+    /// Actions replayed to reach `run`.
     pub actions: u64,
     /// What was cut off after the intact blocks, if anything.
     pub cut: Option<Cut>,
+    /// The last point the replay was compared at and agreed with: actions
+    /// and turn (the start's, 0 and 0, at least).
+    pub checked_to: (u64, u64),
+    /// Checkpoints compared, and how many the journal holds.
+    pub compared: (usize, usize),
+    /// When a block did not replay as recorded: what was wrong and what
+    /// was left out. Everything before it is kept.
+    pub parted: Option<Parted>,
+}
+
+/// Where a journal stopped replaying as recorded, and what a rebuild left
+/// out because of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parted {
+    /// The journal, to name.
+    pub path: String,
+    /// The turn of the last checkpoint that agreed: the run is kept to it.
+    pub kept_to: u64,
+    /// Actions after it, left out.
+    pub left_out: u64,
+    /// How the replay parted, in words.
+    pub what: String,
+}
+
+impl std::fmt::Display for Parted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}; kept the run to turn {} and left out the {} after it",
+            self.path,
+            self.what,
+            self.kept_to,
+            crate::words::count(self.left_out, "action", "actions")
+        )
+    }
+}
+
+impl Rebuilt {
+    /// What the replay reached and how far it was checked, in words:
+    /// "12,000 actions replayed to turn 12,000, checked at its 3
+    /// checkpoints", and when actions follow the last checkpoint
+    /// compared, that those were replayed unchecked.
+    pub fn checked_words(&self) -> String {
+        let (actions, turn) = self.checked_to;
+        let mut words = format!(
+            "{} replayed to turn {}, checked at {}",
+            crate::words::count(self.actions, "action", "actions"),
+            self.run.turn(),
+            super::check::compared_words(self.compared.0, self.compared.1)
+        );
+        if actions < self.actions {
+            words.push_str(&format!(
+                " to turn {turn}; the last {} have no checkpoint and were replayed unchecked",
+                crate::words::count(self.actions - actions, "action", "actions")
+            ));
+        }
+        words
+    }
+}
+
+/// Replays a decoded journal from its start, compared at its checkpoints
+/// ([`super::check::spaced`]) and at `also` (the state of a save or
+/// backup it should pass through), and keeps everything before a block
+/// that does not replay as recorded. `path` names it in messages.
+fn rebuild(
+    journal: super::Journal,
+    path: &Path,
+    also: Option<Expected>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Rebuilt, String> {
+    let start = start_run(&journal.start)
+        .map_err(|e| format!("{}: its start cannot be generated: {e}", path.display()))?;
+    let mut expected = spaced(&journal.checkpoints);
+    let compared_of = journal.checkpoints.len();
+    // The journal's own points the replay agreed with, up to `actions`.
+    let ours: Vec<u64> = expected.iter().map(|e| e.actions).collect();
+    let agreed_to = |actions: u64| ours.iter().filter(|&&a| a <= actions).count();
+    if let Some(also) = also {
+        expected.push(also);
+        expected.sort_by_key(|e| e.actions);
+    }
+    let checked = check(start, &journal.recording, &expected, progress);
+    let compared = match checked.parting {
+        None => ours.len(),
+        Some(_) => checked.last_agreed.map_or(0, |p| agreed_to(p.actions)),
+    };
+    let Some(parting) = checked.parting else {
+        let last = checked.last_agreed.map_or((0, 0), |p| (p.actions, p.turn));
+        return Ok(Rebuilt {
+            run: checked.run,
+            actions: checked.actions,
+            cut: journal.cut,
+            checked_to: last,
+            compared: (compared, compared_of),
+            parted: None,
+        });
+    };
+    // A replay that parts from the journal's own checkpoints is not the
+    // recorded run from there on (other rules, a forged or damaged
+    // block): what came before it still is.
+    match (checked.before_parting, checked.last_agreed) {
+        (Some(run), Some(last)) if also.is_none_or(|a| a.actions <= last.actions) => {
+            let what = match &parting {
+                Parting::TooMuchWork { .. } => parting.to_string(),
+                _ => format!(
+                    "does not replay as recorded after turn {}: {parting}",
+                    last.turn
+                ),
+            };
+            let parted = Parted {
+                path: path.display().to_string(),
+                kept_to: last.turn,
+                left_out: journal.recording.len() - last.actions,
+                what,
+            };
+            Ok(Rebuilt {
+                run: *run,
+                actions: last.actions,
+                cut: journal.cut,
+                checked_to: (last.actions, last.turn),
+                compared: (compared, compared_of),
+                parted: Some(parted),
+            })
+        }
+        _ => Err(format!(
+            "{}: does not replay as recorded: {parting}",
+            path.display()
+        )),
+    }
 }
 
 /// Replays the journal at `path` from its start to its last intact block,
 /// checked against its checkpoints on the way: what `--load` does when the
 /// save and its backup are unusable or absent, and what `delve verify`
-/// does to a journal. A journal that is damaged beyond its start, whose
-/// start cannot be generated or which parts from its own checkpoints is
-/// [`RecoverError::AllDamaged`]; one that cannot be read at all (not a
-/// plain file, a newer format, an IO error) is [`RecoverError::Journal`].
+/// does to a journal. A block that does not replay as recorded is left
+/// out with everything after it ([`Rebuilt::parted`] says so). A journal
+/// that is damaged beyond its start, whose start cannot be generated or
+/// does not regenerate as recorded is [`RecoverError::AllDamaged`]; one
+/// that cannot be read at all (not a plain file, a newer format, an IO
+/// error) is [`RecoverError::Journal`].
 pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebuilt, RecoverError> {
     let journal = match read_file(path) {
         Ok(journal) => journal,
@@ -209,52 +348,32 @@ pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebu
         }
         Err(e) => return Err(RecoverError::Journal(e)),
     };
-    let start = start_run(&journal.start).map_err(|e| {
-        RecoverError::AllDamaged(vec![format!(
-            "{}: its start cannot be generated: {e}",
-            path.display()
-        )])
-    })?;
-    let expected: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
-    let checked = check(start, &journal.recording, &expected, progress);
-    // A replay that parts from the journal's own checkpoints is not the
-    // recorded run (other rules, or a forged file): not a run to continue.
-    if let Some(parting) = &checked.parting {
-        return Err(RecoverError::AllDamaged(vec![format!(
-            "{}: does not replay as recorded: {parting}",
-            path.display()
-        )]));
-    }
-    Ok(Rebuilt {
-        run: checked.run,
-        actions: checked.actions,
-        cut: journal.cut,
-    })
+    rebuild(journal, path, None, progress).map_err(|what| RecoverError::AllDamaged(vec![what]))
 }
 
-/// How a journal stands against a run loaded from the backup.
+/// How a journal stands against a run loaded from a save or backup.
 #[derive(Debug)]
 pub enum Past {
-    /// The journal holds the backup's run (the same start, the backup's
-    /// actions first) and more actions after them, and its replay agrees
-    /// with its own checkpoints and passes through the backup's state: the
-    /// run at the end of its intact blocks.
+    /// The journal holds the loaded run (the same start, its actions
+    /// first) and more actions after them, and its replay agrees with its
+    /// own checkpoints and passes through the loaded state: the run at the
+    /// end of its intact blocks (or at its last checkpoint that agreed).
     Further(Box<Rebuilt>),
-    /// The backup's run is as far as the journal can take it: no journal,
-    /// one that holds no more than the backup, another run, or one whose
-    /// further actions do not rebuild. What is worth saying about it, if
-    /// anything (a journal that goes further but does not rebuild, one
-    /// that cannot be read).
+    /// The loaded run is as far as the journal can take it: no journal,
+    /// one that holds no more than it, another run, or one whose further
+    /// actions do not rebuild. What is worth saying about it, if anything
+    /// (a journal that goes further but does not rebuild, one that cannot
+    /// be read).
     NotFurther(Option<String>),
 }
 
-/// Whether the journal at `path` takes `backup`'s run further than the
-/// backup does (see [`Past`]). Reads only. The work is what a journal
-/// rebuild does anyway: the file decoded within [`super::MAX_FILE`], and
-/// a replay only when it holds more actions than the backup, bounded by
-/// its actions.
-pub fn journal_past(path: &Path, backup: &Run, progress: &mut dyn FnMut(u64)) -> Past {
-    let Some(recording) = backup.recording() else {
+/// Whether the journal at `path` takes `loaded`'s run (a save's or a
+/// backup's) further than it goes (see [`Past`]). Reads only. The work is
+/// what a journal rebuild does anyway: the file decoded within
+/// [`super::MAX_FILE`], and a replay only when it holds more actions than
+/// the run, bounded by [`crate::sim::MAX_TURNS`].
+pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) -> Past {
+    let Some(recording) = loaded.recording() else {
         // Saved before runs were recorded: nothing to tell the runs apart.
         return Past::NotFurther(None);
     };
@@ -267,45 +386,39 @@ pub fn journal_past(path: &Path, backup: &Run, progress: &mut dyn FnMut(u64)) ->
             return Past::NotFurther(Some(format!("{e}; it is not used")));
         }
     };
-    let more = match fit(&journal, &start_of(backup), recording) {
+    let more = match fit(&journal, &start_of(loaded), recording) {
         JournalFit::Longer(more) => more,
         JournalFit::Other => {
             return Past::NotFurther(Some(format!(
-                "{} holds another run, or actions the backup does not have: it is not used",
+                "{} holds another run, or actions the save does not have: it is not used",
                 path.display()
             )));
         }
         JournalFit::Same | JournalFit::Shorter(_) => return Past::NotFurther(None),
     };
-    let unused = |why: String| {
-        Past::NotFurther(Some(format!(
-            "{} holds {more} actions past the backup, but {why}: it is not used",
-            path.display()
-        )))
-    };
-    let start = match start_run(&journal.start) {
-        Ok(start) => start,
-        Err(e) => return unused(format!("its start cannot be generated: {e}")),
-    };
-    // The journal's checkpoints and the backup's own state, in the order a
-    // replay meets them: passing through the backup's state is what makes
-    // the journal's run the backup's, continued.
-    let mut expected: Vec<Expected> = journal.checkpoints.iter().map(|&c| c.into()).collect();
-    expected.push(Expected {
+    // Passing through the loaded state is what makes the journal's run the
+    // loaded run, continued.
+    let here = Expected {
         actions: recording.len(),
-        turn: backup.turn(),
-        digest: backup.digest(),
-    });
-    expected.sort_by_key(|e| e.actions);
-    let checked = check(start, &journal.recording, &expected, progress);
-    if let Some(parting) = &checked.parting {
-        return unused(format!("it does not replay as recorded: {parting}"));
+        turn: loaded.turn(),
+        digest: loaded.digest(),
+    };
+    match rebuild(journal, path, Some(here), progress) {
+        Ok(rebuilt) if rebuilt.actions > recording.len() => Past::Further(Box::new(rebuilt)),
+        Ok(rebuilt) => Past::NotFurther(rebuilt.parted.map(|parted| {
+            format!(
+                "{} holds {} past the loaded state, but {}: it is not used",
+                path.display(),
+                crate::words::count(more, "action", "actions"),
+                parted.what
+            )
+        })),
+        Err(why) => Past::NotFurther(Some(format!(
+            "{} holds {} past the loaded state, but {why}: it is not used",
+            path.display(),
+            crate::words::count(more, "action", "actions")
+        ))),
     }
-    Past::Further(Box::new(Rebuilt {
-        run: checked.run,
-        actions: checked.actions,
-        cut: journal.cut,
-    }))
 }
 
 fn loading(path: &Path, summary: &Summary) -> String {

@@ -405,3 +405,86 @@ fn blocks_after_a_cut_say_how_far_they_go() {
     };
     assert_eq!(claimed_after_cut(&bytes, &nowhere), None);
 }
+
+/// Issue 23, item 1: one 6-byte record `(4294967295, Wait)` claimed four
+/// billion waits and hung every reader for an hour. A block that takes
+/// the journal past the last turn a run can reach is cut off, with what
+/// came before, and named; summaries read the same.
+#[test]
+fn a_block_past_the_last_turn_is_cut_and_named() {
+    let (mut bytes, ends) = journal_of(&[vec![Action::Wait; 5]]);
+    let huge = actions_block(&[(Action::Wait, u32::MAX)], 5, None);
+    bytes.extend_from_slice(&huge);
+    let journal = decode(&bytes, "j").unwrap();
+    assert_eq!(journal.recording.len(), 5);
+    let cut = journal.cut.expect("cut");
+    assert_eq!(cut.offset, ends[1] as u64);
+    assert!(
+        cut.what.contains("past the 500000 a run can take"),
+        "{}",
+        cut.what
+    );
+    let summary = summarise(&bytes, "j").unwrap();
+    assert_eq!(summary.actions, 5);
+    assert_eq!(summary.cut.map(|c| c.offset), Some(ends[1] as u64));
+    // Many records that add up past it are cut the same way, block by
+    // block: the first block that passes it goes.
+    let (mut bytes, _) = journal_of(&[]);
+    let mut before = 0;
+    for _ in 0..3 {
+        let runs = vec![(Action::Wait, 200_000), (Action::Move { dx: 1, dy: 0 }, 1)];
+        bytes.extend_from_slice(&actions_block(&runs, before, None));
+        before += 200_001;
+    }
+    let journal = decode(&bytes, "j").unwrap();
+    assert_eq!(journal.recording.len(), 400_002);
+    assert!(journal.cut.is_some());
+}
+
+/// Issue 23, item 2: ten thousand blocks with a checkpoint and no actions
+/// each cost a replay a digest. A writer never makes one; a reader cuts
+/// the journal at the first.
+#[test]
+fn an_empty_block_is_cut() {
+    let (mut bytes, ends) = journal_of(&[vec![Action::Wait; 3]]);
+    let at = Checkpoint {
+        actions: 3,
+        turn: 3,
+        digest: 1,
+    };
+    for _ in 0..10 {
+        bytes.extend_from_slice(&block(KIND_ACTIONS, 0, &[], 3, 0, Some(at)));
+    }
+    let journal = decode(&bytes, "j").unwrap();
+    assert_eq!(journal.recording.len(), 3);
+    assert_eq!(journal.checkpoints.len(), 2);
+    let cut = journal.cut.expect("cut");
+    assert_eq!(cut.offset, ends[1] as u64);
+    assert!(cut.what.contains("an empty block"), "{}", cut.what);
+    assert!(summarise(&bytes, "j").unwrap().cut.is_some());
+}
+
+/// Issue 23, item 2: however many checkpoints a journal holds, a replay
+/// compares at most [`check::MAX_COMPARED`] and a few of them, spread over
+/// its actions, the first and the last always among them; a journal with
+/// few compares them all.
+#[test]
+fn a_replay_compares_a_bounded_number_of_checkpoints() {
+    let many: Vec<Checkpoint> = (0..20_000u64)
+        .map(|i| Checkpoint {
+            actions: i * 3,
+            turn: i * 3,
+            digest: i,
+        })
+        .collect();
+    let spaced = check::spaced(&many);
+    assert!(
+        spaced.len() as u64 <= check::MAX_COMPARED + 2,
+        "{}",
+        spaced.len()
+    );
+    assert_eq!(spaced.first().map(|e| e.actions), Some(0));
+    assert_eq!(spaced.last().map(|e| e.actions), Some(19_999 * 3));
+    let few = &many[..40];
+    assert_eq!(check::spaced(few).len(), 40);
+}

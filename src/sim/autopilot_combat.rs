@@ -25,7 +25,6 @@ use crate::geom::Pos;
 
 use super::combat::{HitOdds, expected_damage};
 use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to};
-use super::game::PACK_SLOTS;
 use super::hunt::hunt_step;
 use super::item::{ItemClass, PotionEffect, ScrollEffect};
 use super::{Action, LazyWalk, Run, can_step};
@@ -65,19 +64,29 @@ fn wanted(run: &Run, kind: u16) -> bool {
     })
 }
 
-/// Picking up the top item here, if it is wanted and the pack has room.
-fn pick_up_here(run: &Run) -> Option<Action> {
-    let pack = &run.combat()?.hero.pack;
-    let &top = run.items_here().first()?;
-    (pack.len() < PACK_SLOTS && wanted(run, top)).then_some(Action::PickUp)
+/// Whether the pack has a letter for an item of this kind (or, under
+/// rules that stack, a stack it joins).
+fn room_for(run: &Run, kind: u16) -> bool {
+    run.combat().is_some_and(|combat| {
+        let keep_letters = run.config().revisions.rules >= 2;
+        let stacks = keep_letters && super::fight::stacks(combat.kind(kind).class);
+        combat
+            .hero
+            .pack
+            .room_for(kind, stacks, keep_letters)
+            .is_some()
+    })
 }
 
-/// The first step toward the nearest item seen and wanted, if the pack
-/// has room and one can be walked to.
+/// Picking up the top item here, if it is wanted and the pack has room.
+fn pick_up_here(run: &Run) -> Option<Action> {
+    let &top = run.items_here().first()?;
+    (wanted(run, top) && room_for(run, top)).then_some(Action::PickUp)
+}
+
+/// The first step toward the nearest item seen and wanted that the pack
+/// has room for, if one can be walked to.
 fn walk_to_item(run: &Run, map: &mut LazyWalk) -> Option<Action> {
-    if run.combat()?.hero.pack.len() >= PACK_SLOTS {
-        return None;
-    }
     let here = run.player().pos;
     let state = run.current();
     let level = &state.level;
@@ -87,7 +96,7 @@ fn walk_to_item(run: &Run, map: &mut LazyWalk) -> Option<Action> {
         run.floor()?
             .items
             .iter()
-            .filter(|i| state.has_seen(i.pos) && wanted(run, i.kind))
+            .filter(|i| state.has_seen(i.pos) && wanted(run, i.kind) && room_for(run, i.kind))
             .map(|i| i.pos)
             .filter(|&p| p != here),
     )?;
@@ -157,9 +166,8 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         .sum();
 
     let slot_of = |want: &dyn Fn(&ItemClass) -> Option<u32>| -> Option<(u8, u32)> {
-        pack.iter()
-            .enumerate()
-            .filter_map(|(i, &k)| want(&combat.kind(k).class).map(|v| (i as u8, v)))
+        pack.lines()
+            .filter_map(|(i, l)| want(&combat.kind(l.kind).class).map(|v| (i as u8, v)))
             .max_by_key(|&(i, v)| (v, std::cmp::Reverse(i)))
     };
     let healing = slot_of(&|c| match c {
@@ -225,9 +233,9 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     }
 
     // 3. Better gear from the pack.
-    if let Some(slot) = pack
-        .iter()
-        .position(|&k| better_than_worn(run, &combat.kind(k).class))
+    if let Some((slot, _)) = pack
+        .lines()
+        .find(|(_, l)| better_than_worn(run, &combat.kind(l.kind).class))
     {
         return (Action::Wield { slot: slot as u8 }, Plan::Equip);
     }

@@ -264,7 +264,8 @@ impl Summary {
             let reached = self.reached.get(depth).copied().unwrap_or(0);
             let _ = writeln!(
                 out,
-                "  {depth:>3}: {n:>5} runs   (reached by {reached}, {:.0}%)",
+                "  {depth:>3}: {n:>5} {:<4}   (reached by {reached}, {:.0}%)",
+                crate::words::noun(*n, "run", "runs"),
                 pct(reached)
             );
         }

@@ -8,7 +8,8 @@ use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
 use crate::config::profile::Profile;
 use crate::config::{
     CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-    RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
+    Revisions, RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig,
+    VaultConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in
@@ -52,6 +53,9 @@ pub(crate) struct DigestConfig<'a> {
     /// Left out when there are none, as for runs from before profiles.
     #[serde(skip_serializing_if = "<[Profile]>::is_empty")]
     profiles: &'a [Profile],
+    /// Left out at the first revisions, as for runs from before them.
+    #[serde(skip_serializing_if = "Revisions::is_first")]
+    revisions: Revisions,
 }
 
 /// The simulation settings as they were before Combat, field by field:
@@ -181,6 +185,7 @@ impl<'a> DigestConfig<'a> {
             room_loops: &c.room_loops,
             vaults: &c.vaults,
             profiles: &c.profiles,
+            revisions: c.revisions,
         }
     }
 }

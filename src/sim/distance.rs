@@ -225,9 +225,17 @@ pub struct LazyWalk {
     queue: Vec<u32>,
     /// The next cell of `queue` to expand.
     head: usize,
+    /// Cells cleared and expanded since this search was made: the work it
+    /// did, counted (see [`crate::sim::Run::work`]).
+    effort: u64,
 }
 
 impl LazyWalk {
+    /// Cells cleared and expanded since this search was made.
+    pub fn effort(&self) -> u64 {
+        self.effort
+    }
+
     /// A search from `to`, reusing this one's buffers.
     pub fn reset(&mut self, level: &Level, to: Pos) {
         self.width = usize::from(level.width());
@@ -236,6 +244,7 @@ impl LazyWalk {
         self.dist.resize(cells, DistanceMap::UNREACHABLE);
         self.queue.clear();
         self.head = 0;
+        self.effort += cells as u64 / 8;
         let start = level.index(to);
         self.dist[start] = 0;
         self.queue.push(start as u32);
@@ -247,6 +256,7 @@ impl LazyWalk {
             return false;
         };
         self.head += 1;
+        self.effort += 8;
         let c = c as usize;
         let w = self.width;
         let here = level.pos(c);

@@ -6,7 +6,7 @@
 use rand::RngExt;
 
 use super::combat::{HitOdds, Strike, attack, experience_level, max_hp, regenerate};
-use super::game::{CombatState, Floor, PACK_SLOTS, article, slot_letter};
+use super::game::{CombatState, Floor, article, slot_letter};
 use super::item::{Item, ItemClass, PotionEffect, ScrollEffect};
 use super::morgue::Morgue;
 use super::place::free_room_cells;
@@ -207,8 +207,14 @@ impl Run {
             .unwrap_or_else(|| level.room_cell(0));
         let wake = self.free_cell_near(stairs);
         self.state.player.pos = wake;
+        // Rules 2 count lives in English; rules 1 said "1 lives left",
+        // and a replay of a run made under them must say it again.
+        let left = match self.config.revisions.rules {
+            1 => format!("{lives} lives"),
+            _ => crate::words::count(lives, "life", "lives"),
+        };
         self.say(format!(
-            "The {cause} strikes you down; you wake by the stairs ({lives} lives left)."
+            "The {cause} strikes you down; you wake by the stairs ({left} left)."
         ));
         events.push(Event::Moved { to: wake });
         self.refresh();
@@ -277,15 +283,20 @@ impl Run {
         if self.state.combat.is_none() {
             return false;
         }
+        // Rules 2 keep a letter's item while it is carried and stack
+        // potions and scrolls; rules 1 closed the letters up and gave each
+        // item one, as runs made under them still do.
+        let keep_letters = self.config.revisions.rules >= 2;
         let here = self.state.player.pos;
         let pack_item = |run: &Run, slot: u8| -> Option<u16> {
-            run.state
+            let line = run
+                .state
                 .combat
                 .as_ref()?
                 .hero
                 .pack
-                .get(usize::from(slot))
-                .copied()
+                .get(usize::from(slot))?;
+            Some(line.kind)
         };
         match action {
             Action::PickUp => {
@@ -295,25 +306,43 @@ impl Run {
                 else {
                     return false;
                 };
-                if self.state.combat.as_ref().expect("checked").hero.pack.len() >= PACK_SLOTS {
-                    self.say("Your pack is full.".into());
+                let kind = self.floor().expect("found above").items[at].kind;
+                let state = self.state.combat.as_ref().expect("checked");
+                let stacks = keep_letters && stacks(state.kind(kind).class);
+                // A full pack refuses: the refusal changes nothing (it is
+                // not recorded), so it writes nothing to the log either;
+                // the viewer says why.
+                if state
+                    .hero
+                    .pack
+                    .room_for(kind, stacks, keep_letters)
+                    .is_none()
+                {
                     return false;
                 }
-                let item = self.floor_mut().items.remove(at);
+                self.floor_mut().items.remove(at);
                 let state = self.state_mut();
-                state.hero.pack.push(item.kind);
-                let slot = slot_letter(state.hero.pack.len() - 1);
-                let name = state.describe(item.kind);
-                self.say(format!("{slot} - {name}."));
+                let letter = state
+                    .hero
+                    .pack
+                    .add(kind, stacks, keep_letters)
+                    .expect("room was found above");
+                let name = state.describe(kind);
+                let count = state.hero.pack.get(letter).map_or(1, |l| l.count);
+                let line = format!(
+                    "{} - {}.",
+                    slot_letter(letter),
+                    state.describe_count(kind, count)
+                );
+                self.say(line);
                 events.push(Event::PickedUp { name });
                 true
             }
             Action::Drop { slot } => {
-                let Some(kind) = pack_item(self, slot) else {
+                let state = self.state_mut();
+                let Some(kind) = state.hero.pack.take_one(usize::from(slot), keep_letters) else {
                     return false;
                 };
-                let state = self.state_mut();
-                state.hero.pack.remove(usize::from(slot));
                 let name = state.describe(kind);
                 self.floor_mut().items.push(Item { kind, pos: here });
                 self.say(format!("You drop {name}."));
@@ -333,16 +362,23 @@ impl Run {
                     _ => return false,
                 };
                 let old = worn.replace(kind);
-                state.hero.pack.remove(usize::from(slot));
+                state.hero.pack.take_one(usize::from(slot), keep_letters);
                 if let Some(old) = old {
-                    state.hero.pack.push(old);
+                    if keep_letters {
+                        // What was worn takes the letter of what replaced it.
+                        state.hero.pack.put_at(usize::from(slot), old);
+                    } else {
+                        state.hero.pack.add(old, false, false);
+                    }
                 }
                 self.say(format!("You {verb} {name}."));
                 events.push(Event::Equipped { name });
                 true
             }
             Action::Quaff { slot } => {
-                let Some((effect, name)) = self.use_up(slot, "drink", ItemClass::potion) else {
+                let Some((effect, name)) =
+                    self.use_up(slot, keep_letters, "drink", ItemClass::potion)
+                else {
                     return false;
                 };
                 self.drink(effect);
@@ -350,7 +386,9 @@ impl Run {
                 true
             }
             Action::Read { slot } => {
-                let Some((effect, name)) = self.use_up(slot, "read", ItemClass::scroll) else {
+                let Some((effect, name)) =
+                    self.use_up(slot, keep_letters, "read", ItemClass::scroll)
+                else {
                     return false;
                 };
                 self.read(effect, events);
@@ -362,21 +400,22 @@ impl Run {
     }
 
     /// Marks every open cell of the level, and the rock beside it, seen.
-    /// Takes the item in pack slot `slot` out of the pack when
-    /// `effect_of` finds an effect in its class (a potion to drink, a
-    /// scroll to read), saying "You VERB NAME.": its effect and name.
-    /// `None`, and nothing used, for an empty slot or another class.
+    /// Takes one item out of pack slot `slot` when `effect_of` finds an
+    /// effect in its class (a potion to drink, a scroll to read), saying
+    /// "You VERB NAME.": its effect and name. `None`, and nothing used, for
+    /// an empty slot or another class.
     fn use_up<E>(
         &mut self,
         slot: u8,
+        keep_letters: bool,
         verb: &str,
         effect_of: impl Fn(ItemClass) -> Option<E>,
     ) -> Option<(E, String)> {
         let state = self.state.combat.as_mut()?;
-        let kind = *state.hero.pack.get(usize::from(slot))?;
+        let kind = state.hero.pack.get(usize::from(slot))?.kind;
         let effect = effect_of(state.kind(kind).class)?;
         let name = state.describe(kind);
-        state.hero.pack.remove(usize::from(slot));
+        state.hero.pack.take_one(usize::from(slot), keep_letters);
         self.say(format!("You {verb} {name}."));
         Some((effect, name))
     }
@@ -536,9 +575,10 @@ impl Run {
             inventory: state.map_or_else(Vec::new, |s| {
                 s.hero
                     .pack
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| format!("{} - {}", slot_letter(i), s.describe(k)))
+                    .lines()
+                    .map(|(i, l)| {
+                        format!("{} - {}", slot_letter(i), s.describe_count(l.kind, l.count))
+                    })
                     .collect()
             }),
             kills: match state {
@@ -668,8 +708,20 @@ impl Run {
         }
         let hero = &state.hero;
         let known = |k: u16| usize::from(k) < state.items.len();
-        if hero.pack.len() > PACK_SLOTS || !hero.pack.iter().all(|&k| known(k)) {
-            return Err("the pack is too full or holds unknown items".into());
+        // A pack of more than 26 letters, or with a misplaced mark, does
+        // not decode; here its kinds, and stacks only where rules 2 make
+        // them (potions and scrolls).
+        if !hero.pack.lines().all(|(_, l)| known(l.kind)) {
+            return Err("the pack holds unknown items".into());
+        }
+        let keep_letters = self.config.revisions.rules >= 2;
+        if hero
+            .pack
+            .lines()
+            .any(|(_, l)| l.count > 1 && !(keep_letters && stacks(state.kind(l.kind).class)))
+            || (!keep_letters && hero.pack.lines().enumerate().any(|(n, (i, _))| n != i))
+        {
+            return Err("the pack holds a stack or a gap its rules do not make".into());
         }
         if !hero
             .weapon
@@ -686,7 +738,7 @@ impl Run {
         let alive = self.state.outcome != Outcome::Lost;
         if hero.hp > self.max_hp() || (alive && hero.hp == 0) {
             return Err(format!(
-                "{} hit points of {} for a run that is {:?}",
+                "{} hit points of {} for a run that is {}",
                 hero.hp,
                 self.max_hp(),
                 self.state.outcome
@@ -736,4 +788,11 @@ impl Run {
         }
         Ok(())
     }
+}
+
+/// Whether items of a class share a pack letter under the second rules:
+/// potions and scrolls, which are alike; weapons and armour each keep a
+/// letter of their own.
+pub fn stacks(class: ItemClass) -> bool {
+    matches!(class, ItemClass::Potion(_) | ItemClass::Scroll(_))
 }

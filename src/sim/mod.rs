@@ -52,7 +52,7 @@ pub use fov::visible_cells;
 pub use game::{CombatState, slot_letter};
 pub use item::{ItemKind, items_from_ron};
 pub use monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
-pub use table::KindProblem;
+pub use table::{KindProblem, MAX_KINDS};
 pub use travel::travel_step;
 
 use rand::RngExt;
@@ -67,13 +67,25 @@ use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
 use crate::vault::Vault;
 
+/// Units of [`Run::work`] a step costs before sight and monsters: with
+/// the units below, a unit is some 2 ns of this machine's time in every
+/// kind of turn measured (few or a thousand monsters on a level).
+const STEP_WORK: u64 = 64;
+/// Units of [`Run::work`] a monster's move costs, besides looking at every
+/// monster of the level to choose it.
+const MONSTER_TURN_WORK: u64 = 200;
+
 /// How many log lines a run keeps.
 const LOG_LINES: usize = 200;
 
 /// The last turn a run can reach: a run at this turn takes no more steps.
-/// About three years of the autopilot playing nonstop; it keeps every tick
-/// counter far from overflowing, so a save can hold any turn up to it.
-pub const MAX_TURNS: u64 = 1_000_000_000_000;
+/// Every action a run records takes one turn, so this is also the most
+/// actions a recording, a save or a journal can hold, and a file claiming
+/// more is refused before anything is replayed. A whole game of delve
+/// takes 15,000 to 20,000 turns; the work a replay does is bounded apart
+/// from this (`journal::check::REPLAY_WORK`), as a turn's cost depends on
+/// the config.
+pub const MAX_TURNS: u64 = 500_000;
 
 /// What the player does with a turn.
 ///
@@ -115,6 +127,30 @@ pub enum Action {
         /// A pack slot: checked, so a bad one is Blocked.
         slot: u8,
     },
+}
+
+/// An action in words (`move 1,-1`, `quaff slot b`), for messages about
+/// recordings and journals.
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Slots are letters on screen; one past z (only in a damaged file)
+        // is shown as its number.
+        let slot = |s: u8| match s {
+            0..26 => char::from(b'a' + s).to_string(),
+            _ => s.to_string(),
+        };
+        match *self {
+            Action::Move { dx, dy } => write!(f, "move {dx},{dy}"),
+            Action::Wait => f.write_str("wait"),
+            Action::Descend => f.write_str("descend"),
+            Action::Ascend => f.write_str("ascend"),
+            Action::PickUp => f.write_str("pick up"),
+            Action::Drop { slot: s } => write!(f, "drop slot {}", slot(s)),
+            Action::Wield { slot: s } => write!(f, "wield slot {}", slot(s)),
+            Action::Quaff { slot: s } => write!(f, "quaff slot {}", slot(s)),
+            Action::Read { slot: s } => write!(f, "read slot {}", slot(s)),
+        }
+    }
 }
 
 /// Something that happened during a step.
@@ -205,6 +241,17 @@ pub enum Outcome {
     Lost,
 }
 
+/// `playing`, `won` or `lost`, for messages.
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::Playing => "playing",
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+        })
+    }
+}
+
 /// The player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -262,6 +309,9 @@ struct Sight {
     /// can, which clears it.
     explored: std::cell::Cell<Option<u16>>,
     tunnelling: Option<DistanceMap>,
+    /// Work done since the run was made or loaded, but for the walking
+    /// search's own (see [`Run::work`]).
+    work: u64,
 }
 
 /// A run: the whole state of one game. What a save holds is the config
@@ -435,6 +485,16 @@ impl Run {
             vaults,
         );
         run.prove_stack_on(threads)?;
+        run.begin()?;
+        Ok(run)
+    }
+
+    /// The first step of a new run, once its stack is proved (or, for
+    /// [`Run::start_again`], not): depth 1 entered and populated, the
+    /// player on its arrival staircase, and the recording begun from the
+    /// digest of that state.
+    fn begin(&mut self) -> Result<(), GenerateError> {
+        let run = self;
         run.enter(1)?;
         let level = &run.current().level;
         let start = level
@@ -449,6 +509,39 @@ impl Run {
         // is won before the first move.
         run.check_won(&mut Vec::new());
         run.recording = Some(record::Recording::starting(run.digest()));
+        Ok(())
+    }
+
+    /// The start of this run made again from its seed, config, kinds,
+    /// item kinds and vaults: what its recording replays from. Only the
+    /// first level is made (the start's state holds no other), so this
+    /// costs one level, and a run whose deeper levels cannot be made still
+    /// has a start to compare with.
+    pub fn start_again(&self) -> Result<Run, GenerateError> {
+        let config = self.config.clone();
+        let kinds = self.state.kinds.clone();
+        let combat = self.state.combat.as_ref().map(|c| {
+            CombatState::new(
+                c.items.clone(),
+                config.simulation.combat.player_hp,
+                config.levels,
+                kinds.len(),
+            )
+        });
+        let player = Player {
+            depth: 1,
+            pos: Pos::new(0, 0),
+            lives: config.simulation.lives,
+            next: 0,
+        };
+        let levels = vec![None; usize::from(config.levels)];
+        let mut run = Run::from_saved(
+            config,
+            RunState::new(kinds, self.state.seed, levels, player, combat),
+            None,
+            self.vaults.clone(),
+        );
+        run.begin()?;
         Ok(run)
     }
 
@@ -685,6 +778,17 @@ impl Run {
         self.sight.walking = walk;
     }
 
+    /// A count of the simulation's work since this value was made or
+    /// loaded: a unit a step, a monster looked at when the next one to move
+    /// is chosen, a cell cleared or searched for sight and distances. It is
+    /// a function of the run and its actions alone, never of the clock, so
+    /// a replay bounded by it stops at the same action on every machine:
+    /// what lets any file, whatever its config asks of each turn, be
+    /// replayed within a bounded time (see `journal::check`).
+    pub fn work(&self) -> u64 {
+        self.sight.work + self.sight.walking.effort()
+    }
+
     /// The depth known to be explored, if any (see [`Sight`]).
     pub(super) fn explored(&self) -> &std::cell::Cell<Option<u16>> {
         &self.sight.explored
@@ -693,6 +797,8 @@ impl Run {
     fn tunnelling_map(&mut self) -> &DistanceMap {
         if self.sight.tunnelling.is_none() {
             let dig = self.config.simulation.dig_per_turn;
+            let level = &self.current().level;
+            self.sight.work += 12 * u64::from(level.width()) * u64::from(level.height());
             let map = DistanceMap::tunnelling(&self.current().level, self.state.player.pos, dig);
             self.sight.tunnelling = Some(map);
         }
@@ -711,6 +817,8 @@ impl Run {
             .as_mut()
             .expect("the player's level is always generated");
         let cells = usize::from(state.level.width()) * usize::from(state.level.height());
+        let side = 2 * u64::from(radius) + 1;
+        self.sight.work += 2 * ((cells as u64).div_ceil(64) + side * side);
         let mut visible = std::mem::take(&mut self.sight.visible);
         visible.clear();
         visible.resize(cells.div_ceil(64), 0);
@@ -757,6 +865,22 @@ impl Run {
     /// from its start (see the field).
     pub fn recording(&self) -> Option<&record::Recording> {
         self.recording.as_ref()
+    }
+
+    /// Sets the digest the recording says its start has: for a recording
+    /// whose actions were replayed from the start this build makes to the
+    /// run's state, so the stored digest was the one that was wrong.
+    pub fn correct_start_digest(&mut self, digest: u64) {
+        if let Some(recording) = &mut self.recording {
+            recording.set_start_digest(digest);
+        }
+    }
+
+    /// Lets go of a recording that does not replay on this build: the run
+    /// goes on without one, as runs saved before recordings do, rather
+    /// than keep a history that would rebuild another game.
+    pub fn forget_recording(&mut self) {
+        self.recording = None;
     }
 
     /// Rebuilds derived data after loading a saved run.
@@ -824,7 +948,7 @@ impl Run {
         let lives = self.config.simulation.lives;
         if p.lives > lives || (p.lives == 0) != (self.state.outcome == Outcome::Lost) {
             return Err(format!(
-                "{} lives of {lives} for a run that is {:?}",
+                "{} lives of {lives} for a run that is {}",
                 p.lives, self.state.outcome
             ));
         }
@@ -1102,6 +1226,7 @@ impl Run {
             return Ok(events);
         }
         self.state.turn += 1;
+        self.sight.work += STEP_WORK;
         if let Some(recording) = &mut self.recording {
             recording.push(action);
         }
@@ -1116,6 +1241,7 @@ impl Run {
         // Monsters whose next move comes before the player's, earliest
         // first, ties by index.
         while self.state.outcome == Outcome::Playing {
+            self.sight.work += 1 + self.current().monsters.len() as u64;
             let next = self
                 .current()
                 .monsters
@@ -1125,6 +1251,7 @@ impl Run {
                 .min_by_key(|(i, m)| (m.next, *i))
                 .map(|(i, _)| i);
             let Some(i) = next else { break };
+            self.sight.work += MONSTER_TURN_WORK;
             let speed = self.state.kinds[usize::from(self.current().monsters[i].kind)].speed;
             self.current_mut().monsters[i].next += interval(speed);
             self.monster_turn(i, &mut events);
@@ -1305,10 +1432,12 @@ impl Run {
             self.current_mut().monsters.remove(i);
             self.state.player.lives = self.state.player.lives.saturating_sub(1);
             let lives = self.state.player.lives;
-            self.say(format!(
-                "The {} hits you and dies; {lives} lives left.",
-                kind.name
-            ));
+            // As in `fight`: rules 1's words are kept for their replays.
+            let left = match self.config.revisions.rules {
+                1 => format!("{lives} lives"),
+                _ => crate::words::count(lives, "life", "lives"),
+            };
+            self.say(format!("The {} hits you and dies; {left} left.", kind.name));
             events.push(Event::Hit {
                 kind: kind.name.clone(),
                 lives,

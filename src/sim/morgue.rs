@@ -74,8 +74,10 @@ impl Morgue {
         };
         let _ = writeln!(
             out,
-            "{ending} after {} turns (deepest: {} of {}).",
-            self.turns, self.deepest, self.levels
+            "{ending} after {} (deepest: {} of {}).",
+            crate::words::count(self.turns, "turn", "turns"),
+            self.deepest,
+            self.levels
         );
         let _ = writeln!(out, "Seed {}.", self.seed);
         let _ = writeln!(out);

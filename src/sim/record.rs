@@ -97,6 +97,10 @@ impl Recording {
         self.start_digest
     }
 
+    pub(crate) fn set_start_digest(&mut self, digest: u64) {
+        self.start_digest = digest;
+    }
+
     /// A recording from its runs; refuses a run of zero actions, which no
     /// recording makes (so two encodings of one recording are equal), an
     /// action that is not [`well_formed`], and more actions than a run can
@@ -105,10 +109,10 @@ impl Recording {
         let mut recording = Recording::new();
         for (action, times) in runs {
             if times == 0 {
-                return Err(format!("a run of zero {action:?} actions"));
+                return Err(format!("a run of zero \"{action}\" actions"));
             }
             if !well_formed(&action) {
-                return Err(format!("an impossible action {action:?}"));
+                return Err(format!("an impossible action \"{action}\""));
             }
             if recording.len + u64::from(times) > super::MAX_TURNS {
                 return Err(format!(
@@ -207,7 +211,7 @@ pub enum ReplayError {
     /// The simulation refused a recorded action: the recording was not
     /// made by these rules (or from this start).
     #[error(
-        "recorded action {index} ({action:?}) at turn {turn} is not possible in the replayed run: the recording does not match these rules"
+        "recorded action {index} ({action}) at turn {turn} is not possible in the replayed run: the recording does not match these rules"
     )]
     Refused {
         /// Which recorded action (0 is the first), to find it in the journal.
@@ -382,6 +386,25 @@ mod tests {
 
     fn mv(dx: i8, dy: i8) -> Action {
         Action::Move { dx, dy }
+    }
+
+    /// Issue 23, item 13 (no debug text reaches a user): a damaged
+    /// recording's action is named in words, not as `Move { dx: 2, dy: 0 }`.
+    #[test]
+    fn a_bad_recording_names_its_action_in_words() {
+        let said = |runs| Recording::from_runs(runs).unwrap_err();
+        assert_eq!(
+            said(vec![(mv(2, 0), 1)]),
+            "an impossible action \"move 2,0\""
+        );
+        assert_eq!(
+            said(vec![(Action::Quaff { slot: 1 }, 0)]),
+            "a run of zero \"quaff slot b\" actions"
+        );
+        assert_eq!(
+            said(vec![(Action::Read { slot: 200 }, 1)]),
+            "an impossible action \"read slot 200\""
+        );
     }
 
     #[test]

@@ -39,6 +39,12 @@ impl Depths {
 /// 1000 / r, so 1000 is a thousand times rarer than 1.
 pub const MAX_RARITY: u16 = 1000;
 
+/// The most kinds a list (of monsters, of items) may hold: a run keeps
+/// every kind, saves index them with 16 bits, and the shipped lists have
+/// a few dozen. Checked before any entry, so a list of a hundred thousand
+/// kinds is refused at once rather than compared name by name.
+pub const MAX_KINDS: usize = 1000;
+
 /// What is wrong with one entry of a list of kinds (monsters, items).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}{field}: {message}", index.map(|i| format!("[{i}].")).unwrap_or_default())]
@@ -55,7 +61,7 @@ pub struct KindProblem {
 pub(crate) type FieldProblem = (&'static str, String);
 
 /// The checks every list of kinds shares, in this order: at least one
-/// kind (of `noun`); each entry's name by `name_rule` and then distinct
+/// kind (of `noun`) and at most [`MAX_KINDS`]; each entry's name by `name_rule` and then distinct
 /// from those before it; then the entry's own checks, `entry(earlier,
 /// kind)` with the entries before it. The first problem found is
 /// returned, located at its entry.
@@ -71,6 +77,13 @@ pub(crate) fn check_kinds<K>(
             index: None,
             field: "[]",
             message: format!("the list must hold at least one kind of {noun}"),
+        });
+    }
+    if kinds.len() > MAX_KINDS {
+        return Err(KindProblem {
+            index: Some(MAX_KINDS),
+            field: "name",
+            message: format!("a list holds at most {MAX_KINDS} kinds of {noun}"),
         });
     }
     for (i, k) in kinds.iter().enumerate() {

@@ -497,7 +497,7 @@ impl App {
                     let carried = self
                         .run
                         .combat()
-                        .is_some_and(|s| usize::from(slot) < s.hero.pack.len());
+                        .is_some_and(|s| s.hero.pack.get(usize::from(slot)).is_some());
                     if !carried {
                         self.note("You have no such item.".into());
                         return Ok(());

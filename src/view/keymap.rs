@@ -337,6 +337,11 @@ impl Default for Keymap {
     }
 }
 
+/// The most keys one command may have. Each key is checked against every
+/// key bound before it, and the help screen lists them on one line: a
+/// handful is all a hand uses.
+pub const MAX_KEYS_PER_COMMAND: usize = 16;
+
 impl Keymap {
     /// Reads, parses and checks a keymap file (`data/keymap.ron`).
     pub fn load(path: &Path) -> Result<Keymap, ConfigError> {
@@ -377,6 +382,15 @@ impl Keymap {
         let mut bindings: Vec<(Key, Command, &str)> = Vec::new();
         let mut help = Vec::new();
         for (field, command, names) in file.fields() {
+            if names.len() > MAX_KEYS_PER_COMMAND {
+                return Err(error(
+                    field,
+                    format!(
+                        "at most {MAX_KEYS_PER_COMMAND} keys a command, got {}",
+                        names.len()
+                    ),
+                ));
+            }
             let mut keys = Vec::new();
             for name in names {
                 let key = Key::parse(name).ok_or_else(|| {

@@ -106,18 +106,15 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             map(app, map_area, buf);
             let (text, style) = match mode {
                 Mode::ConfirmQuit => (CONFIRM_QUIT.to_string(), prompt_style()),
-                Mode::Choose { verb } => {
-                    let letters = app.run().combat().map_or(0, |s| s.hero.pack.len()).max(1);
-                    (
-                        format!(
-                            "{} [a-{}] ({} cancels)",
-                            verb.question(),
-                            crate::sim::slot_letter(letters - 1),
-                            key_name(app, Command::Cancel)
-                        ),
-                        prompt_style(),
-                    )
-                }
+                Mode::Choose { verb } => (
+                    format!(
+                        "{} [{}] ({} cancels)",
+                        verb.question(),
+                        letters_held(app),
+                        key_name(app, Command::Cancel)
+                    ),
+                    prompt_style(),
+                ),
                 _ => (messages_line(app, area.width), Style::new()),
             };
             line(buf, top, &text, style);
@@ -739,6 +736,36 @@ fn ended(app: &App, buf: &mut Buffer) {
     }
 }
 
+/// The letters the pack holds, as a prompt lists them: "a-c", or "a-b,
+/// e" when letters are empty between them.
+fn letters_held(app: &App) -> String {
+    let Some(combat) = app.run().combat() else {
+        return "a".into();
+    };
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (i, _) in combat.hero.pack.lines() {
+        match spans.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => spans.push((i, i)),
+        }
+    }
+    if spans.is_empty() {
+        return "a".into();
+    }
+    spans
+        .iter()
+        .map(|&(a, b)| {
+            let (a, b) = (crate::sim::slot_letter(a), crate::sim::slot_letter(b));
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// The pack, a line an item, and what is wielded and worn.
 fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(combat) = app.run().combat() else {
@@ -755,12 +782,12 @@ fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
     if combat.hero.pack.is_empty() {
         lines.push("Your pack is empty.".into());
     }
-    for (i, &k) in combat.hero.pack.iter().enumerate() {
+    for (i, l) in combat.hero.pack.lines() {
         lines.push(format!(
             "{} - {}: {}",
             crate::sim::slot_letter(i),
-            combat.describe(k),
-            combat.kind(k).description
+            combat.describe_count(l.kind, l.count),
+            combat.kind(l.kind).description
         ));
     }
     for (row, text) in lines.iter().enumerate().take(usize::from(area.height)) {

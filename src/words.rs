@@ -1,0 +1,57 @@
+//! English for counts: every message that says how many of something
+//! there are says it through here, so "1 lives left" cannot come back.
+//! A leaf: it knows nothing of delve.
+
+/// `n` and the noun, singular for exactly one: `count(1, "life", "lives")`
+/// is "1 life", `count(3, "life", "lives")` is "3 lives".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The noun alone, singular for exactly one.
+pub fn noun<'a>(n: impl Into<u64>, one: &'a str, many: &'a str) -> &'a str {
+    if n.into() == 1 { one } else { many }
+}
+
+/// The plural of an item's name: its head noun gains an `s` ("potion of
+/// healing" becomes "potions of healing", "dart" "darts"), and a noun
+/// that ends in s, x, sh or ch an `es`.
+pub fn plural_name(name: &str) -> String {
+    let (head, rest) = match name.find(" of ") {
+        Some(at) => name.split_at(at),
+        None => (name, ""),
+    };
+    let ending = if ["s", "x", "sh", "ch"].iter().any(|e| head.ends_with(e)) {
+        "es"
+    } else {
+        "s"
+    };
+    format!("{head}{ending}{rest}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(count(1u32, "life", "lives"), "1 life");
+        assert_eq!(count(0u32, "life", "lives"), "0 lives");
+        assert_eq!(count(2u64, "checkpoint", "checkpoints"), "2 checkpoints");
+        assert_eq!(noun(1u8, "action", "actions"), "action");
+        assert_eq!(noun(7u8, "action", "actions"), "actions");
+    }
+
+    #[test]
+    fn item_names_take_the_plural_on_their_head_noun() {
+        assert_eq!(plural_name("potion of healing"), "potions of healing");
+        assert_eq!(
+            plural_name("scroll of magic mapping"),
+            "scrolls of magic mapping"
+        );
+        assert_eq!(plural_name("dart"), "darts");
+        assert_eq!(plural_name("flask of fire"), "flasks of fire");
+        assert_eq!(plural_name("box"), "boxes");
+    }
+}
