@@ -30,7 +30,12 @@ fn fingerprint(level: &Level, hash: &mut u64) {
         }
     }
     for s in level.stairs() {
-        eat(&[s.pos.x as u8, s.pos.y as u8, s.direction as u8, s.room as u8]);
+        eat(&[
+            s.pos.x as u8,
+            s.pos.y as u8,
+            s.direction as u8,
+            s.room as u8,
+        ]);
     }
 }
 
@@ -100,4 +105,145 @@ fn generator_revision_1_makes_the_levels_it_always_made() {
     }
     let names: Vec<&str> = configs().iter().map(|c| c.0).collect();
     assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
+/// The doors on vault edges of `level` that no corridor reached: the cell
+/// just outside the vault's box (the porch) is rock; and the porch of each.
+fn unjoined_vault_doors(level: &Level) -> Vec<(usize, usize)> {
+    let w = usize::from(level.width());
+    let mut found = Vec::new();
+    for room in level.rooms() {
+        let Shape::Vault(v) = room.shape else {
+            continue;
+        };
+        let b = v.bounds;
+        for p in room.shape.cells() {
+            let d = level.index(p);
+            let outside = if p.y == b.y {
+                d - w
+            } else if p.y == b.bottom() {
+                d + w
+            } else if p.x == b.x {
+                d - 1
+            } else if p.x == b.right() {
+                d + 1
+            } else {
+                continue;
+            };
+            if level.tiles()[d] == Tile::Door && level.tiles()[outside] == Tile::Rock {
+                found.push((d, outside));
+            }
+        }
+    }
+    found
+}
+
+/// What revision 2 did to revision 1's unjoined vault doors: joined by a
+/// corridor of their own, kept beside a door that leads somewhere, or
+/// walled up; and how many rock cells it opened.
+#[derive(Debug, Default)]
+struct Changes {
+    levels_changed: usize,
+    joined: usize,
+    beside: usize,
+    walled: usize,
+    dug: usize,
+}
+
+/// Revision 2 makes revision 1's level where no vault door was left
+/// unjoined, and elsewhere differs only by those doors (each now joined,
+/// beside a joined door, or the vault's wall) and the rock opened to join
+/// them (stairs may stand elsewhere, as walks changed). Each revision-2
+/// level keeps every promise, a door leading somewhere among them.
+fn compare(config: &Config, vaults: &[delve::vault::Vault], seeds: u64, changes: &mut Changes) {
+    let (one, two) = (with_generator(config, 1), with_generator(config, 2));
+    let (mut g1, mut g2) = (Generator::default(), Generator::default());
+    for seed in 1..=seeds {
+        for depth in 1..=config.levels {
+            let (Ok(a), Ok(b)) = (
+                g1.level(&one, vaults, seed, depth),
+                g2.level(&two, vaults, seed, depth),
+            ) else {
+                continue;
+            };
+            check::level(&b, &two);
+            let unjoined = unjoined_vault_doors(&a);
+            if unjoined.is_empty() {
+                assert!(a == b, "seed {seed} depth {depth} changed");
+                continue;
+            }
+            changes.levels_changed += 1;
+            assert_eq!(a.rejected_attempts(), b.rejected_attempts());
+            let shapes = |l: &Level| l.rooms().iter().map(|r| r.shape).collect::<Vec<Shape>>();
+            assert_eq!(shapes(&a), shapes(&b));
+            for &(d, porch) in &unjoined {
+                match b.tiles()[d] {
+                    Tile::Door if b.tiles()[porch] == Tile::Corridor => changes.joined += 1,
+                    Tile::Door => changes.beside += 1,
+                    Tile::Rock => {
+                        assert_eq!(b.hardness_grid()[d], 255);
+                        changes.walled += 1;
+                    }
+                    t => panic!("seed {seed} depth {depth}: a door became {t:?}"),
+                }
+            }
+            let floor = |t: Tile| match t {
+                Tile::UpStairs | Tile::DownStairs => Tile::Floor,
+                t => t,
+            };
+            for c in 0..a.tiles().len() {
+                let (was, is) = (floor(a.tiles()[c]), floor(b.tiles()[c]));
+                if was == is || unjoined.iter().any(|&(d, _)| d == c) {
+                    continue;
+                }
+                assert!(
+                    was == Tile::Rock && matches!(is, Tile::Corridor | Tile::Door),
+                    "seed {seed} depth {depth} cell {c}: {was:?} became {is:?}"
+                );
+                changes.dug += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn generator_revision_2_differs_only_where_vault_doors_led_nowhere() {
+    let mut changes = Changes::default();
+    for (_, config, _) in configs() {
+        compare(&config, shipped(), 4, &mut changes);
+    }
+    eprintln!("{changes:?}");
+    assert!(changes.levels_changed > 10, "{changes:?}");
+    assert!(changes.joined > 10 * changes.walled, "{changes:?}");
+}
+
+/// Doors side by side (`+++`): the rules open at most the outer two (no
+/// door beside a door), and a door between joined doors is part of their
+/// doorway, kept as drawn.
+#[test]
+fn side_by_side_vault_doors_stay_one_doorway() {
+    let draft = delve::vault::VaultDraft {
+        name: "three doors".into(),
+        depths: delve::config::Range::new(1, 10),
+        weight: 1,
+        rotate: true,
+        mirror: true,
+        map: ["xxxxxx", "x....x", "x....x", "x....x", "x+++xx"]
+            .iter()
+            .map(|r| r.to_string())
+            .collect(),
+    };
+    let vaults = delve::vault::build(&[draft], &|_| false).unwrap();
+    let mut changes = Changes::default();
+    for corridors in [CorridorStyle::Tunnel, CorridorStyle::DeadEnd] {
+        let mut config = Config {
+            levels: 4,
+            corridors,
+            ..Config::default()
+        };
+        config.vaults.count = delve::config::Range::new(1, 2);
+        compare(&config, &vaults, 8, &mut changes);
+    }
+    eprintln!("{changes:?}");
+    assert!(changes.beside > 0 && changes.joined > 0, "{changes:?}");
 }

@@ -316,6 +316,24 @@ pub(crate) fn rock_costs(cfg: &Config, out: &mut Vec<u32>) {
     }));
 }
 
+/// Whether opening cell `c` (off the border) would complete a 2x2 block of
+/// open cells, where `open` says which other cells are or will be open: a
+/// slab, not a corridor.
+pub(crate) fn completes_slab(width: usize, c: usize, open: impl Fn(usize) -> bool) -> bool {
+    [c - width - 1, c - width, c - 1, c]
+        .into_iter()
+        .any(|top_left| {
+            [
+                top_left,
+                top_left + 1,
+                top_left + width,
+                top_left + width + 1,
+            ]
+            .into_iter()
+            .all(|m| m == c || open(m))
+        })
+}
+
 fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {
     (y - 1..=y + 1).any(|ny| (x - 1..=x + 1).any(|nx| room_id[ny * w + nx] == id))
 }
