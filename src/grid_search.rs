@@ -270,6 +270,12 @@ impl BucketQueue {
         self.cursor = lowest;
     }
 
+    /// Makes room for `values` queued at once without growing again.
+    pub fn reserve(&mut self, values: usize) {
+        self.entries
+            .reserve(values.saturating_sub(self.entries.len()));
+    }
+
     /// Queues `value` under `key`, which must be inside the window; panics otherwise.
     #[inline(always)]
     pub fn push(&mut self, key: u32, value: u32) {

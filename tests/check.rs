@@ -25,6 +25,7 @@ pub fn level(level: &Level, config: &Config) {
     doors_at_most_max_per_room(level, own);
     doors_join_their_room_to_a_corridor(&cells);
     every_door_tile_is_a_rooms_door(&cells);
+    every_door_leads_somewhere(&cells);
     stairs_as_many_as_the_depth_needs(level, config);
     stairs_stand_on_their_rooms_floor(&cells);
     stairs_in_different_rooms(level);
@@ -361,6 +362,42 @@ pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
     );
 }
 
+/// Every door tile leads somewhere: a room's floor (or a vault's own
+/// corridor) on one side and, on another, a corridor, a door or a room's
+/// floor. A vault's doors count as well as listed ones: a drawn door that
+/// no corridor reached, opening onto rock, breaks it.
+pub fn every_door_leads_somewhere(cells: &Cells) {
+    for (c, &tile) in cells.tiles().iter().enumerate() {
+        if tile == Tile::Door {
+            let (x, y) = cells.at(c);
+            let w = cells.width;
+            assert!(
+                door_leads_somewhere(cells, c),
+                "door {x},{y} at depth {} leads nowhere: {:?}",
+                cells.level.depth(),
+                [c - w, c + 1, c + w, c - 1].map(|o| cells.tiles()[o])
+            );
+        }
+    }
+}
+
+/// Whether door tile `c` (off the border) has a room's floor or a vault's
+/// own corridor on one side and a corridor, a door or a room's floor on
+/// another.
+pub fn door_leads_somewhere(cells: &Cells, c: usize) -> bool {
+    let tiles = cells.tiles();
+    let w = cells.width;
+    if cells.on_border(c) {
+        return false;
+    }
+    let orth = [c - w, c + 1, c + w, c - 1];
+    let room = |o: usize| cells.room_of[o] != 0;
+    let inner = |o: usize| room(o) || (tiles[o] == Tile::Corridor && cells.in_vault(o));
+    let onward = |o: usize| room(o) || matches!(tiles[o], Tile::Corridor | Tile::Door);
+    orth.iter()
+        .any(|&a| inner(a) && orth.iter().any(|&b| b != a && onward(b)))
+}
+
 /// `stairs.per_level` of the depth down, and as many up as the depth above
 /// has down (the same count unless profiles change it); none down from the
 /// bottom, and depth 1's way up only when its config has an exit there.
@@ -561,7 +598,7 @@ fn each_check_fails_a_level_that_breaks_its_rule() {
         " ...  ... ",
         "          ",
     ];
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         (
             "rooms_keep_their_gap",
             rooms_keep_their_gap,
@@ -582,6 +619,18 @@ fn each_check_fails_a_level_that_breaks_its_rule() {
             apart(),
         ),
         ("one_connected_piece", one_connected_piece, &kept, apart()),
+        (
+            "every_door_leads_somewhere",
+            every_door_leads_somewhere,
+            &[
+                "          ",
+                " ...  ... ",
+                " ...+ ... ",
+                " ...  ... ",
+                "          ",
+            ],
+            apart(),
+        ),
         (
             "outside_rooms_only_rock_corridors_and_doors",
             outside_rooms_only_rock_corridors_and_doors,

@@ -10,6 +10,7 @@ mod messages;
 mod play;
 mod properties;
 mod render;
+mod revisions;
 mod save;
 mod saves_dir;
 mod sim;

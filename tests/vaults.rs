@@ -89,7 +89,11 @@ pub fn vaults_as_drawn(level: &Level, vaults: &[Vault]) {
                 VaultCell::StairSpot => {
                     matches!(t, Tile::Floor | Tile::UpStairs | Tile::DownStairs)
                 }
-                VaultCell::Door => t == Tile::Door,
+                // An edge door no corridor could reach is the vault's wall
+                // (generator revision 2).
+                VaultCell::Door => {
+                    t == Tile::Door || (edge_doors.contains(&p) && t == Tile::Rock && h == 255)
+                }
                 VaultCell::Corridor => t == Tile::Corridor,
                 VaultCell::Rock => t == Tile::Rock && h == 255,
                 VaultCell::Open => matches!(t, Tile::Rock | Tile::Corridor) && h != 255,
@@ -111,6 +115,11 @@ pub fn vaults_as_drawn(level: &Level, vaults: &[Vault]) {
                 vault.name
             );
         }
+        assert!(
+            edge_doors.iter().any(|&p| level.tile(p) == Tile::Door),
+            "{}: every door walled up",
+            vault.name
+        );
     }
 }
 

@@ -3,7 +3,9 @@
 //! The pipeline of one attempt:
 //! 1. hardness field (smooth noise, immutable border),
 //! 2. vaults, then rooms, by random placement,
-//! 3. corridors by weighted A* between nearest rooms, with doors,
+//! 3. corridors by weighted A* between nearest rooms, with doors (then
+//!    loops, pruning, and from generator revision 2 a corridor to every
+//!    vault door none reached, in `vault_doors.rs`),
 //! 4. stairs far apart by path,
 //! 5. the level graph read off the grid,
 //! 6. verification (every staircase the depth needs included).
@@ -22,6 +24,7 @@ mod loops;
 mod rooms;
 pub(crate) mod seed;
 mod stairs;
+mod vault_doors;
 mod vault_place;
 pub(crate) mod verify;
 
@@ -335,6 +338,7 @@ struct Lists {
     spare_hardness: Vec<u8>,
     stairs: stairs::Scratch,
     loops: loops::Scratch,
+    vault_doors: vault_doors::Scratch,
 }
 
 /// Generates one level with fresh buffers and the vaults delve ships
@@ -422,7 +426,7 @@ impl Generator {
         let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            &mut self.lists.loops,
+            (&mut self.lists.loops, &mut self.lists.vault_doors),
             &mut self.lists.doors,
             &work.pristine,
             config,
@@ -624,7 +628,7 @@ fn lay_vault(
 fn join_rooms(
     carver: &mut Carver,
     bfs: &mut Bfs,
-    loops_scratch: &mut loops::Scratch,
+    (loops_scratch, doors_scratch): (&mut loops::Scratch, &mut vault_doors::Scratch),
     doors: &mut Vec<Vec<Door>>,
     pristine: &[u8],
     config: &Config,
@@ -678,10 +682,21 @@ fn join_rooms(
     if config.dead_ends == DeadEndPolicy::Prune {
         loops::prune(&mut site, pristine);
     }
-    // Every door of a vault's edge is there as drawn, joined or not.
+    // Generator revision 2 joins every vault door no corridor reached, or
+    // walls it up (revision 1 left them opening onto rock).
+    if config.revisions.generator >= 2 {
+        vault_doors::join(&carver.rules, config, &mut site, doors_scratch);
+        if budget.overspent() {
+            return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+        }
+    }
+    // Every door of a vault's edge is there as drawn, joined or not, but
+    // for those walled up (immutable rock, as the vault's own).
     for &c in entrances.iter().flatten() {
-        site.tiles[c as usize] = Tile::Door;
-        site.hardness[c as usize] = 0;
+        if site.hardness[c as usize] != 255 {
+            site.tiles[c as usize] = Tile::Door;
+            site.hardness[c as usize] = 0;
+        }
     }
     Ok(())
 }
@@ -854,7 +869,7 @@ impl Generator {
         let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            &mut lists.loops,
+            (&mut lists.loops, &mut lists.vault_doors),
             &mut lists.doors,
             &self.pristine,
             config,

@@ -176,7 +176,7 @@ impl Rules {
     }
 
     /// Whether the cell is in some room's ring (or where rings meet).
-    pub(super) fn in_ring(&self, c: usize) -> bool {
+    pub(crate) fn in_ring(&self, c: usize) -> bool {
         self.ring[c] != 0
     }
 
@@ -267,7 +267,7 @@ pub(super) fn outward(site: &Site<'_>, c: usize) -> Dir {
 /// The cell just outside a vault's edge door: the neighbour that is not
 /// part of the vault's box (`None` if the door is not on an edge, or the
 /// level's border is there).
-fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
+pub(crate) fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
     let w = site.width;
     let (x, y) = (door % w, door / w);
     let r = site.room_id;
@@ -301,6 +301,37 @@ fn porch(site: &Site<'_>, door: usize) -> Option<usize> {
         };
         (has_in && r[inside] != 0 && r[out] == 0 && off_border && outside(r[inside])).then_some(out)
     })
+}
+
+/// The price of a corridor step into rock of each hardness (0 to 255), as
+/// the Tunnel's search pays it: `step_cost`, plus `hardness_weight` a point
+/// of hardness above `soft_below`, into `out` (emptied first). Computed once
+/// a level, with one exactly rounded product a hardness.
+pub(crate) fn rock_costs(cfg: &Config, out: &mut Vec<u32>) {
+    let t = &cfg.tunnel;
+    out.clear();
+    out.extend((0..256u16).map(|h| {
+        let excess = h.saturating_sub(t.soft_below);
+        u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
+    }));
+}
+
+/// Whether opening cell `c` (off the border) would complete a 2x2 block of
+/// open cells, where `open` says which other cells are or will be open: a
+/// slab, not a corridor.
+pub(crate) fn completes_slab(width: usize, c: usize, open: impl Fn(usize) -> bool) -> bool {
+    [c - width - 1, c - width, c - 1, c]
+        .into_iter()
+        .any(|top_left| {
+            [
+                top_left,
+                top_left + 1,
+                top_left + width,
+                top_left + width + 1,
+            ]
+            .into_iter()
+            .all(|m| m == c || open(m))
+        })
 }
 
 fn touches(room_id: &[u16], w: usize, x: usize, y: usize, id: u16) -> bool {

@@ -207,12 +207,7 @@ impl Tunnel {
     /// border (hardness 255).
     fn prepare(&mut self, cfg: &Config, rules: &Rules, site: &Site<'_>) {
         let n = site.width * site.height;
-        let t = &cfg.tunnel;
-        self.rock_cost.clear();
-        self.rock_cost.extend((0..256u16).map(|h| {
-            let excess = h.saturating_sub(t.soft_below);
-            u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
-        }));
+        super::site::rock_costs(cfg, &mut self.rock_cost);
         // Each search puts back what it touched when the next one starts,
         // so these buffers are filled once, for the largest level yet.
         if self.cost.len() < 2 * n {

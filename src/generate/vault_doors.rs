@@ -1,0 +1,356 @@
+//! Generator revision 2: every door on a vault's edge leads somewhere.
+//!
+//! A corridor style joins each vault to the level through one of its edge
+//! doors or a few; the others were laid as drawn all the same, and opened
+//! onto solid rock (286 of them in 40 shipped stacks). After the style,
+//! its loops, the shortcuts and pruning, each edge door whose porch (the
+//! cell just outside it) is still rock is joined to the nearest open cell
+//! by a corridor priced as the Tunnel prices its own: rock by hardness,
+//! old corridor near the softest rock, turns extra. The corridor ends on a
+//! corridor, at an existing door, or as a new door of another room where
+//! [`Rules::usable_door`] allows one. It runs only through
+//! [`Rules::free`] cells, never beside another corridor in a 2x2 block (a
+//! slab), and the door itself must be one the rules would open (a door
+//! candidate, the vault not full of doors, no door beside it). So each
+//! such door makes a loop, which the design wants.
+//!
+//! A door no corridor can reach this way is part of a wider doorway when
+//! it stands beside a door of the same edge that leads somewhere (a `++`
+//! drawing, whose second door the rules never open); any other becomes the
+//! vault's wall, rock as hard as the vault's own. A vault always keeps a
+//! door: the style joined it through one.
+//!
+//! Draws no random numbers; vaults and doors are taken in order.
+
+use crate::config::Config;
+use crate::grid_search::{BucketQueue, step as offset};
+use crate::level::Tile;
+
+use super::corridors::site::{completes_slab, porch, rock_costs};
+use super::corridors::{Rules, Site};
+
+/// The stage's buffers, kept from level to level.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Per search state (cell * 2 + axis of arrival): the cheapest cost
+    /// found in the current search, `UNSEEN` if not reached.
+    cost: Vec<u32>,
+    /// Per search state: how it was reached (`came_by`).
+    came: Vec<u8>,
+    /// The states the last search gave a cost, put back when the next starts.
+    touched: Vec<u32>,
+    queue: BucketQueue,
+    rock_cost: Vec<u32>,
+    /// The route found, goal first, and its cells in order, for the slab check.
+    path: Vec<u32>,
+    sorted: Vec<u32>,
+    /// Each edge door of the vault in hand: what became of it.
+    fate: Vec<Fate>,
+}
+
+/// What became of the vault doors no corridor had reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    /// Joined by a corridor of their own.
+    pub joined: usize,
+    /// Kept as part of a wider doorway, beside a door that leads somewhere.
+    pub beside: usize,
+    /// Drawn as the vault's wall.
+    pub walled: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    /// Leads somewhere: a corridor reached it, before this stage or in it.
+    Open,
+    /// Beside a door that leads somewhere.
+    Beside,
+    /// Not reached (yet).
+    Shut,
+}
+
+/// No state of the current search.
+const UNSEEN: u32 = u32::MAX;
+/// A `came` of the search's first state.
+const FROM_PORCH: u8 = u8::MAX;
+/// The most search steps one door's route may take, a cell of the level's
+/// width and height: the nearest corridor is nearly always within a few
+/// dozen cells, so only a door walled in by hard rock and rooms gets near.
+const STEPS_PER_SIDE: usize = 64;
+/// Path costs stay below this, so sums never wrap.
+const COST_LIMIT: u32 = u32::MAX / 4;
+
+/// Joins or walls up every vault edge door whose porch is still rock.
+/// Spends from the site's budget; the caller asks it whether the stage
+/// finished.
+pub(super) fn join(
+    rules: &Rules,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    scratch: &mut Scratch,
+) -> Outcome {
+    let mut outcome = Outcome::default();
+    if site.entrances.is_empty() {
+        return outcome;
+    }
+    rock_costs(cfg, &mut scratch.rock_cost);
+    let w = site.width;
+    // The lists outlive the site's borrow.
+    let entrances = site.entrances;
+    for (vault, doors) in entrances.iter().enumerate() {
+        let mut fate = std::mem::take(&mut scratch.fate);
+        fate.clear();
+        fate.extend(doors.iter().map(|&door| {
+            if leads_out(site, door as usize) {
+                Fate::Open
+            } else {
+                Fate::Shut
+            }
+        }));
+        for (&door, fate) in doors.iter().zip(fate.iter_mut()) {
+            if *fate == Fate::Shut && scratch.route(rules, cfg, site, vault, door as usize) {
+                *fate = Fate::Open;
+                outcome.joined += 1;
+            }
+        }
+        if site.budget.overspent() {
+            scratch.fate = fate;
+            return outcome;
+        }
+        // A door beside one that leads somewhere is part of its doorway;
+        // a doorway grows door by door.
+        let side_by_side = |a: u32, b: u32| a.abs_diff(b) == 1 || a.abs_diff(b) as usize == w;
+        while let Some(i) = (0..doors.len()).find(|&i| {
+            fate[i] == Fate::Shut
+                && (0..doors.len())
+                    .any(|j| fate[j] != Fate::Shut && side_by_side(doors[i], doors[j]))
+        }) {
+            fate[i] = Fate::Beside;
+            outcome.beside += 1;
+        }
+        for (&door, _) in doors.iter().zip(&fate).filter(|(_, f)| **f == Fate::Shut) {
+            site.tiles[door as usize] = Tile::Rock;
+            site.hardness[door as usize] = 255;
+            outcome.walled += 1;
+        }
+        scratch.fate = fate;
+    }
+    outcome
+}
+
+/// Whether a vault's edge door leads somewhere already: its porch is open.
+fn leads_out(site: &Site<'_>, door: usize) -> bool {
+    porch(site, door).is_some_and(|p| site.tiles[p].is_walkable())
+}
+
+/// Whether cell `c` is or will be open: a corridor or door, or a vault's
+/// edge door (laid as a door once the corridors are done).
+fn open_or_drawn(rules: &Rules, site: &Site<'_>, c: usize) -> bool {
+    match site.tiles[c] {
+        Tile::Corridor | Tile::Door => true,
+        Tile::Rock => {
+            rules.in_ring(c)
+                && site.room_id[c] == 0
+                && site.entrances.iter().flatten().any(|&e| e as usize == c)
+        }
+        _ => false,
+    }
+}
+
+/// A `came` code: the step `dir` taken from a state of axis `axis`.
+fn came_by(dir: crate::geom::Dir, axis: usize) -> u8 {
+    (dir as u8) << 1 | axis as u8
+}
+
+fn axis_of(d: crate::geom::Dir) -> usize {
+    use crate::geom::Dir;
+    match d {
+        Dir::East | Dir::West => 0,
+        Dir::North | Dir::South => 1,
+    }
+}
+
+impl Scratch {
+    /// Routes a corridor from the porch of `door` (an edge door of `vault`
+    /// still rock) to the nearest open cell and opens it with the door;
+    /// false, opening nothing, if the rules allow no such corridor.
+    fn route(
+        &mut self,
+        rules: &Rules,
+        cfg: &Config,
+        site: &mut Site<'_>,
+        vault: usize,
+        door: usize,
+    ) -> bool {
+        let w = site.width;
+        // The door must be one the rules would open: a candidate (its
+        // porch free), the vault not full, no door beside it.
+        if site.tiles[door] != Tile::Rock || !rules.usable_door(cfg, site, vault, door) {
+            return false;
+        }
+        let Some(start) = porch(site, door) else {
+            return false;
+        };
+        if !rules.free(site, start) || completes_slab(w, start, |m| open_or_drawn(rules, site, m)) {
+            return false;
+        }
+        let Some(goal) = self.search(rules, cfg, site, vault, door, start) else {
+            return false;
+        };
+        self.trace(goal, w);
+        // The slab check of the search looked at each new cell against the
+        // level; the route's own cells count too.
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.path);
+        self.sorted.sort_unstable();
+        site.budget.spend(9 * self.path.len());
+        let sorted = &self.sorted;
+        let slab = self.path.iter().any(|&c| {
+            let c = c as usize;
+            site.tiles[c] == Tile::Rock
+                && completes_slab(w, c, |m| {
+                    sorted.binary_search(&(m as u32)).is_ok() || open_or_drawn(rules, site, m)
+                })
+        });
+        if slab {
+            return false;
+        }
+        rules.open(site, door);
+        for &c in &self.path {
+            rules.open(site, c as usize);
+        }
+        true
+    }
+
+    /// Dijkstra over (cell, axis of arrival) from the porch `start`, with
+    /// the Tunnel's prices, to the nearest open cell or usable door of
+    /// another room; the goal state reached.
+    fn search(
+        &mut self,
+        rules: &Rules,
+        cfg: &Config,
+        site: &Site<'_>,
+        vault: usize,
+        door: usize,
+        start: usize,
+    ) -> Option<u32> {
+        use crate::geom::Dir;
+        let (w, h) = (site.width, site.height);
+        let n = w * h;
+        if self.cost.len() < 2 * n {
+            self.cost = vec![UNSEEN; 2 * n];
+            self.came = vec![FROM_PORCH; 2 * n];
+            self.touched.clear();
+            // Room for the states of a search well beyond the usual few
+            // hundred, so the lists rarely grow again.
+            let room = (n / 4).max(1024);
+            self.touched.reserve(room);
+            self.queue.reserve(room);
+            self.path.reserve(256);
+            self.sorted.reserve(256);
+        }
+        for &s in &self.touched {
+            self.cost[s as usize] = UNSEEN;
+        }
+        self.touched.clear();
+        let t = &cfg.tunnel;
+        let (open_cost, turn) = (u32::from(t.open_cost), u32::from(t.turn_penalty));
+        let rock = &self.rock_cost;
+        let max_step = rock[254].max(open_cost);
+        let ring = (u64::from(max_step) + u64::from(turn) + 1).next_power_of_two() as usize;
+        if !site.budget.spend(ring / 16) {
+            return None;
+        }
+        // Leave the door straight away from the vault.
+        let out = Dir::ALL
+            .into_iter()
+            .find(|&d| offset(door, d, w) == start)
+            .unwrap_or(Dir::North);
+        let state = start * 2 + axis_of(out);
+        let g = rock[usize::from(site.hardness[start])];
+        self.queue.reset(ring, g);
+        self.cost[state] = g;
+        self.came[state] = FROM_PORCH;
+        self.touched.push(state as u32);
+        self.queue.push(g, state as u32);
+        let allowed = site.budget.left().min(STEPS_PER_SIDE * (w + h));
+        let mut steps = 0usize;
+        let found = loop {
+            let Some((key, state)) = self.queue.pop() else {
+                break None;
+            };
+            steps += 1;
+            if steps > allowed {
+                break None;
+            }
+            let state = state as usize;
+            let (c, axis) = (state >> 1, state & 1);
+            if self.cost[state] != key {
+                continue; // superseded by a cheaper push
+            }
+            if site.tiles[c] != Tile::Rock || !rules.free(site, c) {
+                // Open cells and other rooms' doors are pushed only as goals.
+                break Some(state as u32);
+            }
+            for nd in Dir::ALL {
+                let nc = offset(c, nd, w);
+                if nc == door {
+                    continue;
+                }
+                let step = match site.tiles[nc] {
+                    Tile::Corridor if rules.free(site, nc) => open_cost,
+                    Tile::Door if rules.ring_room(nc).is_some() => open_cost,
+                    Tile::Rock if rules.free(site, nc) => {
+                        if completes_slab(w, nc, |m| open_or_drawn(rules, site, m)) {
+                            continue;
+                        }
+                        rock[usize::from(site.hardness[nc])]
+                    }
+                    // A new door of another room, where its rules allow.
+                    Tile::Rock => match rules.ring_room(nc) {
+                        Some(r) if r != vault && rules.usable_door(cfg, site, r, nc) => {
+                            rock[usize::from(site.hardness[nc])]
+                        }
+                        _ => continue,
+                    },
+                    _ => continue,
+                };
+                let n_axis = axis_of(nd);
+                let ng = key + step + if n_axis != axis { turn } else { 0 };
+                if ng > COST_LIMIT {
+                    continue;
+                }
+                let ns = nc * 2 + n_axis;
+                let seen = self.cost[ns];
+                if ng < seen {
+                    if seen == UNSEEN {
+                        self.touched.push(ns as u32);
+                    }
+                    self.cost[ns] = ng;
+                    self.came[ns] = came_by(nd, axis);
+                    self.queue.push(ng, ns as u32);
+                }
+            }
+        };
+        site.budget.spend(steps);
+        found
+    }
+
+    /// The cells of the last search's route to `goal_state`, goal first,
+    /// into `self.path`.
+    fn trace(&mut self, goal_state: u32, width: usize) {
+        self.path.clear();
+        let mut s = goal_state as usize;
+        loop {
+            let c = s >> 1;
+            self.path.push(c as u32);
+            match self.came[s] {
+                FROM_PORCH => break,
+                code => {
+                    let back = crate::geom::Dir::ALL[usize::from(code >> 1)].opposite();
+                    s = offset(c, back, width) * 2 + usize::from(code & 1);
+                }
+            }
+        }
+    }
+}

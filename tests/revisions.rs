@@ -1,0 +1,249 @@
+//! Generator revisions: a run keeps the generator it began with. Revision 1
+//! (every run saved before revisions) must make its levels byte for byte as
+//! the build that made them did; revision 2 joins every vault door that no
+//! corridor reached (or walls it up), and differs from 1 only there.
+
+use delve::config::{CorridorStyle, DeadEndPolicy, Revisions};
+use delve::vault::shipped;
+use delve::{Config, Generator, Level, Shape, Tile};
+
+use crate::check;
+
+/// FNV-1a over what a level is: tiles, hardness, rooms and their doors,
+/// stairs.
+fn fingerprint(level: &Level, hash: &mut u64) {
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            *hash = (*hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    eat(&level.tiles().iter().map(|&t| t as u8).collect::<Vec<_>>());
+    eat(level.hardness_grid());
+    for room in level.rooms() {
+        let b = room.shape.bounds();
+        for v in [b.x, b.y, b.width, b.height, room.doors.len() as u16] {
+            eat(&v.to_le_bytes());
+        }
+        for d in &room.doors {
+            eat(&d.pos.x.to_le_bytes());
+            eat(&d.pos.y.to_le_bytes());
+        }
+    }
+    for s in level.stairs() {
+        eat(&[
+            s.pos.x as u8,
+            s.pos.y as u8,
+            s.direction as u8,
+            s.room as u8,
+        ]);
+    }
+}
+
+/// The configs the identity is held on: the shipped progression, and the
+/// default level in both styles that place vaults, with rooms overlapping
+/// and dead ends pruned.
+fn configs() -> Vec<(&'static str, Config, u64)> {
+    let tunnel = Config::default();
+    let dead_end = Config {
+        corridors: CorridorStyle::DeadEnd,
+        ..Config::default()
+    };
+    let overlap_pruned = Config {
+        rooms_may_overlap: true,
+        dead_ends: DeadEndPolicy::Prune,
+        ..Config::default()
+    };
+    let dead_end_pruned = Config {
+        corridors: CorridorStyle::DeadEnd,
+        rooms_may_overlap: true,
+        dead_ends: DeadEndPolicy::Prune,
+        ..Config::default()
+    };
+    vec![
+        ("shipped", Config::shipped(), 4),
+        ("tunnel", tunnel, 2),
+        ("dead end", dead_end, 2),
+        ("overlap, pruned", overlap_pruned, 2),
+        ("dead end, overlap, pruned", dead_end_pruned, 2),
+    ]
+}
+
+fn with_generator(config: &Config, generator: u16) -> Config {
+    Config {
+        revisions: Revisions {
+            generator,
+            rules: 2,
+        },
+        ..config.clone()
+    }
+}
+
+/// Generator revision 1 makes today's levels exactly as the build before
+/// revision 2 did (the hashes were taken there, at 441622f): old saves
+/// regenerate their unvisited levels, and journals replay, through it.
+#[test]
+fn generator_revision_1_makes_the_levels_it_always_made() {
+    let want: [u64; 5] = [
+        0x07ee_e303_3ecb_004a,
+        0x0492_1485_0231_e6b4,
+        0xeefa_c0c4_e740_e827,
+        0xba65_c468_5553_efcb,
+        0xbd4a_8cc5_5837_34fe,
+    ];
+    let mut generator = Generator::default();
+    let mut got = Vec::new();
+    for (_, config, seeds) in configs() {
+        let config = with_generator(&config, 1);
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for seed in 1..=seeds {
+            for depth in 1..=config.levels {
+                let level = generator.level(&config, shipped(), seed, depth).unwrap();
+                fingerprint(&level, &mut hash);
+            }
+        }
+        got.push(hash);
+    }
+    let names: Vec<&str> = configs().iter().map(|c| c.0).collect();
+    assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
+/// The doors on vault edges of `level` that no corridor reached: the cell
+/// just outside the vault's box (the porch) is rock; and the porch of each.
+fn unjoined_vault_doors(level: &Level) -> Vec<(usize, usize)> {
+    let w = usize::from(level.width());
+    let mut found = Vec::new();
+    for room in level.rooms() {
+        let Shape::Vault(v) = room.shape else {
+            continue;
+        };
+        let b = v.bounds;
+        for p in room.shape.cells() {
+            let d = level.index(p);
+            let outside = if p.y == b.y {
+                d - w
+            } else if p.y == b.bottom() {
+                d + w
+            } else if p.x == b.x {
+                d - 1
+            } else if p.x == b.right() {
+                d + 1
+            } else {
+                continue;
+            };
+            if level.tiles()[d] == Tile::Door && level.tiles()[outside] == Tile::Rock {
+                found.push((d, outside));
+            }
+        }
+    }
+    found
+}
+
+/// What revision 2 did to revision 1's unjoined vault doors: joined by a
+/// corridor of their own, kept beside a door that leads somewhere, or
+/// walled up; and how many rock cells it opened.
+#[derive(Debug, Default)]
+struct Changes {
+    levels_changed: usize,
+    joined: usize,
+    beside: usize,
+    walled: usize,
+    dug: usize,
+}
+
+/// Revision 2 makes revision 1's level where no vault door was left
+/// unjoined, and elsewhere differs only by those doors (each now joined,
+/// beside a joined door, or the vault's wall) and the rock opened to join
+/// them (stairs may stand elsewhere, as walks changed). Each revision-2
+/// level keeps every promise, a door leading somewhere among them.
+fn compare(config: &Config, vaults: &[delve::vault::Vault], seeds: u64, changes: &mut Changes) {
+    let (one, two) = (with_generator(config, 1), with_generator(config, 2));
+    let (mut g1, mut g2) = (Generator::default(), Generator::default());
+    for seed in 1..=seeds {
+        for depth in 1..=config.levels {
+            let (Ok(a), Ok(b)) = (
+                g1.level(&one, vaults, seed, depth),
+                g2.level(&two, vaults, seed, depth),
+            ) else {
+                continue;
+            };
+            check::level(&b, &two);
+            let unjoined = unjoined_vault_doors(&a);
+            if unjoined.is_empty() {
+                assert!(a == b, "seed {seed} depth {depth} changed");
+                continue;
+            }
+            changes.levels_changed += 1;
+            assert_eq!(a.rejected_attempts(), b.rejected_attempts());
+            let shapes = |l: &Level| l.rooms().iter().map(|r| r.shape).collect::<Vec<Shape>>();
+            assert_eq!(shapes(&a), shapes(&b));
+            for &(d, porch) in &unjoined {
+                match b.tiles()[d] {
+                    Tile::Door if b.tiles()[porch] == Tile::Corridor => changes.joined += 1,
+                    Tile::Door => changes.beside += 1,
+                    Tile::Rock => {
+                        assert_eq!(b.hardness_grid()[d], 255);
+                        changes.walled += 1;
+                    }
+                    t => panic!("seed {seed} depth {depth}: a door became {t:?}"),
+                }
+            }
+            let floor = |t: Tile| match t {
+                Tile::UpStairs | Tile::DownStairs => Tile::Floor,
+                t => t,
+            };
+            for c in 0..a.tiles().len() {
+                let (was, is) = (floor(a.tiles()[c]), floor(b.tiles()[c]));
+                if was == is || unjoined.iter().any(|&(d, _)| d == c) {
+                    continue;
+                }
+                assert!(
+                    was == Tile::Rock && matches!(is, Tile::Corridor | Tile::Door),
+                    "seed {seed} depth {depth} cell {c}: {was:?} became {is:?}"
+                );
+                changes.dug += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn generator_revision_2_differs_only_where_vault_doors_led_nowhere() {
+    let mut changes = Changes::default();
+    for (_, config, _) in configs() {
+        compare(&config, shipped(), 4, &mut changes);
+    }
+    eprintln!("{changes:?}");
+    assert!(changes.levels_changed > 10, "{changes:?}");
+    assert!(changes.joined > 10 * changes.walled, "{changes:?}");
+}
+
+/// Doors side by side (`+++`): the rules open at most the outer two (no
+/// door beside a door), and a door between joined doors is part of their
+/// doorway, kept as drawn.
+#[test]
+fn side_by_side_vault_doors_stay_one_doorway() {
+    let draft = delve::vault::VaultDraft {
+        name: "three doors".into(),
+        depths: delve::config::Range::new(1, 10),
+        weight: 1,
+        rotate: true,
+        mirror: true,
+        map: ["xxxxxx", "x....x", "x....x", "x....x", "x+++xx"]
+            .iter()
+            .map(|r| r.to_string())
+            .collect(),
+    };
+    let vaults = delve::vault::build(&[draft], &|_| false).unwrap();
+    let mut changes = Changes::default();
+    for corridors in [CorridorStyle::Tunnel, CorridorStyle::DeadEnd] {
+        let mut config = Config {
+            levels: 4,
+            corridors,
+            ..Config::default()
+        };
+        config.vaults.count = delve::config::Range::new(1, 2);
+        compare(&config, &vaults, 8, &mut changes);
+    }
+    eprintln!("{changes:?}");
+    assert!(changes.beside > 0 && changes.joined > 0, "{changes:?}");
+}
