@@ -702,6 +702,22 @@ fn usable(d: &Drawing) -> Result<(), (Option<(usize, usize)>, String)> {
                 .into(),
         ));
     }
+    // An inner door is a way between two places: with one open side it
+    // would lead nowhere in every level the vault stood in.
+    if let Some((x, y, _)) = d.cells().find(|&(x, y, c)| {
+        c == VaultCell::Door
+            && !d.on_edge(x, y)
+            && d.neighbours(x, y)
+                .filter(|&(a, b)| d.cell(a, b).is_walkable())
+                .count()
+                < 2
+    }) {
+        return Err((
+            at(x, y),
+            "this door inside the vault opens onto one cell only: a door is a way between two              places, so put floor (.) or corridor (#) on its other side too, or draw it as              wall (x)"
+                .into(),
+        ));
+    }
     // Each edge door must be one a corridor can take, or a level would
     // try it in vain: corridors open no door beside another door, and
     // come to an edge door straight from outside, across from a cell the
@@ -937,6 +953,16 @@ mod tests {
             "{}",
             doors.message
         );
+        // An inner door with wall behind it leads nowhere (a random
+        // drawing put one in levels as a door onto rock).
+        let blind = one(&["xxx", "x+x", "x.+", "xxx"]).unwrap_err();
+        assert_eq!(blind.cell, Some((2, 2)));
+        assert!(
+            blind
+                .message
+                .starts_with("this door inside the vault opens onto one cell")
+        );
+        assert!(one(&["xxx", "x.x", "x+x", "x.+", "xxx"]).is_ok());
         // A `?` behind an edge door: no corridor can come to it, though it
         // leads in beside another door.
         let open = one(&["x++xx", "x?..x", "xxxxx"]).unwrap_err();

@@ -362,10 +362,11 @@ pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
     );
 }
 
-/// Every door tile leads somewhere: a room's floor (or a vault's own
-/// corridor) on one side and, on another, a corridor, a door or a room's
-/// floor. A vault's doors count as well as listed ones: a drawn door that
-/// no corridor reached, opening onto rock, breaks it.
+/// Every door tile leads somewhere: the doorway it is part of (doors side
+/// by side, as a vault may draw `+++`) has a room's floor or a vault's own
+/// corridor on one side and, on another, a corridor or a room's floor. A
+/// vault's doors count as well as listed ones: a drawn door that no
+/// corridor reached, opening onto rock, breaks it.
 pub fn every_door_leads_somewhere(cells: &Cells) {
     for (c, &tile) in cells.tiles().iter().enumerate() {
         if tile == Tile::Door {
@@ -381,21 +382,35 @@ pub fn every_door_leads_somewhere(cells: &Cells) {
     }
 }
 
-/// Whether door tile `c` (off the border) has a room's floor or a vault's
-/// own corridor on one side and a corridor, a door or a room's floor on
-/// another.
+/// Whether door tile `c` (off the border) is part of a doorway, its run
+/// of side-by-side doors, with a room's floor or a vault's own corridor
+/// on one side and a corridor or a room's floor on another.
 pub fn door_leads_somewhere(cells: &Cells, c: usize) -> bool {
     let tiles = cells.tiles();
     let w = cells.width;
-    if cells.on_border(c) {
-        return false;
-    }
-    let orth = [c - w, c + 1, c + w, c - 1];
     let room = |o: usize| cells.room_of[o] != 0;
-    let inner = |o: usize| room(o) || (tiles[o] == Tile::Corridor && cells.in_vault(o));
-    let onward = |o: usize| room(o) || matches!(tiles[o], Tile::Corridor | Tile::Door);
-    orth.iter()
-        .any(|&a| inner(a) && orth.iter().any(|&b| b != a && onward(b)))
+    let inside = |o: usize| room(o) || (tiles[o] == Tile::Corridor && cells.in_vault(o));
+    let onward = |o: usize| room(o) || tiles[o] == Tile::Corridor;
+    let (mut doorway, mut around) = (vec![c], Vec::new());
+    let mut i = 0;
+    while let Some(&d) = doorway.get(i) {
+        i += 1;
+        if cells.on_border(d) {
+            return false;
+        }
+        for o in [d - w, d + 1, d + w, d - 1] {
+            if tiles[o] == Tile::Door {
+                if !doorway.contains(&o) {
+                    doorway.push(o);
+                }
+            } else if !around.contains(&o) {
+                around.push(o);
+            }
+        }
+    }
+    around
+        .iter()
+        .any(|&a| inside(a) && around.iter().any(|&b| b != a && onward(b)))
 }
 
 /// `stairs.per_level` of the depth down, and as many up as the depth above

@@ -4,8 +4,8 @@
 //! 1. hardness field (smooth noise, immutable border),
 //! 2. vaults, then rooms, by random placement,
 //! 3. corridors by weighted A* between nearest rooms, with doors (then
-//!    loops, pruning, and from generator revision 2 a corridor to every
-//!    vault door none reached, in `vault_doors.rs`),
+//!    loops, from generator revision 2 a corridor to every vault door none
+//!    reached, in `vault_doors.rs`, and pruning),
 //! 4. stairs far apart by path,
 //! 5. the level graph read off the grid,
 //! 6. verification (every staircase the depth needs included).
@@ -679,15 +679,20 @@ fn join_rooms(
             return Err(Rejected::OverBudget(WorkStage::AddingLoops));
         }
     }
-    if config.dead_ends == DeadEndPolicy::Prune {
-        loops::prune(&mut site, pristine);
-    }
     // Generator revision 2 joins every vault door no corridor reached, or
-    // walls it up (revision 1 left them opening onto rock).
+    // walls it up (revision 1 left them opening onto rock). Before pruning,
+    // so pruning only ever closes cells of the level it would otherwise be:
+    // a door's corridor ends on the network and is never a dead end.
     if config.revisions.generator >= 2 {
         vault_doors::join(&carver.rules, config, &mut site, doors_scratch);
         if budget.overspent() {
             return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+        }
+    }
+    if config.dead_ends == DeadEndPolicy::Prune {
+        loops::prune(&mut site, pristine);
+        if config.revisions.generator >= 2 {
+            vault_doors::shut_pruned(&mut site, doors_scratch);
         }
     }
     // Every door of a vault's edge is there as drawn, joined or not, but

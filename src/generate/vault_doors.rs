@@ -3,7 +3,7 @@
 //! A corridor style joins each vault to the level through one of its edge
 //! doors or a few; the others were laid as drawn all the same, and opened
 //! onto solid rock (286 of them in 40 shipped stacks). After the style,
-//! its loops, the shortcuts and pruning, each edge door whose porch (the
+//! its loops and the shortcuts (before pruning), each edge door whose porch (the
 //! cell just outside it) is still rock is joined to the nearest open cell
 //! by a corridor priced as the Tunnel prices its own: rock by hardness,
 //! old corridor near the softest rock, turns extra. The corridor ends on a
@@ -16,7 +16,8 @@
 //!
 //! A door no corridor can reach this way is part of a wider doorway when
 //! it stands beside a door of the same edge that leads somewhere (a `++`
-//! drawing, whose second door the rules never open); any other becomes the
+//! drawing, whose second door the rules never open; a corner door beside
+//! an edge door leads through it); any other becomes the
 //! vault's wall, rock as hard as the vault's own. A vault always keeps a
 //! door: the style joined it through one.
 //!
@@ -94,7 +95,6 @@ pub(super) fn join(
         return outcome;
     }
     rock_costs(cfg, &mut scratch.rock_cost);
-    let w = site.width;
     // The lists outlive the site's borrow.
     let entrances = site.entrances;
     for (vault, doors) in entrances.iter().enumerate() {
@@ -117,25 +117,58 @@ pub(super) fn join(
             scratch.fate = fate;
             return outcome;
         }
-        // A door beside one that leads somewhere is part of its doorway;
-        // a doorway grows door by door.
-        let side_by_side = |a: u32, b: u32| a.abs_diff(b) == 1 || a.abs_diff(b) as usize == w;
-        while let Some(i) = (0..doors.len()).find(|&i| {
-            fate[i] == Fate::Shut
-                && (0..doors.len())
-                    .any(|j| fate[j] != Fate::Shut && side_by_side(doors[i], doors[j]))
-        }) {
-            fate[i] = Fate::Beside;
-            outcome.beside += 1;
-        }
-        for (&door, _) in doors.iter().zip(&fate).filter(|(_, f)| **f == Fate::Shut) {
-            site.tiles[door as usize] = Tile::Rock;
-            site.hardness[door as usize] = 255;
-            outcome.walled += 1;
-        }
+        settle(site, doors, &mut fate, &mut outcome);
         scratch.fate = fate;
     }
     outcome
+}
+
+/// After pruning: an edge door whose corridor was a dead end (a DeadEnd
+/// stub that met nothing) lost it, and joins its doorway or becomes the
+/// vault's wall as a door no corridor could reach does. Opens nothing, so
+/// pruning still only closes cells; every vault keeps the door that joins
+/// it to the level, since pruning never cuts a way through.
+pub(super) fn shut_pruned(site: &mut Site<'_>, scratch: &mut Scratch) -> Outcome {
+    let mut outcome = Outcome::default();
+    let entrances = site.entrances;
+    for doors in entrances {
+        let mut fate = std::mem::take(&mut scratch.fate);
+        fate.clear();
+        fate.extend(doors.iter().map(|&door| {
+            if leads_out(site, door as usize) {
+                Fate::Open
+            } else {
+                Fate::Shut
+            }
+        }));
+        settle(site, doors, &mut fate, &mut outcome);
+        scratch.fate = fate;
+    }
+    outcome
+}
+
+/// The doors of one vault not joined: a door beside one that leads
+/// somewhere is part of its doorway (a doorway grows door by door); any
+/// other becomes the vault's wall, rock as hard as the vault's own.
+fn settle(site: &mut Site<'_>, doors: &[u32], fate: &mut [Fate], outcome: &mut Outcome) {
+    let w = site.width;
+    let side_by_side = |a: u32, b: u32| a.abs_diff(b) == 1 || a.abs_diff(b) as usize == w;
+    while let Some(i) = (0..doors.len()).find(|&i| {
+        fate[i] == Fate::Shut
+            && (0..doors.len()).any(|j| fate[j] != Fate::Shut && side_by_side(doors[i], doors[j]))
+    }) {
+        fate[i] = Fate::Beside;
+        outcome.beside += 1;
+    }
+    for (&door, _) in doors
+        .iter()
+        .zip(fate.iter())
+        .filter(|(_, f)| **f == Fate::Shut)
+    {
+        site.tiles[door as usize] = Tile::Rock;
+        site.hardness[door as usize] = 255;
+        outcome.walled += 1;
+    }
 }
 
 /// Whether a vault's edge door leads somewhere already: its porch is open.
