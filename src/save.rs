@@ -1214,6 +1214,23 @@ impl SaveDir {
         Ok(())
     }
 
+    /// Refuses a link, directory, FIFO or device at a path a session
+    /// saving NAME writes: its save, backup and morgue, and `also` (its
+    /// journal, which the journal module names). Checked before the name
+    /// is locked and its journal opened, so a command that could not save
+    /// in the end changes nothing on its way (a link at the backup once let
+    /// a session replace another run's journal first).
+    pub fn refuse_foreign(&self, name: &str, also: &[PathBuf]) -> Result<(), SaveError> {
+        Self::check_name(name)?;
+        let own = [self.file(name), self.backup(name), self.morgue(name)];
+        for path in own.iter().chain(also) {
+            if let Ok(meta) = fs::symlink_metadata(path) {
+                check_regular(path, &meta)?;
+            }
+        }
+        Ok(())
+    }
+
     /// What NAME's save holds, in a few words, from its header.
     fn describe(&self, name: &str) -> String {
         let (path, what) = if present(&self.file(name)) {

@@ -163,6 +163,72 @@ fn links_at_the_save_its_backup_and_temporary_files_are_never_written_through() 
     untouched(&victim);
 }
 
+/// A link, directory or FIFO at a path a session would write is refused
+/// before the session locks the name or touches its journal: the backup's
+/// link was found only at the first save, after `--replace` had already
+/// replaced another run's journal (and left a lock behind).
+#[test]
+fn a_link_at_the_backup_is_refused_before_the_journal_is_touched() {
+    let (_dir, saves_dir, victim) = saves_beside_a_victim("bak-first");
+    let made = delve_within(
+        &saves_dir,
+        &[
+            "simulate", "--seed", "3", "--turns", "20", "--save", "other",
+        ],
+        60,
+    );
+    ok(&made);
+    let journal = saves_dir.join("other.journal");
+    let before = std::fs::read(&journal).unwrap();
+    // The lock file stays after a session; no later one may write its pid.
+    let lock = saves_dir.join(".other.lock");
+    let lock_before = std::fs::read(&lock).ok();
+    std::fs::remove_file(saves_dir.join("other.sav")).unwrap();
+    symlink(&victim, saves_dir.join("other.sav.bak")).unwrap();
+    for args in [
+        &[
+            "simulate",
+            "--seed",
+            "4",
+            "--turns",
+            "5",
+            "--save",
+            "other",
+            "--replace",
+        ][..],
+        &[
+            "simulate", "--load", "other", "--turns", "5", "--save", "other",
+        ],
+    ] {
+        let out = delve_within(&saves_dir, args, 60);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("other.sav.bak: refused: a symbolic link"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read(&journal).unwrap(), before, "{args:?}");
+        assert_eq!(std::fs::read(&lock).ok(), lock_before, "{args:?}");
+    }
+    // A directory there is refused the same way, not offered to continue.
+    std::fs::remove_file(saves_dir.join("other.sav.bak")).unwrap();
+    std::fs::create_dir(saves_dir.join("other.sav.bak")).unwrap();
+    let out = delve_within(
+        &saves_dir,
+        &["simulate", "--seed", "4", "--turns", "5", "--save", "other"],
+        60,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refused: a directory"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("--load"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&journal).unwrap(), before);
+    untouched(&victim);
+}
+
 // Items 3 and 4: huge files, devices and FIFOs.
 
 #[test]

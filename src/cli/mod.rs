@@ -176,6 +176,14 @@ pub fn check_recording(
     }
 }
 
+/// Refuses a link, directory, FIFO or device at any path a session saving
+/// NAME would write (save, backup, journal, morgue), before its lock is
+/// taken or its journal opened.
+fn refuse_foreign(saves: &SaveDir, name: &str) -> Result<(), CliError> {
+    let journal = delve::journal::journal_path(saves.path(), name);
+    Ok(saves.refuse_foreign(name, &[journal])?)
+}
+
 /// The saves directory a run NAME is loaded from, as it is (loading makes
 /// nothing): when there is none, the error names the run asked for.
 pub fn saves_holding(dir: &Path, name: &str) -> Result<SaveDir, CliError> {

@@ -70,6 +70,7 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     let (run, name, warning) = match &args.load {
         Some(name) => {
+            super::refuse_foreign(&saves, name)?;
             let lock = saves.lock(name)?;
             let (mut run, mut warning) = load_for_play(&saves, name)?;
             if let Some((note, short)) = check_recording(&mut run, &saves.file(name))? {
@@ -99,6 +100,7 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
             // command leaves no lock file), and again under it. A lone
             // journal is a run as well, unless it is this one's.
             let may_take = || -> Result<(), CliError> {
+                super::refuse_foreign(&saves, &name)?;
                 saves.refuse_taken(&name, args.replace).map_err(taken)?;
                 if !args.replace {
                     delve::journal::lone::refuse_other_run(&saves, &name, &run).map_err(taken)?;

@@ -206,6 +206,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     };
     let continuing = args.save.is_some() && args.save == args.load;
     let may_take = |saves: &SaveDir, name: &str| -> Result<(), CliError> {
+        super::refuse_foreign(saves, name)?;
         if !continuing {
             saves.refuse_taken(name, args.replace)?;
             if !args.replace {
