@@ -424,7 +424,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     let config = bincode::config::standard().with_limit::<LIMIT>();
     let cannot = |e: bincode::error::DecodeError| SaveError::Inconsistent {
         path: path.into(),
-        what: format!("cannot decode: {e}"),
+        what: format!("cannot decode: {}", decode_problem(&e)),
     };
     // A body of an older format decodes into its mirror and converts.
     fn as_run<T: serde::de::DeserializeOwned + Into<Run>>(
@@ -850,6 +850,40 @@ fn alive(pid: &str) -> bool {
 /// not followed, so a dangling one counts.
 fn present(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok()
+}
+
+/// Why bytes did not decode, in words for a person: bincode's own
+/// `Display` is its `Debug` (`UnexpectedEnd { additional: 1 }`).
+pub(crate) fn decode_problem(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as D;
+    match e {
+        D::UnexpectedEnd { additional } => {
+            format!("it ends {additional} byte(s) short")
+        }
+        D::LimitExceeded => "it claims more data than a file of its kind may hold".into(),
+        D::InvalidIntegerType { .. } | D::OutsideUsizeRange(_) => {
+            "a number in it is out of range".into()
+        }
+        D::NonZeroTypeIsZero { .. } => "a number that cannot be zero is zero".into(),
+        D::UnexpectedVariant {
+            type_name, found, ..
+        } => {
+            let name = type_name.rsplit("::").next().unwrap_or(type_name);
+            if name.starts_with("Option") {
+                format!("an optional value in it is marked {found}, neither 0 (none) nor 1 (some)")
+            } else {
+                format!("a {name} in it is choice {found}, which a {name} does not have")
+            }
+        }
+        D::Utf8 { .. } | D::InvalidCharEncoding(_) => "a text in it is not UTF-8".into(),
+        D::InvalidBooleanValue(b) => format!("a yes-or-no in it is {b}, neither 0 nor 1"),
+        D::ArrayLengthMismatch { required, found } => {
+            format!("a list in it has {found} entries where {required} belong")
+        }
+        D::OtherString(text) => text.clone(),
+        D::Other(text) => (*text).into(),
+        _ => "its bytes are not a value of the kind expected there".into(),
+    }
 }
 
 /// What a file that is not a regular file is, in a few words.

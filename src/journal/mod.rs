@@ -399,8 +399,12 @@ fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
     let config = bincode::config::standard().with_limit::<{ MAX_BLOCK as usize }>();
     while at < raw.len() {
         let ((times, action), used): ((u32, Action), usize) =
-            bincode::serde::decode_from_slice(&raw[at..], config)
-                .map_err(|e| format!("action record at byte {at} of its block: {e}"))?;
+            bincode::serde::decode_from_slice(&raw[at..], config).map_err(|e| {
+                format!(
+                    "action record at byte {at} of its block: {}",
+                    crate::save::decode_problem(&e)
+                )
+            })?;
         if times == 0 {
             return Err(format!("a run of zero actions at byte {at} of its block"));
         }
@@ -754,8 +758,12 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
         )));
     }
     let config = bincode::config::standard().with_limit::<{ MAX_BLOCK as usize }>();
-    let not_decoded =
-        |e: bincode::error::DecodeError| damaged(format!("its start does not decode: {e}"));
+    let not_decoded = |e: bincode::error::DecodeError| {
+        damaged(format!(
+            "its start does not decode: {}",
+            crate::save::decode_problem(&e)
+        ))
+    };
     let (start, used): (Start, usize) = if h.state_format == 3 {
         let (old, used): (StartV3, usize) =
             bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
