@@ -9,6 +9,20 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A number with its thousands apart, as a person writes it: 500000 is
+/// "500,000".
+pub fn number(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// The noun alone, singular for exactly one.
 pub fn noun<'a>(n: impl Into<u64>, one: &'a str, many: &'a str) -> &'a str {
     if n.into() == 1 { one } else { many }
@@ -53,5 +67,14 @@ mod tests {
         assert_eq!(plural_name("dart"), "darts");
         assert_eq!(plural_name("flask of fire"), "flasks of fire");
         assert_eq!(plural_name("box"), "boxes");
+    }
+
+    #[test]
+    fn numbers_keep_their_thousands_apart() {
+        assert_eq!(number(0u64), "0");
+        assert_eq!(number(999u64), "999");
+        assert_eq!(number(1000u64), "1,000");
+        assert_eq!(number(500_000u64), "500,000");
+        assert_eq!(number(u64::MAX), "18,446,744,073,709,551,615");
     }
 }

@@ -176,8 +176,9 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
             }
             if args.turns > MAX_TURNS {
                 return Err(CliError::Usage(format!(
-                    "--turns {}: a run ends at turn {MAX_TURNS}",
-                    args.turns
+                    "--turns {}: a run ends at turn {}",
+                    args.turns,
+                    delve::words::number(MAX_TURNS)
                 )));
             }
             Some((config, kinds, items, vaults))
@@ -240,9 +241,10 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         Some(stop) if stop <= MAX_TURNS => stop,
         _ => {
             return Err(CliError::Usage(format!(
-                "--turns {}: the run is at turn {}, and a run ends at turn {MAX_TURNS}; ask for at most {}",
+                "--turns {}: the run is at turn {}, and a run ends at turn {}; ask for at most {}",
                 args.turns,
                 run.turn(),
+                delve::words::number(MAX_TURNS),
                 MAX_TURNS - run.turn()
             )));
         }
@@ -307,8 +309,9 @@ fn runs_summary(
     let first = args.new_run.seed.or_random();
     if args.turns > MAX_TURNS {
         return Err(CliError::Usage(format!(
-            "--turns {}: a run ends at turn {MAX_TURNS}",
-            args.turns
+            "--turns {}: a run ends at turn {}",
+            args.turns,
+            delve::words::number(MAX_TURNS)
         )));
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -233,7 +233,9 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
     }
     let Some(recording) = run.recording() else {
         return vec![
-            "journal: the save has no recording (saved before delve recorded runs)".into(),
+            "journal: the save has no recording (it was saved before delve recorded runs, or its \
+             recording does not replay on this delve)"
+                .into(),
         ];
     };
     let journal = read_file(&path);

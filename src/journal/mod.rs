@@ -622,7 +622,12 @@ fn past_the_last_turn(actions: u64, count: u64) -> bool {
 }
 
 fn past_the_last_turn_words(actions: u64, count: u64) -> String {
-    format!("a block of {count} actions after {actions}, past the {MAX_TURNS} a run can take")
+    format!(
+        "a block of {} after {}, past the {} a run can take",
+        crate::words::count(count, "action", "actions"),
+        crate::words::number(actions),
+        crate::words::number(MAX_TURNS)
+    )
 }
 
 /// What is wrong with an actions block's place in the journal, if
@@ -688,7 +693,10 @@ pub fn summarise(bytes: &[u8], path: &str) -> Result<Summary, JournalError> {
                     Some(past_the_last_turn_words(summary.actions, h.count))
                 }
                 None => match summary.actions.checked_add(h.count) {
-                    None => Some(format!("a block of {} actions, more than can be", h.count)),
+                    None => Some(format!(
+                        "a block of {}, more than can be",
+                        crate::words::count(h.count, "action", "actions")
+                    )),
                     Some(actions) => {
                         summary.actions = actions;
                         if h.flags & FLAG_CHECKPOINT != 0 {

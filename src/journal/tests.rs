@@ -420,7 +420,7 @@ fn a_block_past_the_last_turn_is_cut_and_named() {
     let cut = journal.cut.expect("cut");
     assert_eq!(cut.offset, ends[1] as u64);
     assert!(
-        cut.what.contains("past the 500000 a run can take"),
+        cut.what.contains("past the 500,000 a run can take"),
         "{}",
         cut.what
     );

@@ -923,8 +923,9 @@ impl Run {
         // counter can overflow.
         if self.state.turn > MAX_TURNS {
             return Err(format!(
-                "turn {} is past the last turn {MAX_TURNS}",
-                self.state.turn
+                "turn {} is past the last turn {}",
+                self.state.turn,
+                crate::words::number(MAX_TURNS)
             ));
         }
         let player_interval = interval(self.config.simulation.player_speed);
