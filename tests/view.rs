@@ -1162,6 +1162,21 @@ fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
     App::new(run, Keymap::default(), "storeroom".into())
 }
 
+/// A pick-up the full pack refuses says why: the run neither records nor
+/// logs a refused action, so `g` on a sword with 26 letters taken said
+/// nothing at all.
+#[test]
+fn a_full_pack_says_why_it_takes_nothing() {
+    let pack = ["short sword"; 26];
+    let mut app = storeroom(&pack, &[("short sword", Pos::new(2, 3))], 20);
+    let turn = app.run().turn();
+    typed(&mut app, "g");
+    let said = app.messages().join(" ");
+    assert!(said.contains("Your pack is full (26 letters)"), "{said}");
+    assert_eq!(app.run().turn(), turn);
+    assert_eq!(app.run().combat().unwrap().floors[0].items.len(), 1);
+}
+
 /// Auto-explore fetches every item it sees and wants before it calls the
 /// level explored, even when the autopilot would first do something
 /// else: wield better gear from the pack, or rest (seed 7 said "This

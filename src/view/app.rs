@@ -669,8 +669,13 @@ impl App {
                     self.note("There is nothing to pick up in this game.".into());
                 } else if self.run.items_here().is_empty() {
                     self.note("There is nothing here to pick up.".into());
-                } else {
-                    self.act(Action::PickUp)?;
+                } else if self.act(Action::PickUp)? == [Event::Blocked] {
+                    // The run neither records nor logs a refused pick-up:
+                    // the pack is full and the item joins no stack.
+                    self.note(format!(
+                        "Your pack is full ({} letters); drop something first.",
+                        crate::sim::game::PACK_SLOTS
+                    ));
                 }
             }
             Command::Inventory => {
