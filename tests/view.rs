@@ -1162,6 +1162,20 @@ fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
     App::new(run, Keymap::default(), "storeroom".into())
 }
 
+/// The inventory wraps a description too long for the screen under its
+/// item (at 80 columns the scroll of teleportation's was cut at "on t").
+#[test]
+fn the_inventory_wraps_long_descriptions() {
+    let mut app = storeroom(&["scroll of teleportation"], &[], 20);
+    typed(&mut app, "i");
+    let shown = screen(&mut app, 80, 24);
+    assert!(
+        shown.contains("a - a scroll of teleportation: Reading it"),
+        "{shown}"
+    );
+    assert!(shown.contains("    the level."), "{shown}");
+}
+
 /// A pick-up the full pack refuses says why: the run neither records nor
 /// logs a refused action, so `g` on a sword with 26 letters taken said
 /// nothing at all.

@@ -782,13 +782,16 @@ fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
     if combat.hero.pack.is_empty() {
         lines.push("Your pack is empty.".into());
     }
+    // A description longer than the screen is wide wraps under its item,
+    // not cut off mid-word at the edge.
     for (i, l) in combat.hero.pack.lines() {
-        lines.push(format!(
+        let text = format!(
             "{} - {}: {}",
             crate::sim::slot_letter(i),
             combat.describe_count(l.kind, l.count),
             combat.kind(l.kind).description
-        ));
+        );
+        lines.extend(wrap_indented(&text, usize::from(area.width), "    "));
     }
     for (row, text) in lines.iter().enumerate().take(usize::from(area.height)) {
         line(
