@@ -446,6 +446,32 @@ fn a_newer_format_is_refused_and_left_alone() {
     refused_on_load_and_left_alone(&dir, "n", &bytes, "newer");
 }
 
+/// A save of a newer delve's generator revision, sound in header and
+/// checksum, is refused on load and named as such by `saves` (which
+/// listed it as ok).
+#[test]
+fn a_newer_revision_is_refused_and_listed_as_such() {
+    let dir = TempDir::new("newer-revision");
+    // A run as a newer build would save it: `on_level` takes its config
+    // as given, where every other way in checks it.
+    let mut config = small_config();
+    config.revisions.generator = delve::config::Revisions::CURRENT.generator + 1;
+    let level = delve::Level::from_rows(
+        1,
+        &["        ", " ...... ", " ...... ", "        "],
+        vec![crate::common::rect_room(1, 1, 6, 2)],
+    );
+    let newer = delve::sim::Run::on_level(config, vec![], level, delve::Pos::new(2, 1), &[]);
+    let bytes = save::encode(&newer, 1_700_000_000);
+    std::fs::write(dir.join("n.sav"), &bytes).unwrap();
+    refused_on_load_and_left_alone(&dir, "n", &bytes, "newer delve");
+    let out = delve_in(dir.path(), &["saves"]);
+    ok(&out);
+    let listing = stdout(&out);
+    assert!(listing.contains("newer delve"), "{listing}");
+    assert!(!listing.contains(" ok"), "{listing}");
+}
+
 /// Asserts that continuing the save `name` and verifying it both fail
 /// (exit 1) saying `says`, and that its file is left as `bytes`.
 fn refused_on_load_and_left_alone(dir: &TempDir, name: &str, bytes: &[u8], says: &str) {

@@ -31,11 +31,16 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
             (Some(save), backup) => {
                 let name = &listing.name;
                 let status = match (&save.status, backup) {
-                    (Ok(s), _) => match ahead(&saves, name, s.turn) {
-                        Some(further) => {
-                            format!("ok, but --load uses the journal's run, {further}")
-                        }
-                        None => "ok".to_string(),
+                    // A save of a newer delve's revision has a sound header
+                    // and checksum, but this build refuses to load it.
+                    (Ok(s), _) => match newer(&saves.file(name)) {
+                        Some(why) => why,
+                        None => match ahead(&saves, name, s.turn) {
+                            Some(further) => {
+                                format!("ok, but --load uses the journal's run, {further}")
+                            }
+                            None => "ok".to_string(),
+                        },
                     },
                     (Err(e), Some(b)) if b.status.is_ok() => {
                         let turn = b.status.as_ref().map_or(0, |s| s.turn);
@@ -218,4 +223,13 @@ fn journal_status(s: &delve::journal::Summary) -> String {
         text.push_str(&format!(" ({cut})"));
     }
     text
+}
+
+/// Why a save whose header and checksum are sound will not load here:
+/// a newer delve's revision of the generator or the rules.
+fn newer(path: &Path) -> Option<String> {
+    match delve::save::read_and_decode(path) {
+        Err(e @ delve::save::SaveError::NewerRevision { .. }) => Some(e.problem()),
+        _ => None,
+    }
 }
