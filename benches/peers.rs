@@ -21,12 +21,7 @@ use terrain_forge::{Algorithm, Grid};
 
 const SIZE: usize = 150;
 
-const STYLES: [CorridorStyle; 4] = [
-    CorridorStyle::Tunnel,
-    CorridorStyle::Grid,
-    CorridorStyle::DeadEnd,
-    CorridorStyle::Straight,
-];
+const STYLES: [CorridorStyle; 4] = CorridorStyle::ALL;
 
 fn delve_levels(c: &mut Criterion) {
     let mut group = c.benchmark_group("level 150x150");

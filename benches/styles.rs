@@ -10,12 +10,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use delve::config::CorridorStyle;
 use delve::{Config, Generator};
 
-const STYLES: [CorridorStyle; 4] = [
-    CorridorStyle::Tunnel,
-    CorridorStyle::Grid,
-    CorridorStyle::DeadEnd,
-    CorridorStyle::Straight,
-];
+const STYLES: [CorridorStyle; 4] = CorridorStyle::ALL;
 
 fn config(style: CorridorStyle) -> Config {
     Config {

@@ -282,6 +282,15 @@ pub enum CorridorStyle {
 }
 
 impl CorridorStyle {
+    /// Every style, in the order tables and tests list them: tests, benches
+    /// and tools iterate this, so a new style is covered where they are.
+    pub const ALL: [CorridorStyle; 4] = [
+        CorridorStyle::Tunnel,
+        CorridorStyle::Grid,
+        CorridorStyle::DeadEnd,
+        CorridorStyle::Straight,
+    ];
+
     /// The style as a config file writes it (`DeadEnd`), for messages
     /// and tables.
     pub fn name(self) -> &'static str {
@@ -1335,6 +1344,20 @@ mod tests {
 
     fn err(text: &str) -> ConfigError {
         Config::from_ron(text, "mine.ron").unwrap_err()
+    }
+
+    #[test]
+    fn every_corridor_style_is_listed_once() {
+        // A new variant fails this match to compile: add it to ALL too.
+        let position = |style: CorridorStyle| match style {
+            CorridorStyle::Tunnel => 0,
+            CorridorStyle::Grid => 1,
+            CorridorStyle::DeadEnd => 2,
+            CorridorStyle::Straight => 3,
+        };
+        for (i, style) in CorridorStyle::ALL.into_iter().enumerate() {
+            assert_eq!(position(style), i, "{}", style.name());
+        }
     }
 
     #[test]

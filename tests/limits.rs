@@ -119,12 +119,7 @@ fn ordinary_levels_stay_far_within_their_budget() {
     use delve::{Config, GenerateError, Generator};
 
     let mut generator = Generator::default();
-    let styles = [
-        CorridorStyle::Tunnel,
-        CorridorStyle::Grid,
-        CorridorStyle::DeadEnd,
-        CorridorStyle::Straight,
-    ];
+    let styles = CorridorStyle::ALL;
     let sizes = [
         ("()", 3),
         ("(width: 80, height: 21, levels: 3)", 20),

@@ -9,12 +9,7 @@ use proptest::prelude::*;
 use crate::check;
 
 /// Every corridor style.
-pub const STYLES: [CorridorStyle; 4] = [
-    CorridorStyle::Tunnel,
-    CorridorStyle::Grid,
-    CorridorStyle::DeadEnd,
-    CorridorStyle::Straight,
-];
+pub const STYLES: [CorridorStyle; 4] = CorridorStyle::ALL;
 
 /// A corridor style and room-overlap setting, with random extra loops and
 /// dead-end policy: every combination keeps every promise.
