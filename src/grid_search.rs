@@ -163,6 +163,21 @@ impl Bfs {
         self.queue.len()
     }
 
+    /// Orthogonal step counts from `from` over the cells `open` admits
+    /// (none if `from` itself is not open), left in the search: a level's
+    /// distance map, which both proves a level connected and measures its
+    /// walks. Returns how many cells it reached.
+    pub fn distance_map(
+        &mut self,
+        width: usize,
+        cells: usize,
+        from: usize,
+        open: impl Fn(usize) -> bool,
+    ) -> usize {
+        let sources = open(from).then_some(from);
+        self.flood(width, cells, sources, Moves::Orthogonal, |_, n| open(n))
+    }
+
     /// A full search of a grid from `sources` over `moves`, entering the
     /// cells `may_enter(from, to)` allows. Returns how many cells it reached.
     pub fn flood(

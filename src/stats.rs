@@ -12,7 +12,6 @@
 use serde::Serialize;
 
 use crate::config::CorridorStyle;
-use crate::generate::verify::distance_map;
 use crate::geom::Shape;
 use crate::graph::LevelGraph;
 use crate::grid_search::Bfs;
@@ -65,7 +64,7 @@ impl LevelStats {
         let stair = |d: StairDirection| level.stairs_going(d).next().map(|s| level.index(s.pos));
         let stair_distance = match (stair(StairDirection::Up), stair(StairDirection::Down)) {
             (Some(up), Some(down)) => {
-                distance_map(w, tiles, up, &mut bfs);
+                bfs.distance_map(w, tiles.len(), up, |n| tiles[n].is_walkable());
                 Some(bfs.dist(down)).filter(|&d| d != Bfs::UNREACHED)
             }
             _ => None,
@@ -75,7 +74,7 @@ impl LevelStats {
             .collect();
         let mut longest = 0;
         for (i, &from) in centres.iter().enumerate() {
-            distance_map(w, tiles, from, &mut bfs);
+            bfs.distance_map(w, tiles.len(), from, |n| tiles[n].is_walkable());
             for &to in &centres[i + 1..] {
                 if bfs.dist(to) != Bfs::UNREACHED {
                     longest = longest.max(bfs.dist(to));

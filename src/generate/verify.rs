@@ -10,7 +10,7 @@
 //! is thrown away and the next attempt is made.
 
 use crate::graph::LevelGraph;
-use crate::grid_search::{Bfs, Moves};
+use crate::grid_search::Bfs;
 use crate::level::{StairDirection, Stairs, Tile};
 
 /// Why a level was refused, in words: the last one of a level that never
@@ -120,10 +120,7 @@ pub(crate) fn check_stairs(
 /// cells were reached. This one search both proves connectivity and ranks
 /// rooms for stairs. Cells on the border must not be walkable.
 pub(crate) fn distance_map(width: usize, tiles: &[Tile], from: usize, bfs: &mut Bfs) -> usize {
-    let sources = tiles[from].is_walkable().then_some(from);
-    bfs.flood(width, tiles.len(), sources, Moves::Orthogonal, |_, n| {
-        tiles[n].is_walkable()
-    })
+    bfs.distance_map(width, tiles.len(), from, |n| tiles[n].is_walkable())
 }
 
 #[cfg(test)]
