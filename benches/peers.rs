@@ -4,8 +4,9 @@
 //! rooms and mapgen 0.6's simple rooms, each called the way its own README
 //! and docs show, with a fresh seed every iteration.
 //!
-//! Run with `cargo bench --bench peers`; the README's "Side by side" table
-//! lists the medians and what each generator does and does not do.
+//! Run with `cargo bench --bench peers`; the "Side by side" table of
+//! docs/performance.md lists the medians and what each generator does and
+//! does not do.
 
 use std::hint::black_box;
 

@@ -1,6 +1,6 @@
 //! Generates many default levels on one warm generator: a steady workload
 //! for `perf record` or valgrind's callgrind when looking for where the
-//! generator spends its time (see the README's Performance section).
+//! generator spends its time (see docs/performance.md).
 //!
 //! `cargo run --release --example profile_levels -- [LEVELS] [STYLE]`, where
 //! STYLE is tunnel (the default config), plain (the default without
