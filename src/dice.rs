@@ -237,7 +237,7 @@ impl<'de> Deserialize<'de> for Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
+    use crate::streams::{Stage, stage_rng};
 
     #[test]
     fn parses_the_written_forms() {

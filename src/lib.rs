@@ -55,6 +55,7 @@ pub mod save;
 pub(crate) mod sets;
 pub mod sim;
 pub mod stats;
+pub(crate) mod streams;
 pub mod vault;
 pub mod vault_file;
 #[cfg(feature = "tui")]

@@ -137,7 +137,7 @@ pub(crate) fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
+    use crate::streams::{Stage, stage_rng};
 
     #[test]
     fn border_immutable_interior_in_range() {

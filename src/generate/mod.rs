@@ -22,7 +22,6 @@ mod corridors;
 mod hardness;
 mod loops;
 mod rooms;
-pub(crate) mod seed;
 mod stairs;
 mod vault_doors;
 mod vault_place;
@@ -36,7 +35,7 @@ use crate::vault::{Vault, VaultCell};
 
 use self::budget::Budget;
 use self::corridors::{Carver, Site};
-use self::seed::{Stage, stage_rng};
+use crate::streams::{Stage, stage_rng};
 
 /// Why no level could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -178,8 +178,8 @@ fn floor_cell(width: usize, tiles: &[Tile], room: &Room, rng: &mut Pcg64) -> Pos
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
     use crate::geom::{Rect, Shape};
+    use crate::streams::{Stage, stage_rng};
 
     const W: usize = 30;
 

@@ -153,7 +153,7 @@ pub(crate) fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
+    use crate::streams::{Stage, stage_rng};
     use crate::vault::{VaultDraft, build};
     use proptest::prelude::*;
 

@@ -92,7 +92,7 @@ pub fn expected_damage(odds: &HitOdds, armour: u16, damage: &Dice) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
+    use crate::streams::{Stage, stage_rng};
 
     const ODDS: HitOdds = HitOdds {
         hit_chance: 80,

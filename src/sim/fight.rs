@@ -13,9 +13,9 @@ use super::place::free_room_cells;
 use super::table::Table;
 use super::{Action, DIRECTIONS, Event, Monster, Outcome, Run, can_step};
 use crate::config::Config;
-use crate::generate::seed::{Stage, stage_rng};
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
+use crate::streams::{Stage, stage_rng};
 
 impl Run {
     /// The Combat game's state; `None` for a Stomp run.

@@ -61,10 +61,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, Goal};
 use crate::dungeon::Dungeon;
-use crate::generate::seed::{Stage, stage_rng};
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
+use crate::streams::{Stage, stage_rng};
 use crate::vault::Vault;
 
 /// Units of [`Run::work`] a step costs before sight and monsters: with

@@ -216,7 +216,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::seed::{Stage, stage_rng};
+    use crate::streams::{Stage, stage_rng};
 
     struct K(u16, u16, u16);
     impl Placed for K {

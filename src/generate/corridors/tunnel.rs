@@ -657,8 +657,8 @@ mod tests {
 
     use super::*;
     use crate::generate::budget::Budget;
-    use crate::generate::seed::{Stage, stage_rng};
     use crate::generate::{hardness, rooms};
+    use crate::streams::{Stage, stage_rng};
 
     /// Plain Dijkstra over the same (cell, axis) states and the same rules,
     /// with a binary heap: the reference the bucket-queue A* must match.

@@ -1,4 +1,6 @@
-//! Per-level, per-stage random streams derived from the run seed.
+//! Every random stream of a run, derived from the run seed: the registry
+//! of who draws (generation's stages and the simulation's), a leaf both
+//! import, so the simulation does not reach into the generator for it.
 //!
 //! A level's randomness depends on (run seed, depth, attempt) only, so a level
 //! is the same whether it is generated first, last, alone or in parallel.
