@@ -115,11 +115,7 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
     let combat = run.combat().expect("a Combat run");
     let cfg = &run.config().simulation.combat;
-    let odds = HitOdds {
-        hit_chance: cfg.hit_chance,
-        armour_step: cfg.armour_step,
-        min_hit: cfg.min_hit,
-    };
+    let odds = HitOdds::of(cfg);
     let hp = u32::from(run.hp());
     let max = u32::from(run.max_hp()).max(1);
     let cautious = u32::from(cfg.cautious_below);

@@ -28,6 +28,16 @@ pub struct HitOdds {
 }
 
 impl HitOdds {
+    /// The odds a config's combat section sets: the one place they are
+    /// read from it, for the rules and the autopilot alike.
+    pub fn of(combat: &crate::config::CombatConfig) -> HitOdds {
+        HitOdds {
+            hit_chance: combat.hit_chance,
+            armour_step: combat.armour_step,
+            min_hit: combat.min_hit,
+        }
+    }
+
     /// The percent chance to hit a defender with `armour`.
     pub fn chance(&self, armour: u16) -> u8 {
         let lowered = u32::from(self.hit_chance)

@@ -24,12 +24,7 @@ impl Run {
     }
 
     fn odds(&self) -> HitOdds {
-        let c = &self.config.simulation.combat;
-        HitOdds {
-            hit_chance: c.hit_chance,
-            armour_step: c.armour_step,
-            min_hit: c.min_hit,
-        }
+        HitOdds::of(&self.config.simulation.combat)
     }
 
     /// The player's experience level (1 under Stomp).
