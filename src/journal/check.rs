@@ -271,22 +271,32 @@ pub fn check(
 /// has far fewer and all of them are compared.
 pub const MAX_COMPARED: u64 = 128;
 
-/// The checkpoints of `checkpoints` a replay compares: all of them when
-/// they are few; otherwise the first, then each at least a
-/// [`MAX_COMPARED`]th of the journal's actions after the last one taken,
-/// and always the last. The others are passed over (their actions are
-/// replayed all the same).
+/// The checkpoints of `checkpoints` (sorted by actions, as a journal holds
+/// them) a replay compares: all of them when there are at most
+/// [`MAX_COMPARED`]; otherwise the first, the last, and between them each
+/// that is at least a gap past the one taken before it, the gap rounded up
+/// so that no more than [`MAX_COMPARED`] are taken in all (rounded down,
+/// a journal of 255 actions and a checkpoint at each had all 256
+/// compared). The others are passed over (their actions are replayed all
+/// the same).
 pub fn spaced(checkpoints: &[Checkpoint]) -> Vec<Expected> {
-    let Some(last) = checkpoints.last() else {
+    let (Some(first), Some(last)) = (checkpoints.first(), checkpoints.last()) else {
         return Vec::new();
     };
-    let gap = last.actions / MAX_COMPARED;
+    if checkpoints.len() as u64 <= MAX_COMPARED {
+        return checkpoints.iter().map(|&c| c.into()).collect();
+    }
+    // Each point taken after the first is at least `gap` past the one
+    // before, so at most `span / gap` of them, at most MAX_COMPARED - 2,
+    // follow the first; the last makes one more.
+    let span = last.actions - first.actions;
+    let gap = span.div_ceil(MAX_COMPARED - 2).max(1);
     let mut out: Vec<Expected> = Vec::new();
     for (i, c) in checkpoints.iter().enumerate() {
         let is_last = i + 1 == checkpoints.len();
         let far = out
             .last()
-            .is_none_or(|p| c.actions >= p.actions.saturating_add(gap.max(1)));
+            .is_none_or(|p| c.actions >= p.actions.saturating_add(gap));
         if far || is_last {
             out.push((*c).into());
         }
