@@ -179,13 +179,25 @@ fn a_check_names_where_a_replay_parts() {
             });
         }
     }
-    let all = check(start.clone(), &recording, &points, &mut |_| {});
+    let all = check(
+        start.clone(),
+        &recording,
+        &points,
+        &mut Default::default(),
+        &mut |_| {},
+    );
     assert_eq!((all.parting, all.agreed, all.actions), (None, 6, 600));
     assert_eq!(all.run.digest(), run.digest());
 
     // A forged digest at turn 300: the runs agreed at 200.
     points[2].digest ^= 1;
-    let forged = check(start.clone(), &recording, &points, &mut |_| {});
+    let forged = check(
+        start.clone(),
+        &recording,
+        &points,
+        &mut Default::default(),
+        &mut |_| {},
+    );
     match forged.parting {
         Some(Parting::Differs {
             agreed_turn: 200,
@@ -202,13 +214,61 @@ fn a_check_names_where_a_replay_parts() {
         odd.push(a);
     }
     odd.push(Action::Ascend);
-    let refused = check(start, &odd, &[], &mut |_| {});
+    let refused = check(start, &odd, &[], &mut Default::default(), &mut |_| {});
     match refused.parting {
         Some(Parting::Refused {
             turn: 50, ref what, ..
         }) => assert!(what.contains("(ascend)"), "{what}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 23 review, item 1: every replay and check a command makes of one
+/// file spends from one allowance, digests included, so a second check of
+/// the same run after a first that took most of it stops early instead of
+/// taking a budget of its own.
+#[test]
+fn checks_of_one_file_share_one_allowance() {
+    use delve::journal::check::{Allowance, Expected, Parting, REPLAY_WORK, check};
+    let config = Config {
+        width: 60,
+        height: 30,
+        levels: 3,
+        ..Config::default()
+    };
+    let start = Run::new(config, MonsterKind::defaults(), 21).unwrap();
+    let mut run = start.clone();
+    let mut recording = Recording::new();
+    while run.turn() < 200 {
+        let action = autopilot(&mut run);
+        if run.step(action).unwrap() == [Event::Blocked] {
+            run.step(Action::Wait).unwrap();
+            recording.push(Action::Wait);
+        } else {
+            recording.push(action);
+        }
+    }
+    let end = [Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    }];
+    let mut allowance = Allowance::default();
+    let whole = check(start.clone(), &recording, &end, &mut allowance, &mut |_| {});
+    assert_eq!(whole.parting, None);
+    let cost = REPLAY_WORK - allowance.left();
+    // The digest at the end is counted: its cost is part of the check's.
+    assert!(cost > run.digest_work(), "{cost}");
+
+    // What is left of an allowance that paid for all but the last digest.
+    let mut short = Allowance::default();
+    short.spend(REPLAY_WORK - (cost - 1));
+    let stopped = check(start, &recording, &end, &mut short, &mut |_| {});
+    match stopped.parting {
+        Some(Parting::TooMuchWork { left: 0, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(stopped.actions, recording.len());
 }
 
 /// With the save and its backup damaged, the run comes back from the
@@ -272,7 +332,7 @@ fn a_run_comes_back_from_its_journal() {
     // The save (turn 400) is intact, but the journal goes further, as a
     // crash between the journal's append and the save leaves it: the
     // journal's run is loaded, and the save named (issue 23, item 6).
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(
@@ -290,7 +350,7 @@ fn a_run_comes_back_from_its_journal() {
     std::fs::write(saves.file("r"), b"DELVESAV and then nonsense").unwrap();
     // The backup (turn 200) is intact, but the journal takes the same run
     // further (turn 450): its run is loaded, and the backup named.
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(
@@ -308,7 +368,7 @@ fn a_run_comes_back_from_its_journal() {
     let journal = journal_path(&dir, "r");
     let away = dir.join("away");
     std::fs::rename(&journal, &away).unwrap();
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Backup, 200));
     assert!(got.passed_over.is_none());
     std::fs::rename(&away, &journal).unwrap();
@@ -317,7 +377,7 @@ fn a_run_comes_back_from_its_journal() {
     let last = backup.len() - 1;
     backup[last] ^= 0x55;
     std::fs::write(saves.backup("r"), &backup).unwrap();
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!(got.source, Source::Journal);
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(got.run.turn(), 450);
@@ -373,7 +433,16 @@ fn a_save_check_compares_with_journal_and_save() {
         turn: run.turn(),
         digest: run.digest(),
     };
-    let v = check_save(&start, &recording, end, Ok(&half), "r.journal", &mut |_| {}).unwrap();
+    let v = check_save(
+        &start,
+        &recording,
+        end,
+        Ok(&half),
+        "r.journal",
+        &mut Default::default(),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(v.parting, None, "{:?}", v.lines);
     assert!(v.lines[0].contains("first 300 actions"), "{:?}", v.lines);
     assert!(v.lines[1].contains("2 checkpoints"), "{:?}", v.lines);
@@ -388,6 +457,7 @@ fn a_save_check_compares_with_journal_and_save() {
         forged,
         Ok(&half),
         "r.journal",
+        &mut Default::default(),
         &mut |_| {},
     )
     .unwrap();
@@ -419,6 +489,7 @@ fn a_format_5_journal_replays_to_its_save() {
         start_run(&journal.start).unwrap(),
         &journal.recording,
         &points,
+        &mut Default::default(),
         &mut |_| {},
     );
     assert_eq!(checked.parting, None);
@@ -449,6 +520,7 @@ fn a_recorded_journal_replays_to_its_digest() {
         start_run(&journal.start).unwrap(),
         &journal.recording,
         &points,
+        &mut Default::default(),
         &mut |_| {},
     );
     assert_eq!(checked.parting, None);
@@ -1264,11 +1336,59 @@ mod cli {
         ok(&verify);
         let out = stdout(&verify);
         assert!(
-            out.contains("the replay stopped at turn")
-                && out.contains("more work than a replay may")
+            out.contains("the replay was stopped at turn")
+                && out.contains("more work than a check may do")
+                && out.contains("not known to be wrong")
                 && out.contains("kept the run to turn 0"),
             "{out}"
         );
+    }
+
+    /// Issue 23 review, item 1: making a run's levels was not counted as
+    /// work, so a journal of a few bytes whose config asks for sixteen
+    /// levels of 2,000 by 2,000 kept `verify` making them, then taking
+    /// digests of a quarter of a second each, for 24 to 78 seconds. Their
+    /// area alone is more than a replay may do: it is not replayed at all,
+    /// and says so.
+    #[test]
+    fn a_journal_whose_levels_are_too_big_to_make_is_not_replayed() {
+        use delve::journal::{Checkpoint, Start, encode};
+        use delve::sim::record::Recording;
+        use delve::sim::{Action, ItemKind, MonsterKind};
+        let dir = TempDir::new("journal-huge-levels");
+        let saves = dir.path();
+        let mut config = delve::Config::shipped();
+        config.width = 2000;
+        config.height = 2000;
+        config.levels = 16;
+        config.profiles.clear();
+        config.validate().unwrap();
+        let start = Start {
+            seed: 3,
+            config,
+            kinds: MonsterKind::defaults(),
+            items: ItemKind::defaults(),
+            vaults: delve::vault::shipped().to_vec(),
+        };
+        let waits = Recording::from_runs(vec![(Action::Wait, 10)]).unwrap();
+        let end = Checkpoint {
+            actions: 10,
+            turn: 10,
+            digest: 42,
+        };
+        std::fs::write(saves.join("g.journal"), encode(&start, 7, &waits, end)).unwrap();
+        let started = std::time::Instant::now();
+        let verify = delve_in(saves, &["verify", "g"]);
+        let took = started.elapsed();
+        assert_eq!(verify.status.code(), Some(1), "{}", stdout(&verify));
+        let err = stderr(&verify);
+        assert!(
+            err.contains("the replay was stopped at turn 0")
+                && err.contains("not known to be wrong"),
+            "{err}"
+        );
+        // Nothing was made: far under the bound (some 2 seconds).
+        assert!(took.as_secs_f64() < 1.0, "{took:?}");
     }
 
     /// A journal no further than the backup changes nothing: the backup

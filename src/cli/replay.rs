@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use delve::journal::check::{Expected, check_save};
+use delve::journal::check::{Allowance, Expected, check_save};
 use delve::journal::recover::{Source, read_run};
 use delve::journal::session::start_of;
 use delve::journal::{journal_path, read_file};
@@ -62,8 +62,10 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
     let journal_file = journal_path(saves.path(), name);
     let journal_name = journal_file.display().to_string();
     let save_path = saves.file(name);
-    // The save, else its backup, else the journal alone (read only).
-    let recovered = read_run(&saves, name, &mut |_| {})?;
+    // The save, else its backup, else the journal alone (read only); one
+    // allowance for every replay of the run this check makes.
+    let mut allowance = Allowance::default();
+    let recovered = read_run(&saves, name, &mut allowance, &mut |_| {})?;
     for note in &recovered.notes {
         eprintln!("delve: {note}");
     }
@@ -93,6 +95,7 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
         end,
         journal.as_ref(),
         &journal_name,
+        &mut allowance,
         &mut |_| {},
     )?;
     let mut text = format!(
@@ -114,7 +117,7 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
 fn replay_start(saves_dir: &Path, name: &str) -> Result<(Run, Recording), CliError> {
     let saves = SaveDir::existing(saves_dir)?;
     SaveDir::check_name(name)?;
-    let recovered = read_run(&saves, name, &mut |_| {})?;
+    let recovered = read_run(&saves, name, &mut Allowance::default(), &mut |_| {})?;
     for note in &recovered.notes {
         eprintln!("delve: {note}");
     }

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
+use delve::journal::check::Allowance;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveLock};
 use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
@@ -191,8 +192,10 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     let mut run = match (&args.load, new_run) {
         (Some(name), _) => {
             let saves = super::saves_holding(saves_dir, name)?;
-            let mut run = load_or_rebuild(&saves, name)?;
-            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
+            // One allowance for every replay of the run loading makes.
+            let mut allowance = Allowance::default();
+            let mut run = load_or_rebuild(&saves, name, &mut allowance)?;
+            if let Some((note, _)) = check_recording(&mut run, &saves.file(name), &mut allowance)? {
                 eprintln!("delve: warning: {note}");
             }
             prove_loaded(&mut run, &saves.file(name))?;
@@ -367,8 +370,12 @@ fn runs_summary(
 /// the further of it and the journal; else the journal's run alone;
 /// saying what was wrong with each file passed over and what is loaded
 /// instead. Reading only.
-fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
-    let recovered = journal::recover(saves, name)?;
+fn load_or_rebuild(
+    saves: &SaveDir,
+    name: &str,
+    allowance: &mut Allowance,
+) -> Result<Run, CliError> {
+    let recovered = journal::recover(saves, name, allowance)?;
     for note in &recovered.notes {
         eprintln!("delve: warning: {note}");
     }

@@ -47,9 +47,11 @@ pub enum Parting {
         /// The replay's digest there.
         got_digest: u64,
     },
-    /// The replay took more work than a replay of a file may
-    /// ([`REPLAY_WORK`]) before the end: nothing past `turn` was checked.
-    /// Not a difference, but what follows is not vouched for either.
+    /// The replay was stopped at `turn` because checking further would take
+    /// more work than a command may do for a file ([`REPLAY_WORK`], shared
+    /// by its replays: see [`Allowance`]); at turn 0 with every action
+    /// left when making the run's levels alone would. Not a difference:
+    /// what follows is not known to be wrong, only not checked.
     TooMuchWork {
         /// The turn of the last point that agreed (0 if none).
         agreed_turn: u64,
@@ -106,15 +108,28 @@ impl std::fmt::Display for Parting {
                 turn,
                 left,
             } => {
+                let why = format!(
+                    "checking further would take more work than a check may do ({REPLAY_WORK} units, about two seconds; big levels, many monsters and digests of big levels cost more)"
+                );
+                if *left == 0 {
+                    write!(
+                        f,
+                        "the replay reached turn {turn}, but comparing it with the record was not done because {why}"
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "the replay was stopped at turn {turn} with {} left, because {why}",
+                        crate::words::count(*left, "action", "actions")
+                    )?;
+                }
+                if *agreed_turn > 0 {
+                    write!(f, " (it agreed with the record at turn {agreed_turn})")?;
+                }
                 write!(
                     f,
-                    "the replay stopped at turn {turn} with {} left: replaying further would take more work than a replay may ({REPLAY_WORK} units, about two seconds; a run of many monsters a level costs more a turn)",
-                    crate::words::count(*left, "action", "actions")
-                )?;
-                if *agreed_turn > 0 {
-                    write!(f, " (the runs agreed at turn {agreed_turn})")?;
-                }
-                Ok(())
+                    "; what follows is not known to be wrong, only not checked"
+                )
             }
             Parting::Refused {
                 agreed_turn, what, ..
@@ -148,29 +163,79 @@ pub struct Checked {
     pub parting: Option<Parting>,
 }
 
-/// The most work ([`Run::work`]) a replay of a file does before it stops:
-/// about two seconds on one core, whatever the file's config asks of each
-/// turn (measured at 2.3 to 3.4 ns a unit, from a few monsters a level to
-/// a thousand), so no save or journal, however crafted, keeps `verify`,
-/// `--load` or `saves` longer. A default run's turn costs some 2,000 to
-/// 8,000 units, so this is 75,000 to 300,000 turns of one; a whole game
-/// is some 16,000.
+/// The most work ([`Run::work`]) a command does replaying and checking one
+/// file's run before it stops: about two seconds on one core, whatever the
+/// file's config asks of each turn (measured at 2.3 to 3.4 ns a unit, from
+/// a few monsters a level to a thousand), so no save or journal, however
+/// crafted, keeps `verify`, `--load`, `replay --check` or `saves` longer.
+/// Making the run's levels and taking digests count too (their units are
+/// set from their own timings, see `sim`), and every replay a command
+/// makes of one file spends from one [`Allowance`]. A default run's turn
+/// costs some 2,000 to 8,000 units, so this is 75,000 to 300,000 turns of
+/// one; a whole game is some 16,000.
 pub const REPLAY_WORK: u64 = 600_000_000;
+
+/// What is left of the work ([`REPLAY_WORK`] to begin with) one command
+/// may do replaying one file's run. A command makes one and hands it to
+/// every replay and check it makes of that file (a save's start check,
+/// the journal ahead of it, the check of its journal; a rebuild and the
+/// check after it), so together they stay within the bound rather than
+/// each taking its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    left: u64,
+}
+
+impl Default for Allowance {
+    fn default() -> Self {
+        Allowance { left: REPLAY_WORK }
+    }
+}
+
+impl Allowance {
+    /// Units still to spend.
+    pub fn left(&self) -> u64 {
+        self.left
+    }
+
+    /// Spends `units` (all that is left, at most).
+    pub fn spend(&mut self, units: u64) {
+        self.left = self.left.saturating_sub(units);
+    }
+}
 
 /// Replays `recording` on `run` (the recorded run at its start), comparing
 /// the turn and the digest at every point of `expected` (sorted by actions;
 /// points past the recording are ignored, and points at the same action
 /// count cost one digest). Stops at the first parting, since what follows
-/// is a different run, and after [`REPLAY_WORK`]. `progress` hears the
-/// actions replayed from time to time.
+/// is a different run, and when the work of its steps and digests would
+/// pass what `allowance` has left (spending what it did). `progress`
+/// hears the actions replayed from time to time.
 pub fn check(
+    run: Run,
+    recording: &Recording,
+    expected: &[Expected],
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Checked {
+    let start_work = run.work();
+    let (checked, digests) = replay(run, recording, expected, allowance.left(), progress);
+    allowance.spend(checked.run.work() - start_work + digests);
+    checked
+}
+
+/// [`check`] within `budget` units: the end, and the work its digests took
+/// (the rest is in the run's [`Run::work`]).
+fn replay(
     mut run: Run,
     recording: &Recording,
     expected: &[Expected],
+    budget: u64,
     progress: &mut dyn FnMut(u64),
-) -> Checked {
+) -> (Checked, u64) {
     let mut cursor = Cursor::default();
     let start_work = run.work();
+    let mut digests = 0u64;
     let mut agreed = 0;
     let mut last_agreed: Option<Expected> = None;
     let mut kept: Option<Box<Run>> = None;
@@ -179,27 +244,38 @@ pub fn check(
         .filter(|e| e.actions <= recording.len())
         .peekable();
     let more_points = |points: &mut std::iter::Peekable<_>| points.peek().is_some();
-    loop {
+    let mut parting: Option<Parting> = None;
+    'replay: loop {
         let mut here: Option<(u64, u64)> = None;
         while let Some(point) = points.next_if(|e| e.actions == cursor.position()) {
-            let (turn, digest) = *here.get_or_insert_with(|| (run.turn(), run.digest()));
+            let agreed_turn = last_agreed.map_or(0, |p: Expected| p.turn);
+            let (turn, digest) = match here {
+                Some(here) => here,
+                None => {
+                    // A digest of big levels costs more than many turns:
+                    // one that would pass the budget is not taken.
+                    let cost = run.digest_work();
+                    if run.work() - start_work + digests + cost > budget {
+                        parting = Some(Parting::TooMuchWork {
+                            agreed_turn,
+                            turn: run.turn(),
+                            left: recording.len() - cursor.position(),
+                        });
+                        break 'replay;
+                    }
+                    digests += cost;
+                    *here.insert((run.turn(), run.digest()))
+                }
+            };
             if (turn, digest) != (point.turn, point.digest) {
-                let agreed_turn = last_agreed.map_or(0, |p| p.turn);
-                let parting = Parting::Differs {
+                parting = Some(Parting::Differs {
                     agreed_turn,
                     turn: turn.min(point.turn),
                     expected: *point,
                     got_turn: turn,
                     got_digest: digest,
-                };
-                return Checked {
-                    run,
-                    actions: cursor.position(),
-                    agreed,
-                    last_agreed,
-                    before_parting: kept,
-                    parting: Some(parting),
-                };
+                });
+                break 'replay;
             }
             agreed += 1;
             last_agreed = Some(*point);
@@ -212,20 +288,13 @@ pub fn check(
         if cursor.position().is_multiple_of(4096) {
             progress(cursor.position());
         }
-        if run.work() - start_work > REPLAY_WORK && cursor.position() < recording.len() {
-            let turn = run.turn();
-            return Checked {
-                actions: cursor.position(),
-                agreed,
-                parting: Some(Parting::TooMuchWork {
-                    agreed_turn: last_agreed.map_or(0, |p| p.turn),
-                    turn,
-                    left: recording.len() - cursor.position(),
-                }),
-                run,
-                last_agreed,
-                before_parting: kept,
-            };
+        if run.work() - start_work + digests > budget && cursor.position() < recording.len() {
+            parting = Some(Parting::TooMuchWork {
+                agreed_turn: last_agreed.map_or(0, |p| p.turn),
+                turn: run.turn(),
+                left: recording.len() - cursor.position(),
+            });
+            break;
         }
         match cursor.step(recording, &mut run) {
             Ok(Some(_)) => {}
@@ -237,31 +306,28 @@ pub fn check(
                     }
                     other => other.to_string(),
                 };
-                let turn = run.turn();
-                return Checked {
-                    run,
-                    actions: cursor.position(),
-                    agreed,
-                    parting: Some(Parting::Refused {
-                        agreed_turn: last_agreed.map_or(0, |p| p.turn),
-                        turn,
-                        what,
-                    }),
-                    last_agreed,
-                    before_parting: kept,
-                };
+                parting = Some(Parting::Refused {
+                    agreed_turn: last_agreed.map_or(0, |p| p.turn),
+                    turn: run.turn(),
+                    what,
+                });
+                break;
             }
         }
     }
-    progress(cursor.position());
-    Checked {
+    if parting.is_none() {
+        progress(cursor.position());
+        kept = None;
+    }
+    let checked = Checked {
         run,
         actions: cursor.position(),
         agreed,
         last_agreed,
-        before_parting: None,
-        parting: None,
-    }
+        before_parting: kept,
+        parting,
+    };
+    (checked, digests)
 }
 
 /// The most checkpoints of a file a replay compares, its start's and last
@@ -314,6 +380,47 @@ pub fn start_run(start: &Start) -> Result<Run, crate::generate::GenerateError> {
         start.vaults.clone(),
         start.seed,
     )
+}
+
+/// [`start_run`] for a replay of a file: its levels made within what
+/// `allowance` has left, and spent from it. `None` when making them would
+/// take more (at once when their area alone would, see
+/// [`Run::prove_stack_within`]): the allowance is then spent, since any
+/// other replay of the run would need the same levels.
+pub fn start_within(
+    start: &Start,
+    allowance: &mut Allowance,
+) -> Result<Option<Run>, crate::generate::GenerateError> {
+    let run = Run::with_items_within(
+        start.config.clone(),
+        (
+            start.kinds.clone(),
+            start.items.clone(),
+            start.vaults.clone(),
+        ),
+        start.seed,
+        allowance.left(),
+    )?;
+    match run {
+        Some(run) => {
+            allowance.spend(run.work());
+            Ok(Some(run))
+        }
+        None => {
+            allowance.spend(allowance.left());
+            Ok(None)
+        }
+    }
+}
+
+/// Where a replay stands when its start could not be made within the work
+/// left: stopped at turn 0, with every action of `recording` left.
+pub fn unstarted(recording: &Recording) -> Parting {
+    Parting::TooMuchWork {
+        agreed_turn: 0,
+        turn: 0,
+        left: recording.len(),
+    }
 }
 
 /// How a journal file stands against the recording it should hold.
@@ -415,6 +522,7 @@ pub fn check_save(
     end: Expected,
     journal: Result<&super::Journal, &super::JournalError>,
     journal_name: &str,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Verdict, crate::generate::GenerateError> {
     let mut lines = Vec::new();
@@ -446,7 +554,17 @@ pub fn check_save(
         }
     }
     let (points, shared) = expected_points(file, start, recording, end);
-    let checked = check(start_run(start)?, recording, &points, progress);
+    let Some(run) = start_within(start, allowance)? else {
+        let parting = unstarted(recording);
+        lines.push(format!("the replay was not checked: {parting}"));
+        return Ok(Verdict {
+            lines,
+            actions: 0,
+            turn: 0,
+            parting: Some(parting),
+        });
+    };
+    let checked = check(run, recording, &points, allowance, progress);
     let compared = points.len() - 1;
     match &checked.parting {
         None => {
@@ -504,12 +622,15 @@ pub enum StartCheck {
 /// error.
 pub fn check_start(
     run: &mut Run,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<StartCheck, crate::generate::GenerateError> {
     let Some(recording) = run.recording() else {
         return Ok(StartCheck::Agrees);
     };
     let start = run.start_again()?;
+    // Its one level, made here, is work of the check.
+    allowance.spend(start.work());
     let (stored, made) = (recording.start_digest(), start.digest());
     if stored == made {
         return Ok(StartCheck::Agrees);
@@ -519,7 +640,7 @@ pub fn check_start(
         turn: run.turn(),
         digest: run.digest(),
     };
-    let checked = check(start, recording, &[end], progress);
+    let checked = check(start, recording, &[end], allowance, progress);
     if checked.parting.is_none() {
         run.correct_start_digest(made);
         return Ok(StartCheck::Corrected(format!(

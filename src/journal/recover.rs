@@ -11,7 +11,9 @@ use std::path::Path;
 use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
-use super::check::{Expected, JournalFit, Parting, check, fit, spaced, start_run};
+use super::check::{
+    Allowance, Expected, JournalFit, Parting, check, fit, spaced, start_within, unstarted,
+};
 use super::session::start_of;
 use super::{Cut, JournalError, read_file};
 
@@ -82,11 +84,12 @@ fn present(path: &Path) -> bool {
 
 /// Reads NAME's run: the save, or if it is damaged or missing the backup,
 /// or if that is too the journal, replayed to its last intact block (and
-/// checked against its checkpoints on the way). `progress` hears the
-/// actions replayed.
+/// checked against its checkpoints on the way). Replays spend from
+/// `allowance`; `progress` hears the actions replayed.
 pub fn read_run(
     saves: &SaveDir,
     name: &str,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Recovered, RecoverError> {
     SaveDir::check_name(name).map_err(RecoverError::Save)?;
@@ -103,7 +106,7 @@ pub fn read_run(
         match save::read_and_decode(&path) {
             Ok((run, summary)) => {
                 let journal = super::journal_path(saves.path(), name);
-                return Ok(match journal_past(&journal, &run, progress) {
+                return Ok(match journal_past(&journal, &run, allowance, progress) {
                     Past::Further(rebuilt) => {
                         if let Some(cut) = &rebuilt.cut {
                             notes.push(format!("{}: {cut}", journal.display()));
@@ -165,7 +168,7 @@ pub fn read_run(
         problems.push(format!("{} is missing", journal_path.display()));
         return Err(RecoverError::AllDamaged(problems));
     }
-    let rebuilt = replay_journal(&journal_path, progress).map_err(|e| match e {
+    let rebuilt = replay_journal(&journal_path, allowance, progress).map_err(|e| match e {
         RecoverError::AllDamaged(more) => {
             RecoverError::AllDamaged(problems.iter().cloned().chain(more).collect())
         }
@@ -268,10 +271,18 @@ fn rebuild(
     journal: super::Journal,
     path: &Path,
     also: Option<Expected>,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Rebuilt, String> {
-    let start = start_run(&journal.start)
+    let start = start_within(&journal.start, allowance)
         .map_err(|e| format!("{}: its start cannot be generated: {e}", path.display()))?;
+    let Some(start) = start else {
+        return Err(format!(
+            "{}: {}",
+            path.display(),
+            unstarted(&journal.recording)
+        ));
+    };
     let mut expected = spaced(&journal.checkpoints);
     let compared_of = journal.checkpoints.len();
     // The journal's own points the replay agreed with, up to `actions`.
@@ -281,7 +292,7 @@ fn rebuild(
         expected.push(also);
         expected.sort_by_key(|e| e.actions);
     }
-    let checked = check(start, &journal.recording, &expected, progress);
+    let checked = check(start, &journal.recording, &expected, allowance, progress);
     let compared = match checked.parting {
         None => ours.len(),
         Some(_) => checked.last_agreed.map_or(0, |p| agreed_to(p.actions)),
@@ -340,7 +351,11 @@ fn rebuild(
 /// does not regenerate as recorded is [`RecoverError::AllDamaged`]; one
 /// that cannot be read at all (not a plain file, a newer format, an IO
 /// error) is [`RecoverError::Journal`].
-pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebuilt, RecoverError> {
+pub fn replay_journal(
+    path: &Path,
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Rebuilt, RecoverError> {
     let journal = match read_file(path) {
         Ok(journal) => journal,
         Err(e @ (JournalError::Damaged { .. } | JournalError::NotAJournal(_))) => {
@@ -348,7 +363,8 @@ pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebu
         }
         Err(e) => return Err(RecoverError::Journal(e)),
     };
-    rebuild(journal, path, None, progress).map_err(|what| RecoverError::AllDamaged(vec![what]))
+    rebuild(journal, path, None, allowance, progress)
+        .map_err(|what| RecoverError::AllDamaged(vec![what]))
 }
 
 /// How a journal stands against a run loaded from a save or backup.
@@ -371,8 +387,13 @@ pub enum Past {
 /// backup's) further than it goes (see [`Past`]). Reads only. The work is
 /// what a journal rebuild does anyway: the file decoded within
 /// [`super::MAX_FILE`], and a replay only when it holds more actions than
-/// the run, bounded by [`crate::sim::MAX_TURNS`].
-pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) -> Past {
+/// the run, spending from `allowance` (the command's for the file).
+pub fn journal_past(
+    path: &Path,
+    loaded: &Run,
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Past {
     let Some(recording) = loaded.recording() else {
         // Saved before runs were recorded: nothing to tell the runs apart.
         return Past::NotFurther(None);
@@ -403,7 +424,7 @@ pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) ->
         turn: loaded.turn(),
         digest: loaded.digest(),
     };
-    match rebuild(journal, path, Some(here), progress) {
+    match rebuild(journal, path, Some(here), allowance, progress) {
         Ok(rebuilt) if rebuilt.actions > recording.len() => Past::Further(Box::new(rebuilt)),
         Ok(rebuilt) => Past::NotFurther(rebuilt.parted.map(|parted| {
             format!(

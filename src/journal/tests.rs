@@ -497,7 +497,14 @@ fn a_replay_compares_a_bounded_number_of_checkpoints() {
 #[test]
 fn no_journal_has_more_than_max_compared_checkpoints_compared() {
     let max = check::MAX_COMPARED;
-    for (count, step) in [(256, 1), (255, 1), (129, 1), (2 * max, 1), (1000, 7), (300, 2)] {
+    for (count, step) in [
+        (256, 1),
+        (255, 1),
+        (129, 1),
+        (2 * max, 1),
+        (1000, 7),
+        (300, 2),
+    ] {
         let every: Vec<Checkpoint> = (0..count)
             .map(|i| Checkpoint {
                 actions: i * step,
