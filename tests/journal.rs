@@ -271,6 +271,108 @@ fn checks_of_one_file_share_one_allowance() {
     assert_eq!(stopped.actions, recording.len());
 }
 
+/// A journal of a 60x30 run of 300 actions with a checkpoint after each,
+/// its last checkpoint's digest forged when `forge_last`, and `tail`
+/// appended after the last checkpoint, in a block of its own without one.
+fn journal_of_every_turn(forge_last: bool, tail: &[Action]) -> Vec<u8> {
+    use delve::journal::session::start_of;
+    use delve::journal::{actions_block, file_header, start_block};
+    let mut config = Config {
+        width: 60,
+        height: 30,
+        levels: 10,
+        ..Config::default()
+    };
+    config.simulation.lives = 99;
+    let mut run = Run::new(config, MonsterKind::defaults(), 9).unwrap();
+    let mut bytes = file_header().to_vec();
+    bytes.extend(start_block(
+        &start_of(&run),
+        run.recording().unwrap().start_digest(),
+    ));
+    for i in 0..300u64 {
+        let mut action = autopilot(&mut run);
+        if run.step(action).unwrap() == [Event::Blocked] {
+            action = Action::Wait;
+            run.step(action).unwrap();
+        }
+        assert_eq!(run.turn(), i + 1, "the run goes on");
+        let mut digest = run.digest();
+        if forge_last && i == 299 {
+            digest ^= 1;
+        }
+        let at = Checkpoint {
+            actions: i + 1,
+            turn: run.turn(),
+            digest,
+        };
+        bytes.extend(actions_block(&[(action, 1)], i, Some(at)));
+    }
+    if !tail.is_empty() {
+        let runs: Vec<(Action, u32)> = tail.iter().map(|&a| (a, 1)).collect();
+        bytes.extend(actions_block(&runs, 300, None));
+    }
+    bytes
+}
+
+/// Issue 23 review, item 3: with more checkpoints than are compared, a
+/// forged last one parted from a replay that had passed over the real one
+/// just before it, and the rebuild kept only the run at the last compared
+/// (turn 298 here). The checkpoints passed over are compared in a closer
+/// look from there, and the run is kept to the last that agrees.
+#[test]
+fn a_rebuild_keeps_the_last_checkpoint_that_agrees_compared_or_not() {
+    use delve::journal::check::Allowance;
+    use delve::journal::recover::replay_journal;
+    let dir = std::env::temp_dir().join(format!("delve-every-turn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("e.journal");
+    std::fs::write(&path, journal_of_every_turn(true, &[])).unwrap();
+    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {}).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let parted = rebuilt.parted.clone().expect("parted");
+    assert_eq!(
+        (rebuilt.actions, rebuilt.run.turn()),
+        (299, 299),
+        "{parted:?}"
+    );
+    assert_eq!((parted.kept_to, parted.left_out), (299, 1));
+    assert!(
+        parted
+            .what
+            .contains("does not replay as recorded after turn 299"),
+        "{}",
+        parted.what
+    );
+    assert!(!parted.stopped);
+    assert_eq!(rebuilt.checked_to, (299, 299));
+}
+
+/// Issue 23 review, item 3: a copy of the run was kept at a checkpoint
+/// only when a later one was to be compared, so an action refused after
+/// the last checkpoint (in a block without one) lost the whole rebuild.
+/// It is kept to the last checkpoint now.
+#[test]
+fn a_refusal_after_the_last_checkpoint_keeps_the_run_to_it() {
+    use delve::journal::check::Allowance;
+    use delve::journal::recover::replay_journal;
+    let dir = std::env::temp_dir().join(format!("delve-refused-tail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.journal");
+    // Ten waits, then stairs up where there are none, then more waits.
+    let mut tail = vec![Action::Wait; 10];
+    tail.push(Action::Ascend);
+    tail.extend([Action::Wait; 5]);
+    std::fs::write(&path, journal_of_every_turn(false, &tail)).unwrap();
+    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {});
+    std::fs::remove_dir_all(&dir).unwrap();
+    let rebuilt = rebuilt.unwrap();
+    let parted = rebuilt.parted.clone().expect("parted");
+    assert_eq!((rebuilt.actions, rebuilt.run.turn()), (300, 300));
+    assert_eq!((parted.kept_to, parted.left_out), (300, 16));
+    assert!(parted.what.contains("(ascend)"), "{}", parted.what);
+}
+
 /// With the save and its backup damaged, the run comes back from the
 /// journal, at the last turn it holds.
 #[test]
@@ -1017,6 +1119,9 @@ mod cli {
             err.contains("r.journal holds") && err.contains("does not replay as recorded"),
             "{err}"
         );
+        // The journal is named once in its line (it was named twice).
+        let line = err.lines().find(|l| l.contains("r.journal holds")).unwrap();
+        assert_eq!(line.matches("r.journal").count(), 1, "{line}");
         assert!(err.contains("loading the backup"), "{err}");
 
         let saved = run(&["simulate", "--load", "r", "--turns", "0", "--save", "r"]);
@@ -1389,6 +1494,31 @@ mod cli {
         );
         // Nothing was made: far under the bound (some 2 seconds).
         assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    }
+
+    /// Issue 23 review, item 3: `replay --check` of a run that has only its
+    /// journal, whose last checkpoint does not agree, replayed the part the
+    /// rebuild kept, found it agreed with itself, said "as the save holds"
+    /// and exited 0. It says where and why the journal parts, and fails.
+    #[test]
+    fn a_replay_check_of_a_lone_journal_that_parts_fails() {
+        let dir = TempDir::new("journal-lone-parts");
+        let saves = dir.path();
+        std::fs::write(
+            saves.join("p.journal"),
+            super::journal_of_every_turn(true, &[]),
+        )
+        .unwrap();
+        let check = delve_in(saves, &["replay", "p", "--check"]);
+        assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+        let out = stdout(&check);
+        assert!(
+            out.contains("p.journal: does not replay as recorded after turn 299")
+                && out.contains("the run is kept to turn 299"),
+            "{out}"
+        );
+        assert!(!out.contains("as the save holds"), "{out}");
+        assert_contains(&stderr(&check), "does not agree with its run");
     }
 
     /// A journal no further than the backup changes nothing: the backup

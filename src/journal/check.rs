@@ -218,22 +218,41 @@ pub fn check(
     allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Checked {
+    let end = recording.len();
+    check_between(run, recording, (0, end), expected, allowance, progress)
+}
+
+/// [`check`] of the actions of `recording` from `from` to `until` (`run`
+/// is the recorded run after `from` actions): what a rebuild uses to look
+/// again, closer, between the last point that agreed and the one that did
+/// not. `until` is treated as the end.
+pub(crate) fn check_between(
+    run: Run,
+    recording: &Recording,
+    (from, until): (u64, u64),
+    expected: &[Expected],
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Checked {
     let start_work = run.work();
-    let (checked, digests) = replay(run, recording, expected, allowance.left(), progress);
+    let budget = allowance.left();
+    let (checked, digests) = replay(run, recording, (from, until), expected, budget, progress);
     allowance.spend(checked.run.work() - start_work + digests);
     checked
 }
 
-/// [`check`] within `budget` units: the end, and the work its digests took
-/// (the rest is in the run's [`Run::work`]).
+/// [`check_between`] within `budget` units: the end, and the work its
+/// digests took (the rest is in the run's [`Run::work`]).
 fn replay(
     mut run: Run,
     recording: &Recording,
+    (from, until): (u64, u64),
     expected: &[Expected],
     budget: u64,
     progress: &mut dyn FnMut(u64),
 ) -> (Checked, u64) {
-    let mut cursor = Cursor::default();
+    let until = until.min(recording.len());
+    let mut cursor = Cursor::at(recording, from);
     let start_work = run.work();
     let mut digests = 0u64;
     let mut agreed = 0;
@@ -241,9 +260,8 @@ fn replay(
     let mut kept: Option<Box<Run>> = None;
     let mut points = expected
         .iter()
-        .filter(|e| e.actions <= recording.len())
+        .filter(|e| (from..=until).contains(&e.actions))
         .peekable();
-    let more_points = |points: &mut std::iter::Peekable<_>| points.peek().is_some();
     let mut parting: Option<Parting> = None;
     'replay: loop {
         let mut here: Option<(u64, u64)> = None;
@@ -280,15 +298,19 @@ fn replay(
             agreed += 1;
             last_agreed = Some(*point);
         }
-        // The run as it agreed, kept in case a later point parts; not
-        // needed once no point is left to part at.
+        // The run as it agreed, kept while actions follow: a later point
+        // may part, an action be refused or the work run out, and a
+        // rebuild keeps the run to here rather than nothing.
         if here.is_some() {
-            kept = more_points(&mut points).then(|| Box::new(run.clone()));
+            kept = (cursor.position() < until).then(|| Box::new(run.clone()));
         }
         if cursor.position().is_multiple_of(4096) {
             progress(cursor.position());
         }
-        if run.work() - start_work + digests > budget && cursor.position() < recording.len() {
+        if cursor.position() >= until {
+            break;
+        }
+        if run.work() - start_work + digests > budget {
             parting = Some(Parting::TooMuchWork {
                 agreed_turn: last_agreed.map_or(0, |p| p.turn),
                 turn: run.turn(),
@@ -649,6 +671,11 @@ pub fn check_start(
         )));
     }
     run.forget_recording();
+    if let Some(parting @ Parting::TooMuchWork { .. }) = &checked.parting {
+        return Ok(StartCheck::Dropped(format!(
+            "its recording stores the start digest {stored:016x}, where this delve makes {made:016x}, and whether its actions reach the saved state from there could not be checked ({parting}): the run goes on without a recording, so it keeps no journal and cannot be replayed"
+        )));
+    }
     Ok(StartCheck::Dropped(format!(
         "its recording does not replay on this delve (its start is stored with digest {stored:016x}, this delve makes {made:016x}, and its actions do not reach the saved state): the run goes on without a recording, so it keeps no journal and cannot be replayed"
     )))

@@ -12,7 +12,8 @@ use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
 use super::check::{
-    Allowance, Expected, JournalFit, Parting, check, fit, spaced, start_within, unstarted,
+    Allowance, Expected, JournalFit, Parting, check, check_between, fit, spaced, start_within,
+    unstarted,
 };
 use super::session::start_of;
 use super::{Cut, JournalError, read_file};
@@ -45,6 +46,12 @@ pub struct Recovered {
     /// went further: which file and its summary. `None` unless `source` is
     /// [`Source::Journal`] with an intact save or backup.
     pub passed_over: Option<(Source, Summary)>,
+    /// For a run rebuilt from the journal, where the journal stopped
+    /// replaying as recorded, if it did (the run is kept to before it).
+    pub parted: Option<Parted>,
+    /// For a run rebuilt from the journal, what was replayed and checked,
+    /// in words ([`Rebuilt::checked_words`]).
+    pub checked: Option<String>,
 }
 
 /// Why nothing could be recovered.
@@ -129,11 +136,14 @@ pub fn read_run(
                         if let Some(parted) = &rebuilt.parted {
                             notes.push(parted.to_string());
                         }
+                        let checked = Some(rebuilt.checked_words());
                         Recovered {
                             run: rebuilt.run,
                             source: Source::Journal,
                             notes,
                             passed_over: Some((source, summary)),
+                            parted: rebuilt.parted,
+                            checked,
                         }
                     }
                     Past::NotFurther(why) => {
@@ -146,6 +156,8 @@ pub fn read_run(
                             source,
                             notes,
                             passed_over: None,
+                            parted: None,
+                            checked: None,
                         }
                     }
                 });
@@ -185,11 +197,14 @@ pub fn read_run(
         journal_path.display(),
         rebuilt.checked_words()
     ));
+    let checked = Some(rebuilt.checked_words());
     Ok(Recovered {
         run: rebuilt.run,
         source: Source::Journal,
         notes,
         passed_over: None,
+        parted: rebuilt.parted,
+        checked,
     })
 }
 
@@ -225,6 +240,9 @@ pub struct Parted {
     pub left_out: u64,
     /// How the replay parted, in words.
     pub what: String,
+    /// Whether it was only stopped for the work (what was left out is not
+    /// known to be wrong), rather than found to differ.
+    pub stopped: bool,
 }
 
 impl std::fmt::Display for Parted {
@@ -241,6 +259,14 @@ impl std::fmt::Display for Parted {
 }
 
 impl Rebuilt {
+    /// The same, its parting naming the journal at `path`.
+    fn named(mut self, path: &Path) -> Rebuilt {
+        if let Some(parted) = &mut self.parted {
+            parted.path = path.display().to_string();
+        }
+        self
+    }
+
     /// What the replay reached and how far it was checked, in words:
     /// "12,000 actions replayed to turn 12,000, checked at its 3
     /// checkpoints", and when actions follow the last checkpoint
@@ -266,22 +292,22 @@ impl Rebuilt {
 /// Replays a decoded journal from its start, compared at its checkpoints
 /// ([`super::check::spaced`]) and at `also` (the state of a save or
 /// backup it should pass through), and keeps everything before a block
-/// that does not replay as recorded. `path` names it in messages.
+/// that does not replay as recorded. When checkpoints were passed over
+/// between the last that agreed and the one that did not, they are
+/// compared in a replay from the last that agreed (narrowing, as far as
+/// the work allows), so the run is kept to the last checkpoint that
+/// agrees, not only to the last compared. The error is what is wrong, for
+/// the caller to put after the journal's name.
 fn rebuild(
     journal: super::Journal,
-    path: &Path,
     also: Option<Expected>,
     allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Rebuilt, String> {
     let start = start_within(&journal.start, allowance)
-        .map_err(|e| format!("{}: its start cannot be generated: {e}", path.display()))?;
+        .map_err(|e| format!("its start cannot be generated: {e}"))?;
     let Some(start) = start else {
-        return Err(format!(
-            "{}: {}",
-            path.display(),
-            unstarted(&journal.recording)
-        ));
+        return Err(unstarted(&journal.recording).to_string());
     };
     let mut expected = spaced(&journal.checkpoints);
     let compared_of = journal.checkpoints.len();
@@ -293,53 +319,92 @@ fn rebuild(
         expected.sort_by_key(|e| e.actions);
     }
     let checked = check(start, &journal.recording, &expected, allowance, progress);
-    let compared = match checked.parting {
-        None => ours.len(),
-        Some(_) => checked.last_agreed.map_or(0, |p| agreed_to(p.actions)),
-    };
-    let Some(parting) = checked.parting else {
+    let Some(mut parting) = checked.parting else {
         let last = checked.last_agreed.map_or((0, 0), |p| (p.actions, p.turn));
         return Ok(Rebuilt {
             run: checked.run,
             actions: checked.actions,
             cut: journal.cut,
             checked_to: last,
-            compared: (compared, compared_of),
+            compared: (ours.len(), compared_of),
             parted: None,
         });
     };
     // A replay that parts from the journal's own checkpoints is not the
     // recorded run from there on (other rules, a forged or damaged
     // block): what came before it still is.
-    match (checked.before_parting, checked.last_agreed) {
-        (Some(run), Some(last)) if also.is_none_or(|a| a.actions <= last.actions) => {
-            let what = match &parting {
-                Parting::TooMuchWork { .. } => parting.to_string(),
-                _ => format!(
-                    "does not replay as recorded after turn {}: {parting}",
-                    last.turn
-                ),
+    let (Some(mut run), Some(mut last)) = (checked.before_parting, checked.last_agreed) else {
+        return Err(match parting {
+            Parting::TooMuchWork { .. } => parting.to_string(),
+            _ => format!("does not replay as recorded: {parting}"),
+        });
+    };
+    let mut compared = agreed_to(last.actions);
+    // Checkpoints passed over before the parting: compared now, from the
+    // run kept where the last one agreed, each round a closer look.
+    loop {
+        let bound = match &parting {
+            Parting::Differs { expected, .. } => expected.actions,
+            Parting::Refused { .. } => checked.actions + 1,
+            Parting::TooMuchWork { .. } => break,
+        };
+        let between: Vec<_> = journal
+            .checkpoints
+            .iter()
+            .filter(|c| c.actions > last.actions && c.actions < bound)
+            .copied()
+            .collect();
+        let points = spaced(&between);
+        let Some(until) = points.last().map(|p| p.actions) else {
+            break;
+        };
+        let closer = check_between(
+            (*run).clone(),
+            &journal.recording,
+            (last.actions, until),
+            &points,
+            allowance,
+            progress,
+        );
+        compared += closer.agreed;
+        if let Some(agreed) = closer.last_agreed {
+            last = agreed;
+            run = match closer.before_parting {
+                Some(kept) => kept,
+                None if closer.actions == agreed.actions => Box::new(closer.run),
+                None => break,
             };
-            let parted = Parted {
-                path: path.display().to_string(),
-                kept_to: last.turn,
-                left_out: journal.recording.len() - last.actions,
-                what,
-            };
-            Ok(Rebuilt {
-                run: *run,
-                actions: last.actions,
-                cut: journal.cut,
-                checked_to: (last.actions, last.turn),
-                compared: (compared, compared_of),
-                parted: Some(parted),
-            })
         }
-        _ => Err(format!(
-            "{}: does not replay as recorded: {parting}",
-            path.display()
-        )),
+        match closer.parting {
+            Some(closer @ Parting::Differs { .. }) => parting = closer,
+            _ => break,
+        }
     }
+    if also.is_some_and(|a| a.actions > last.actions) {
+        return Err(format!("does not replay as recorded: {parting}"));
+    }
+    let what = match &parting {
+        Parting::TooMuchWork { .. } => parting.to_string(),
+        _ => format!(
+            "does not replay as recorded after turn {}: {parting}",
+            last.turn
+        ),
+    };
+    let parted = Parted {
+        path: String::new(),
+        kept_to: last.turn,
+        left_out: journal.recording.len() - last.actions,
+        what,
+        stopped: matches!(parting, Parting::TooMuchWork { .. }),
+    };
+    Ok(Rebuilt {
+        run: *run,
+        actions: last.actions,
+        cut: journal.cut,
+        checked_to: (last.actions, last.turn),
+        compared: (compared, compared_of),
+        parted: Some(parted),
+    })
 }
 
 /// Replays the journal at `path` from its start to its last intact block,
@@ -363,8 +428,9 @@ pub fn replay_journal(
         }
         Err(e) => return Err(RecoverError::Journal(e)),
     };
-    rebuild(journal, path, None, allowance, progress)
-        .map_err(|what| RecoverError::AllDamaged(vec![what]))
+    rebuild(journal, None, allowance, progress)
+        .map(|rebuilt| rebuilt.named(path))
+        .map_err(|what| RecoverError::AllDamaged(vec![format!("{}: {what}", path.display())]))
 }
 
 /// How a journal stands against a run loaded from a save or backup.
@@ -424,7 +490,7 @@ pub fn journal_past(
         turn: loaded.turn(),
         digest: loaded.digest(),
     };
-    match rebuild(journal, path, Some(here), allowance, progress) {
+    match rebuild(journal, Some(here), allowance, progress).map(|r| r.named(path)) {
         Ok(rebuilt) if rebuilt.actions > recording.len() => Past::Further(Box::new(rebuilt)),
         Ok(rebuilt) => Past::NotFurther(rebuilt.parted.map(|parted| {
             format!(
