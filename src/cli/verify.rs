@@ -283,7 +283,9 @@ fn verify_lines(dir: &Path, name: &str, run: &Run, allowance: &mut Allowance) ->
                 match &verdict.parting {
                     None => "agrees".to_string(),
                     Some(Parting::TooMuchWork { turn, .. }) => {
-                        format!("agrees to turn {turn}, as far as a check replays")
+                        format!(
+                            "checked to turn {turn}, where the replay was stopped for the work: not known to disagree"
+                        )
                     }
                     Some(_) => "DISAGREES".to_string(),
                 }
