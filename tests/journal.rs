@@ -324,12 +324,10 @@ fn journal_of_every_turn(forge_last: bool, tail: &[Action]) -> Vec<u8> {
 fn a_rebuild_keeps_the_last_checkpoint_that_agrees_compared_or_not() {
     use delve::journal::check::Allowance;
     use delve::journal::recover::replay_journal;
-    let dir = std::env::temp_dir().join(format!("delve-every-turn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("e.journal");
+    let dir = crate::common::TempDir::new("journal-every-turn");
+    let path = dir.path().join("e.journal");
     std::fs::write(&path, journal_of_every_turn(true, &[])).unwrap();
     let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {}).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let parted = rebuilt.parted.clone().expect("parted");
     assert_eq!(
         (rebuilt.actions, rebuilt.run.turn()),
@@ -356,17 +354,14 @@ fn a_rebuild_keeps_the_last_checkpoint_that_agrees_compared_or_not() {
 fn a_refusal_after_the_last_checkpoint_keeps_the_run_to_it() {
     use delve::journal::check::Allowance;
     use delve::journal::recover::replay_journal;
-    let dir = std::env::temp_dir().join(format!("delve-refused-tail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.journal");
+    let dir = crate::common::TempDir::new("journal-refused-tail");
+    let path = dir.path().join("t.journal");
     // Ten waits, then stairs up where there are none, then more waits.
     let mut tail = vec![Action::Wait; 10];
     tail.push(Action::Ascend);
     tail.extend([Action::Wait; 5]);
     std::fs::write(&path, journal_of_every_turn(false, &tail)).unwrap();
-    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {});
-    std::fs::remove_dir_all(&dir).unwrap();
-    let rebuilt = rebuilt.unwrap();
+    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {}).unwrap();
     let parted = rebuilt.parted.clone().expect("parted");
     assert_eq!((rebuilt.actions, rebuilt.run.turn()), (300, 300));
     assert_eq!((parted.kept_to, parted.left_out), (300, 16));
@@ -1492,8 +1487,9 @@ mod cli {
                 && err.contains("not known to be wrong"),
             "{err}"
         );
-        // Nothing was made: far under the bound (some 2 seconds).
-        assert!(took.as_secs_f64() < 1.0, "{took:?}");
+        // Nothing was made: far under the bound, and under the 2.3 s that
+        // making the sixteen levels alone took here.
+        assert!(took.as_secs_f64() < 1.5, "{took:?}");
     }
 
     /// Issue 23 review, item 3: `replay --check` of a run that has only its
