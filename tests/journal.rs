@@ -1517,6 +1517,50 @@ mod cli {
         assert_contains(&stderr(&check), "does not agree with its run");
     }
 
+    /// Issue 23 review, item 4: `simulate --load NAME --save NAME` went on
+    /// appending to a journal whose checkpoint mid-way disagrees with the
+    /// replay of the save's own recording, so the journal stayed one that
+    /// stops a rebuild there. It is kept aside, said so, and a new journal
+    /// begun from the save, which agrees.
+    #[test]
+    fn a_journal_that_parts_from_its_save_mid_way_is_set_aside_not_continued() {
+        let dir = TempDir::new("journal-parts-mid-way");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "m",
+        ]));
+        ok(&run(&[
+            "simulate", "--load", "m", "--turns", "300", "--save", "m",
+        ]));
+        let path = saves.join("m.journal");
+        let mut journal = std::fs::read(&path).unwrap();
+        let list = blocks(&journal);
+        assert!(list.len() >= 3, "{}", list.len());
+        // A checkpoint before the save's last action, forged.
+        forge(&mut journal, list[1], 40, 0x1234);
+        std::fs::write(&path, &journal).unwrap();
+        let more = run(&["simulate", "--load", "m", "--turns", "10", "--save", "m"]);
+        ok(&more);
+        let err = stderr(&more);
+        assert!(
+            err.contains("does not agree with the replay of the save's recording")
+                && err.contains("m.journal.other-1")
+                && err.contains("began a new journal from the save"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(saves.join("m.journal.other-1")).unwrap(),
+            journal
+        );
+        let verify = run(&["verify", "m"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: agrees");
+    }
+
     /// A journal no further than the backup changes nothing: the backup
     /// is loaded as it always was, and the journal is not kept aside.
     #[test]

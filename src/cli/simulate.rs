@@ -189,11 +189,11 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     // and may take that name. A run loaded from NAME may be saved back
     // over it (continuing it); any other --save must not replace another
     // run without --replace, nor a lone journal that is not its own.
+    // One allowance for every replay of the loaded run this command makes.
+    let mut allowance = Allowance::default();
     let mut run = match (&args.load, new_run) {
         (Some(name), _) => {
             let saves = super::saves_holding(saves_dir, name)?;
-            // One allowance for every replay of the run loading makes.
-            let mut allowance = Allowance::default();
             let mut run = load_or_rebuild(&saves, name, &mut allowance)?;
             if let Some((note, _)) = check_recording(&mut run, &saves.file(name), &mut allowance)? {
                 eprintln!("delve: warning: {note}");
@@ -231,6 +231,16 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
                 // The damaged save passed over for the backup is set aside
                 // now that the name is ours, as it always was.
                 set_damaged_aside(&saves, name, &lock)?;
+                // A journal that parts from the save's own recording is
+                // not continued: kept aside, and a new one begun.
+                if let Some(note) = delve::journal::session::set_aside_if_it_parts(
+                    saves.path(),
+                    name,
+                    &run,
+                    &mut allowance,
+                )? {
+                    eprintln!("delve: warning: {note}");
+                }
             }
             (Some(saves), Some(lock))
         }
