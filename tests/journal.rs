@@ -179,13 +179,25 @@ fn a_check_names_where_a_replay_parts() {
             });
         }
     }
-    let all = check(start.clone(), &recording, &points, &mut |_| {});
+    let all = check(
+        start.clone(),
+        &recording,
+        &points,
+        &mut Default::default(),
+        &mut |_| {},
+    );
     assert_eq!((all.parting, all.agreed, all.actions), (None, 6, 600));
     assert_eq!(all.run.digest(), run.digest());
 
     // A forged digest at turn 300: the runs agreed at 200.
     points[2].digest ^= 1;
-    let forged = check(start.clone(), &recording, &points, &mut |_| {});
+    let forged = check(
+        start.clone(),
+        &recording,
+        &points,
+        &mut Default::default(),
+        &mut |_| {},
+    );
     match forged.parting {
         Some(Parting::Differs {
             agreed_turn: 200,
@@ -202,13 +214,158 @@ fn a_check_names_where_a_replay_parts() {
         odd.push(a);
     }
     odd.push(Action::Ascend);
-    let refused = check(start, &odd, &[], &mut |_| {});
+    let refused = check(start, &odd, &[], &mut Default::default(), &mut |_| {});
     match refused.parting {
         Some(Parting::Refused {
             turn: 50, ref what, ..
         }) => assert!(what.contains("(ascend)"), "{what}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 23 review, item 1: every replay and check a command makes of one
+/// file spends from one allowance, digests included, so a second check of
+/// the same run after a first that took most of it stops early instead of
+/// taking a budget of its own.
+#[test]
+fn checks_of_one_file_share_one_allowance() {
+    use delve::journal::check::{Allowance, Expected, Parting, REPLAY_WORK, check};
+    let config = Config {
+        width: 60,
+        height: 30,
+        levels: 3,
+        ..Config::default()
+    };
+    let start = Run::new(config, MonsterKind::defaults(), 21).unwrap();
+    let mut run = start.clone();
+    let mut recording = Recording::new();
+    while run.turn() < 200 {
+        let action = autopilot(&mut run);
+        if run.step(action).unwrap() == [Event::Blocked] {
+            run.step(Action::Wait).unwrap();
+            recording.push(Action::Wait);
+        } else {
+            recording.push(action);
+        }
+    }
+    let end = [Expected {
+        actions: recording.len(),
+        turn: run.turn(),
+        digest: run.digest(),
+    }];
+    let mut allowance = Allowance::default();
+    let whole = check(start.clone(), &recording, &end, &mut allowance, &mut |_| {});
+    assert_eq!(whole.parting, None);
+    let cost = REPLAY_WORK - allowance.left();
+    // The digest at the end is counted: its cost is part of the check's.
+    assert!(cost > run.digest_work(), "{cost}");
+
+    // What is left of an allowance that paid for all but the last digest.
+    let mut short = Allowance::default();
+    short.spend(REPLAY_WORK - (cost - 1));
+    let stopped = check(start, &recording, &end, &mut short, &mut |_| {});
+    match stopped.parting {
+        Some(Parting::TooMuchWork { left: 0, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(stopped.actions, recording.len());
+}
+
+/// A journal of a 60x30 run of 300 actions with a checkpoint after each,
+/// its last checkpoint's digest forged when `forge_last`, and `tail`
+/// appended after the last checkpoint, in a block of its own without one.
+fn journal_of_every_turn(forge_last: bool, tail: &[Action]) -> Vec<u8> {
+    use delve::journal::session::start_of;
+    use delve::journal::{actions_block, file_header, start_block};
+    let mut config = Config {
+        width: 60,
+        height: 30,
+        levels: 10,
+        ..Config::default()
+    };
+    config.simulation.lives = 99;
+    let mut run = Run::new(config, MonsterKind::defaults(), 9).unwrap();
+    let mut bytes = file_header().to_vec();
+    bytes.extend(start_block(
+        &start_of(&run),
+        run.recording().unwrap().start_digest(),
+    ));
+    for i in 0..300u64 {
+        let mut action = autopilot(&mut run);
+        if run.step(action).unwrap() == [Event::Blocked] {
+            action = Action::Wait;
+            run.step(action).unwrap();
+        }
+        assert_eq!(run.turn(), i + 1, "the run goes on");
+        let mut digest = run.digest();
+        if forge_last && i == 299 {
+            digest ^= 1;
+        }
+        let at = Checkpoint {
+            actions: i + 1,
+            turn: run.turn(),
+            digest,
+        };
+        bytes.extend(actions_block(&[(action, 1)], i, Some(at)));
+    }
+    if !tail.is_empty() {
+        let runs: Vec<(Action, u32)> = tail.iter().map(|&a| (a, 1)).collect();
+        bytes.extend(actions_block(&runs, 300, None));
+    }
+    bytes
+}
+
+/// Issue 23 review, item 3: with more checkpoints than are compared, a
+/// forged last one parted from a replay that had passed over the real one
+/// just before it, and the rebuild kept only the run at the last compared
+/// (turn 298 here). The checkpoints passed over are compared in a closer
+/// look from there, and the run is kept to the last that agrees.
+#[test]
+fn a_rebuild_keeps_the_last_checkpoint_that_agrees_compared_or_not() {
+    use delve::journal::check::Allowance;
+    use delve::journal::recover::replay_journal;
+    let dir = crate::common::TempDir::new("journal-every-turn");
+    let path = dir.path().join("e.journal");
+    std::fs::write(&path, journal_of_every_turn(true, &[])).unwrap();
+    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {}).unwrap();
+    let parted = rebuilt.parted.clone().expect("parted");
+    assert_eq!(
+        (rebuilt.actions, rebuilt.run.turn()),
+        (299, 299),
+        "{parted:?}"
+    );
+    assert_eq!((parted.kept_to, parted.left_out), (299, 1));
+    assert!(
+        parted
+            .what
+            .contains("does not replay as recorded after turn 299"),
+        "{}",
+        parted.what
+    );
+    assert!(!parted.stopped);
+    assert_eq!(rebuilt.checked_to, (299, 299));
+}
+
+/// Issue 23 review, item 3: a copy of the run was kept at a checkpoint
+/// only when a later one was to be compared, so an action refused after
+/// the last checkpoint (in a block without one) lost the whole rebuild.
+/// It is kept to the last checkpoint now.
+#[test]
+fn a_refusal_after_the_last_checkpoint_keeps_the_run_to_it() {
+    use delve::journal::check::Allowance;
+    use delve::journal::recover::replay_journal;
+    let dir = crate::common::TempDir::new("journal-refused-tail");
+    let path = dir.path().join("t.journal");
+    // Ten waits, then stairs up where there are none, then more waits.
+    let mut tail = vec![Action::Wait; 10];
+    tail.push(Action::Ascend);
+    tail.extend([Action::Wait; 5]);
+    std::fs::write(&path, journal_of_every_turn(false, &tail)).unwrap();
+    let rebuilt = replay_journal(&path, &mut Allowance::default(), &mut |_| {}).unwrap();
+    let parted = rebuilt.parted.clone().expect("parted");
+    assert_eq!((rebuilt.actions, rebuilt.run.turn()), (300, 300));
+    assert_eq!((parted.kept_to, parted.left_out), (300, 16));
+    assert!(parted.what.contains("(ascend)"), "{}", parted.what);
 }
 
 /// With the save and its backup damaged, the run comes back from the
@@ -272,7 +429,7 @@ fn a_run_comes_back_from_its_journal() {
     // The save (turn 400) is intact, but the journal goes further, as a
     // crash between the journal's append and the save leaves it: the
     // journal's run is loaded, and the save named (issue 23, item 6).
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(
@@ -290,7 +447,7 @@ fn a_run_comes_back_from_its_journal() {
     std::fs::write(saves.file("r"), b"DELVESAV and then nonsense").unwrap();
     // The backup (turn 200) is intact, but the journal takes the same run
     // further (turn 450): its run is loaded, and the backup named.
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Journal, 450));
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(
@@ -308,7 +465,7 @@ fn a_run_comes_back_from_its_journal() {
     let journal = journal_path(&dir, "r");
     let away = dir.join("away");
     std::fs::rename(&journal, &away).unwrap();
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!((got.source, got.run.turn()), (Source::Backup, 200));
     assert!(got.passed_over.is_none());
     std::fs::rename(&away, &journal).unwrap();
@@ -317,7 +474,7 @@ fn a_run_comes_back_from_its_journal() {
     let last = backup.len() - 1;
     backup[last] ^= 0x55;
     std::fs::write(saves.backup("r"), &backup).unwrap();
-    let got = read_run(&saves, "r", &mut |_| {}).unwrap();
+    let got = read_run(&saves, "r", &mut Default::default(), &mut |_| {}).unwrap();
     assert_eq!(got.source, Source::Journal);
     assert_eq!(got.run.digest(), run.digest());
     assert_eq!(got.run.turn(), 450);
@@ -373,7 +530,16 @@ fn a_save_check_compares_with_journal_and_save() {
         turn: run.turn(),
         digest: run.digest(),
     };
-    let v = check_save(&start, &recording, end, Ok(&half), "r.journal", &mut |_| {}).unwrap();
+    let v = check_save(
+        &start,
+        &recording,
+        end,
+        Ok(&half),
+        "r.journal",
+        &mut Default::default(),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(v.parting, None, "{:?}", v.lines);
     assert!(v.lines[0].contains("first 300 actions"), "{:?}", v.lines);
     assert!(v.lines[1].contains("2 checkpoints"), "{:?}", v.lines);
@@ -388,6 +554,7 @@ fn a_save_check_compares_with_journal_and_save() {
         forged,
         Ok(&half),
         "r.journal",
+        &mut Default::default(),
         &mut |_| {},
     )
     .unwrap();
@@ -419,6 +586,7 @@ fn a_format_5_journal_replays_to_its_save() {
         start_run(&journal.start).unwrap(),
         &journal.recording,
         &points,
+        &mut Default::default(),
         &mut |_| {},
     );
     assert_eq!(checked.parting, None);
@@ -449,6 +617,7 @@ fn a_recorded_journal_replays_to_its_digest() {
         start_run(&journal.start).unwrap(),
         &journal.recording,
         &points,
+        &mut Default::default(),
         &mut |_| {},
     );
     assert_eq!(checked.parting, None);
@@ -945,6 +1114,9 @@ mod cli {
             err.contains("r.journal holds") && err.contains("does not replay as recorded"),
             "{err}"
         );
+        // The journal is named once in its line (it was named twice).
+        let line = err.lines().find(|l| l.contains("r.journal holds")).unwrap();
+        assert_eq!(line.matches("r.journal").count(), 1, "{line}");
         assert!(err.contains("loading the backup"), "{err}");
 
         let saved = run(&["simulate", "--load", "r", "--turns", "0", "--save", "r"]);
@@ -1264,11 +1436,129 @@ mod cli {
         ok(&verify);
         let out = stdout(&verify);
         assert!(
-            out.contains("the replay stopped at turn")
-                && out.contains("more work than a replay may")
+            out.contains("the replay was stopped at turn")
+                && out.contains("more work than a check may do")
+                && out.contains("not known to be wrong")
                 && out.contains("kept the run to turn 0"),
             "{out}"
         );
+    }
+
+    /// Issue 23 review, item 1: making a run's levels was not counted as
+    /// work, so a journal of a few bytes whose config asks for sixteen
+    /// levels of 2,000 by 2,000 kept `verify` making them, then taking
+    /// digests of a quarter of a second each, for 24 to 78 seconds. Their
+    /// area alone is more than a replay may do: it is not replayed at all,
+    /// and says so.
+    #[test]
+    fn a_journal_whose_levels_are_too_big_to_make_is_not_replayed() {
+        use delve::journal::{Checkpoint, Start, encode};
+        use delve::sim::record::Recording;
+        use delve::sim::{Action, ItemKind, MonsterKind};
+        let dir = TempDir::new("journal-huge-levels");
+        let saves = dir.path();
+        let mut config = delve::Config::shipped();
+        config.width = 2000;
+        config.height = 2000;
+        config.levels = 16;
+        config.profiles.clear();
+        config.validate().unwrap();
+        let start = Start {
+            seed: 3,
+            config,
+            kinds: MonsterKind::defaults(),
+            items: ItemKind::defaults(),
+            vaults: delve::vault::shipped().to_vec(),
+        };
+        let waits = Recording::from_runs(vec![(Action::Wait, 10)]).unwrap();
+        let end = Checkpoint {
+            actions: 10,
+            turn: 10,
+            digest: 42,
+        };
+        std::fs::write(saves.join("g.journal"), encode(&start, 7, &waits, end)).unwrap();
+        let started = std::time::Instant::now();
+        let verify = delve_in(saves, &["verify", "g"]);
+        let took = started.elapsed();
+        assert_eq!(verify.status.code(), Some(1), "{}", stdout(&verify));
+        let err = stderr(&verify);
+        assert!(
+            err.contains("the replay was stopped at turn 0")
+                && err.contains("not known to be wrong"),
+            "{err}"
+        );
+        // Nothing was made: far under the bound, and under the 2.3 s that
+        // making the sixteen levels alone took here.
+        assert!(took.as_secs_f64() < 1.5, "{took:?}");
+    }
+
+    /// Issue 23 review, item 3: `replay --check` of a run that has only its
+    /// journal, whose last checkpoint does not agree, replayed the part the
+    /// rebuild kept, found it agreed with itself, said "as the save holds"
+    /// and exited 0. It says where and why the journal parts, and fails.
+    #[test]
+    fn a_replay_check_of_a_lone_journal_that_parts_fails() {
+        let dir = TempDir::new("journal-lone-parts");
+        let saves = dir.path();
+        std::fs::write(
+            saves.join("p.journal"),
+            super::journal_of_every_turn(true, &[]),
+        )
+        .unwrap();
+        let check = delve_in(saves, &["replay", "p", "--check"]);
+        assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+        let out = stdout(&check);
+        assert!(
+            out.contains("p.journal: does not replay as recorded after turn 299")
+                && out.contains("the run is kept to turn 299"),
+            "{out}"
+        );
+        assert!(!out.contains("as the save holds"), "{out}");
+        assert_contains(&stderr(&check), "does not agree with its run");
+    }
+
+    /// Issue 23 review, item 4: `simulate --load NAME --save NAME` went on
+    /// appending to a journal whose checkpoint mid-way disagrees with the
+    /// replay of the save's own recording, so the journal stayed one that
+    /// stops a rebuild there. It is kept aside, said so, and a new journal
+    /// begun from the save, which agrees.
+    #[test]
+    fn a_journal_that_parts_from_its_save_mid_way_is_set_aside_not_continued() {
+        let dir = TempDir::new("journal-parts-mid-way");
+        let saves = dir.path();
+        let small = saves.join("small.ron");
+        std::fs::write(&small, "(width: 60, height: 30, levels: 8)").unwrap();
+        let small = small.to_str().unwrap();
+        let run = |args: &[&str]| delve_in(saves, args);
+        ok(&run(&[
+            "simulate", "--config", small, "--seed", "4", "--turns", "300", "--save", "m",
+        ]));
+        ok(&run(&[
+            "simulate", "--load", "m", "--turns", "300", "--save", "m",
+        ]));
+        let path = saves.join("m.journal");
+        let mut journal = std::fs::read(&path).unwrap();
+        let list = blocks(&journal);
+        assert!(list.len() >= 3, "{}", list.len());
+        // A checkpoint before the save's last action, forged.
+        forge(&mut journal, list[1], 40, 0x1234);
+        std::fs::write(&path, &journal).unwrap();
+        let more = run(&["simulate", "--load", "m", "--turns", "10", "--save", "m"]);
+        ok(&more);
+        let err = stderr(&more);
+        assert!(
+            err.contains("does not agree with the replay of the save's recording")
+                && err.contains("m.journal.other-1")
+                && err.contains("began a new journal from the save"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(saves.join("m.journal.other-1")).unwrap(),
+            journal
+        );
+        let verify = run(&["verify", "m"]);
+        ok(&verify);
+        assert_contains(&stdout(&verify), "journal: agrees");
     }
 
     /// A journal no further than the backup changes nothing: the backup

@@ -47,6 +47,11 @@ pub enum CliError {
     /// A replay that does not agree with its run (already reported).
     #[error("the replay of {0} does not agree with its run")]
     Disagrees(String),
+    /// A replay stopped for the work before its end (already reported).
+    #[error(
+        "the replay of {0} was stopped before its end, for the work: it is not known to be wrong, but was not checked to the end"
+    )]
+    Unchecked(String),
 }
 
 impl CliError {
@@ -70,7 +75,7 @@ impl CliError {
             CliError::Save(_) => 1,
             CliError::DamagedWithBackup { .. } => 1,
             CliError::Journal(delve::journal::JournalError::NotRegular { .. }) => 2,
-            CliError::Journal(_) | CliError::Disagrees(_) => 1,
+            CliError::Journal(_) | CliError::Disagrees(_) | CliError::Unchecked(_) => 1,
             CliError::Recover(e) if e.is_bad_input() => 2,
             CliError::Recover(_) => 1,
         }

@@ -4,6 +4,7 @@
 //! `delve replay` is in `replay`; each command's own use of the journal is
 //! in its file.
 
+use delve::journal::check::Allowance;
 use delve::journal::journal_path;
 use delve::journal::recover::{RecoverError, Recovered, Source, read_run};
 use delve::journal::session::Session;
@@ -20,8 +21,13 @@ pub fn has_journal(saves: &SaveDir, name: &str) -> bool {
 
 /// The run rebuilt from NAME's journal, after `save_error` made the save
 /// and its backup unusable. Reads only.
-pub fn rebuild(saves: &SaveDir, name: &str, save_error: &SaveError) -> Result<Recovered, CliError> {
-    match read_run(saves, name, &mut |_| {}) {
+pub fn rebuild(
+    saves: &SaveDir,
+    name: &str,
+    save_error: &SaveError,
+    allowance: &mut Allowance,
+) -> Result<Recovered, CliError> {
+    match read_run(saves, name, allowance, &mut |_| {}) {
         Ok(recovered) if recovered.source == Source::Journal => Ok(recovered),
         // The files changed under us: load what is there.
         Ok(recovered) => Ok(recovered),
@@ -37,8 +43,12 @@ pub fn rebuild(saves: &SaveDir, name: &str, save_error: &SaveError) -> Result<Re
 /// else the further of the backup and the journal's run (the journal's
 /// only when it is the backup's run gone further, checked), else the
 /// journal's run. Reads only; `NotLoaded` when every file is damaged.
-pub fn recover(saves: &SaveDir, name: &str) -> Result<Recovered, CliError> {
-    read_run(saves, name, &mut |_| {}).map_err(|e| match e {
+pub fn recover(
+    saves: &SaveDir,
+    name: &str,
+    allowance: &mut Allowance,
+) -> Result<Recovered, CliError> {
+    read_run(saves, name, allowance, &mut |_| {}).map_err(|e| match e {
         RecoverError::AllDamaged(problems) => {
             CliError::NotLoaded(format!("nothing could be loaded: {}", problems.join("; ")))
         }

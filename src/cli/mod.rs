@@ -150,16 +150,18 @@ pub fn prove_loaded(run: &mut Run, path: &Path) -> Result<(), CliError> {
 }
 
 /// Checks that a loaded run's recording starts where this delve starts
-/// the run (see `journal::check::check_start`), and says what was done
+/// the run (see `journal::check::check_start`, spending from `allowance`,
+/// the command's for the file), and says what was done
 /// when it does not: `None` when it does, else the words naming `path`
 /// (the stored digest corrected, or the recording dropped) and a few
 /// words for a message line.
 pub fn check_recording(
     run: &mut Run,
     path: &Path,
+    allowance: &mut delve::journal::check::Allowance,
 ) -> Result<Option<(String, &'static str)>, CliError> {
     use delve::journal::check::{StartCheck, check_start};
-    match check_start(run, &mut |_| {}) {
+    match check_start(run, allowance, &mut |_| {}) {
         Ok(StartCheck::Agrees) => Ok(None),
         Ok(StartCheck::Corrected(words)) => Ok(Some((
             format!("{}: {words}", path.display()),

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use delve::journal::check::Allowance;
 use delve::journal::journal_path;
 use delve::journal::recover::{Past, journal_past};
 use delve::save::{SaveDir, SaveError};
@@ -72,8 +73,12 @@ pub fn run(args: PlayArgs, saves_dir: &Path) -> Result<(), CliError> {
         Some(name) => {
             super::refuse_foreign(&saves, name)?;
             let lock = saves.lock(name)?;
-            let (mut run, mut warning) = load_for_play(&saves, name)?;
-            if let Some((note, short)) = check_recording(&mut run, &saves.file(name))? {
+            // One allowance for every replay of the run loading makes.
+            let mut allowance = Allowance::default();
+            let (mut run, mut warning) = load_for_play(&saves, name, &mut allowance)?;
+            if let Some((note, short)) =
+                check_recording(&mut run, &saves.file(name), &mut allowance)?
+            {
                 eprintln!("delve: warning: {note}");
                 warning.get_or_insert_with(|| short.into());
             }
@@ -274,7 +279,11 @@ fn no_terminal() -> CliError {
 /// Loads a save for play. A damaged save is not replaced behind the
 /// player's back: they are told what is wrong and asked whether to load
 /// the backup (the damaged file is then kept aside, never deleted).
-fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), CliError> {
+fn load_for_play(
+    saves: &SaveDir,
+    name: &str,
+    allowance: &mut Allowance,
+) -> Result<(Run, Option<String>), CliError> {
     let path = saves.file(name);
     // Only the journal: the run rebuilt from it, as `simulate --load` does
     // (play asks first).
@@ -283,14 +292,14 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             name: name.into(),
             dir: saves.path().display().to_string(),
         };
-        return rebuild_for_play(saves, name, &missing, has_terminal());
+        return rebuild_for_play(saves, name, &missing, has_terminal(), allowance);
     }
     if std::fs::symlink_metadata(&path).is_ok() {
         match delve::save::read_and_decode(&path) {
             Ok((run, summary)) => {
                 // A crash between the journal's append and the save leaves
                 // the journal ahead: offered, as for a backup.
-                return match journal_further(saves, name, None, &run, &summary, &path)? {
+                return match journal_further(saves, name, None, &run, &summary, &path, allowance)? {
                     Further::Journal(run, note) => Ok((*run, Some(note))),
                     Further::Backup | Further::No => Ok((run, None)),
                 };
@@ -299,7 +308,7 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                 let backup = saves.backup(name);
                 let Ok((backup_run, summary)) = delve::save::read_and_decode(&backup) else {
                     if journal::has_journal(saves, name) {
-                        return rebuild_for_play(saves, name, &e, has_terminal());
+                        return rebuild_for_play(saves, name, &e, has_terminal(), allowance);
                     }
                     return Err(e.into());
                 };
@@ -312,6 +321,7 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
                     &backup_run,
                     &summary,
                     &backup,
+                    allowance,
                 )? {
                     Further::Journal(run, note) => return Ok((*run, Some(note))),
                     Further::Backup => {}
@@ -351,6 +361,7 @@ fn load_for_play(saves: &SaveDir, name: &str) -> Result<(Run, Option<String>), C
             &backup_run,
             &summary,
             &saves.backup(name),
+            allowance,
         )? {
             return Ok((*run, Some(note)));
         }
@@ -377,6 +388,7 @@ fn rebuild_for_play(
     name: &str,
     save_error: &SaveError,
     ask: bool,
+    allowance: &mut Allowance,
 ) -> Result<(Run, Option<String>), CliError> {
     let path = journal_path(saves.path(), name);
     // A journal with no save files beside it, or one behind two damaged ones.
@@ -413,7 +425,7 @@ fn rebuild_for_play(
         ),
         &saves.file(name),
     )?;
-    let recovered = journal::rebuild(saves, name, save_error)?;
+    let recovered = journal::rebuild(saves, name, save_error, allowance)?;
     let note = format!(
         "Rebuilt the run from {name}.journal (turn {}); {note}.",
         recovered.run.turn()
@@ -448,12 +460,13 @@ fn journal_further(
     loaded: &Run,
     summary: &delve::save::Summary,
     loaded_path: &Path,
+    allowance: &mut Allowance,
 ) -> Result<Further, CliError> {
     if !journal::has_journal(saves, name) {
         return Ok(Further::No);
     }
     let journal = journal_path(saves.path(), name);
-    let rebuilt = match journal_past(&journal, loaded, &mut |_| {}) {
+    let rebuilt = match journal_past(&journal, loaded, allowance, &mut |_| {}) {
         Past::Further(rebuilt) => rebuilt,
         Past::NotFurther(why) => {
             if let Some(why) = why {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use delve::journal::check::{Expected, check_save};
+use delve::journal::check::{Allowance, Expected, Parting, check_save};
 use delve::journal::recover::{Source, read_run};
 use delve::journal::session::start_of;
 use delve::journal::{journal_path, read_file};
@@ -29,11 +29,7 @@ pub struct ReplayArgs {
 pub fn run(args: ReplayArgs, saves_dir: &Path) -> Result<(), CliError> {
     let name = args.name;
     if args.check {
-        return if check(saves_dir, &name)? {
-            Ok(())
-        } else {
-            Err(CliError::Disagrees(name))
-        };
+        return check(saves_dir, &name);
     }
     let (run, recording) = replay_start(saves_dir, &name)?;
     if !has_terminal() {
@@ -55,17 +51,40 @@ pub fn run(args: ReplayArgs, saves_dir: &Path) -> Result<(), CliError> {
 
 /// `delve replay NAME --check`: replays NAME's recording headless and
 /// compares it with the journal file's checkpoints and the save's state.
-/// Never writes a file. Ok(true) when they agree.
-fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
+/// Never writes a file. An error (exit 1) when they do not agree, or when
+/// the replay was stopped before the end for the work.
+fn check(saves_dir: &Path, name: &str) -> Result<(), CliError> {
     let saves = SaveDir::existing(saves_dir)?;
     SaveDir::check_name(name)?;
     let journal_file = journal_path(saves.path(), name);
     let journal_name = journal_file.display().to_string();
     let save_path = saves.file(name);
-    // The save, else its backup, else the journal alone (read only).
-    let recovered = read_run(&saves, name, &mut |_| {})?;
+    // The save, else its backup, else the journal alone (read only); one
+    // allowance for every replay of the run this check makes.
+    let mut allowance = Allowance::default();
+    let recovered = read_run(&saves, name, &mut allowance, &mut |_| {})?;
     for note in &recovered.notes {
         eprintln!("delve: {note}");
+    }
+    // A run rebuilt from a journal that parts from its own record: the
+    // rebuild replayed and compared it already, and kept only the part
+    // before. Replaying that part again would only find it agrees with
+    // itself; the journal is what disagrees.
+    if let (Source::Journal, Some(parted)) = (recovered.source, &recovered.parted) {
+        let text = format!(
+            "replayed the journal's recording of {name}: {}\n{}: {}; the run is kept to turn {}, {} after it left out\n",
+            recovered.checked.as_deref().unwrap_or_default(),
+            parted.path,
+            parted.what,
+            parted.kept_to,
+            delve::words::count(parted.left_out, "action", "actions")
+        );
+        write_output(None, text.as_bytes())?;
+        return Err(if parted.stopped {
+            CliError::Unchecked(name.into())
+        } else {
+            CliError::Disagrees(name.into())
+        });
     }
     let run = &recovered.run;
     let Some(recording) = run.recording() else {
@@ -93,6 +112,7 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
         end,
         journal.as_ref(),
         &journal_name,
+        &mut allowance,
         &mut |_| {},
     )?;
     let mut text = format!(
@@ -105,7 +125,11 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
         text.push('\n');
     }
     write_output(None, text.as_bytes())?;
-    Ok(verdict.parting.is_none())
+    match verdict.parting {
+        None => Ok(()),
+        Some(Parting::TooMuchWork { .. }) => Err(CliError::Unchecked(name.into())),
+        Some(_) => Err(CliError::Disagrees(name.into())),
+    }
 }
 
 /// What `delve replay NAME` plays: the recorded run at its start and its
@@ -114,7 +138,7 @@ fn check(saves_dir: &Path, name: &str) -> Result<bool, CliError> {
 fn replay_start(saves_dir: &Path, name: &str) -> Result<(Run, Recording), CliError> {
     let saves = SaveDir::existing(saves_dir)?;
     SaveDir::check_name(name)?;
-    let recovered = read_run(&saves, name, &mut |_| {})?;
+    let recovered = read_run(&saves, name, &mut Allowance::default(), &mut |_| {})?;
     for note in &recovered.notes {
         eprintln!("delve: {note}");
     }

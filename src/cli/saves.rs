@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use delve::journal::check::Allowance;
 use delve::journal::journal_path;
 use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::save::SaveDir;
@@ -177,7 +178,7 @@ fn further(saves: &SaveDir, name: &str, file: &Path) -> Option<String> {
     let journal = journal_path(saves.path(), name);
     std::fs::symlink_metadata(&journal).ok()?;
     let (loaded, _) = delve::save::read_and_decode(file).ok()?;
-    match journal_past(&journal, &loaded, &mut |_| {}) {
+    match journal_past(&journal, &loaded, &mut Allowance::default(), &mut |_| {}) {
         Past::Further(rebuilt) => Some(format!(
             "rebuilt from {name}.journal to turn {}",
             rebuilt.run.turn()
@@ -203,7 +204,7 @@ fn ahead(saves: &SaveDir, name: &str, turn: u64) -> Option<String> {
 fn rebuilds(saves: &SaveDir, name: &str) -> Option<String> {
     let journal = journal_path(saves.path(), name);
     std::fs::symlink_metadata(&journal).ok()?;
-    let rebuilt = replay_journal(&journal, &mut |_| {}).ok()?;
+    let rebuilt = replay_journal(&journal, &mut Allowance::default(), &mut |_| {}).ok()?;
     Some(format!("to turn {}", rebuilt.run.turn()))
 }
 

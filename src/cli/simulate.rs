@@ -4,6 +4,7 @@ use std::path::Path;
 
 use delve::GenerateError;
 use delve::config::Config;
+use delve::journal::check::Allowance;
 use delve::journal::session::Session;
 use delve::save::{SaveDir, SaveLock};
 use delve::sim::batch::{MAX_RUNS, Report, Summary, play_run, run_batch};
@@ -189,11 +190,13 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
     // and may take that name. A run loaded from NAME may be saved back
     // over it (continuing it); any other --save must not replace another
     // run without --replace, nor a lone journal that is not its own.
+    // One allowance for every replay of the loaded run this command makes.
+    let mut allowance = Allowance::default();
     let mut run = match (&args.load, new_run) {
         (Some(name), _) => {
             let saves = super::saves_holding(saves_dir, name)?;
-            let mut run = load_or_rebuild(&saves, name)?;
-            if let Some((note, _)) = check_recording(&mut run, &saves.file(name))? {
+            let mut run = load_or_rebuild(&saves, name, &mut allowance)?;
+            if let Some((note, _)) = check_recording(&mut run, &saves.file(name), &mut allowance)? {
                 eprintln!("delve: warning: {note}");
             }
             prove_loaded(&mut run, &saves.file(name))?;
@@ -230,6 +233,16 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
                 // The damaged save passed over for the backup is set aside
                 // now that the name is ours, as it always was.
                 set_damaged_aside(&saves, name, &lock)?;
+                // A journal that parts from the save's own recording is
+                // not continued: kept aside, and a new one begun.
+                if let Some(note) = delve::journal::session::set_aside_if_it_parts(
+                    saves.path(),
+                    name,
+                    &run,
+                    &mut allowance,
+                )? {
+                    eprintln!("delve: warning: {note}");
+                }
             }
             (Some(saves), Some(lock))
         }
@@ -371,8 +384,12 @@ fn runs_summary(
 /// the further of it and the journal; else the journal's run alone;
 /// saying what was wrong with each file passed over and what is loaded
 /// instead. Reading only.
-fn load_or_rebuild(saves: &SaveDir, name: &str) -> Result<Run, CliError> {
-    let recovered = journal::recover(saves, name)?;
+fn load_or_rebuild(
+    saves: &SaveDir,
+    name: &str,
+    allowance: &mut Allowance,
+) -> Result<Run, CliError> {
+    let recovered = journal::recover(saves, name, allowance)?;
     for note in &recovered.notes {
         eprintln!("delve: warning: {note}");
     }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use delve::journal::check::{Expected, Parting, check_save};
+use delve::journal::check::{Allowance, Expected, Parting, check_save};
 use delve::journal::lone;
 use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::journal::session::start_of;
@@ -109,7 +109,10 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         }
         Err(error) => return Err(error.into()),
     };
-    let recording = check_recording(&mut run, &path)?;
+    // One allowance for every replay of the run this check makes: its
+    // start, the journal ahead of it and the check of its journal.
+    let mut allowance = Allowance::default();
+    let recording = check_recording(&mut run, &path, &mut allowance)?;
     prove_loaded(&mut run, &path)?;
     let mut text = format!(
         "{}: ok, would load\nformat: {}\nwritten by: delve {}\nsaved: {} UTC\nseed: {}\ndepth: {}\nturn: {}\noutcome: {}\nrevisions: generator {}, rules {}\nlevels stored: {}\ndigest: {:016x}\n",
@@ -136,7 +139,7 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         .and_then(|f| f.strip_suffix(".sav"))
         && let Some(dir) = path.parent()
     {
-        for line in verify_lines(dir, name, &run) {
+        for line in verify_lines(dir, name, &run, &mut allowance) {
             text.push_str(&line);
             text.push('\n');
         }
@@ -156,7 +159,7 @@ fn further_than_backup(
     summary: &delve::save::Summary,
 ) -> Option<String> {
     let journal = journal_path(dir, name);
-    match journal_past(&journal, backup, &mut |_| {}) {
+    match journal_past(&journal, backup, &mut Allowance::default(), &mut |_| {}) {
         Past::Further(rebuilt) => {
             let checked = rebuilt.checked_words();
             let mut run = rebuilt.run;
@@ -193,7 +196,7 @@ fn further_than_backup(
 /// checkpoints, then its levels made), and what it holds; or what is
 /// wrong. `name` is the run's name when the journal is all it has.
 fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
-    let rebuilt = replay_journal(path, &mut |_| {})?;
+    let rebuilt = replay_journal(path, &mut Allowance::default(), &mut |_| {})?;
     let checked = rebuilt.checked_words();
     let parted = rebuilt.parted.clone();
     let mut run = rebuilt.run;
@@ -226,7 +229,7 @@ fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
 
 /// The journal lines `delve verify NAME` adds: whether the journal file is
 /// there, intact, this run's, and replays to the save's state.
-fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
+fn verify_lines(dir: &Path, name: &str, run: &Run, allowance: &mut Allowance) -> Vec<String> {
     let path = journal_path(dir, name);
     if std::fs::symlink_metadata(&path).is_err() {
         return vec![format!("journal: {} is missing", path.display())];
@@ -250,6 +253,7 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
         end,
         journal.as_ref(),
         &path.display().to_string(),
+        allowance,
         &mut |_| {},
     ) {
         Ok(verdict) => {
@@ -263,7 +267,7 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
             if let Ok(j) = &journal
                 && j.recording.len() > recording.len()
             {
-                lines.push(match journal_past(&path, run, &mut |_| {}) {
+                lines.push(match journal_past(&path, run, allowance, &mut |_| {}) {
                     Past::Further(rebuilt) => format!(
                         "journal: loading {name} uses the journal's run, at depth {}, turn {} ({}), and keeps the save",
                         rebuilt.run.player().depth,
@@ -281,7 +285,9 @@ fn verify_lines(dir: &Path, name: &str, run: &Run) -> Vec<String> {
                 match &verdict.parting {
                     None => "agrees".to_string(),
                     Some(Parting::TooMuchWork { turn, .. }) => {
-                        format!("agrees to turn {turn}, as far as a check replays")
+                        format!(
+                            "checked to turn {turn}, where the replay was stopped for the work: not known to disagree"
+                        )
                     }
                     Some(_) => "DISAGREES".to_string(),
                 }
@@ -299,7 +305,7 @@ fn rebuilt_from_journal(save: &Path) -> Option<String> {
     let name = save.file_name()?.to_str()?.strip_suffix(".sav")?;
     let journal = journal_path(save.parent()?, name);
     std::fs::symlink_metadata(&journal).ok()?;
-    match replay_journal(&journal, &mut |_| {}) {
+    match replay_journal(&journal, &mut Allowance::default(), &mut |_| {}) {
         Ok(rebuilt) => Some(format!(
             "delve: no usable backup, but {} rebuilds the run to depth {}, turn {} ({}): loading {name} uses it (play asks first)",
             journal.display(),

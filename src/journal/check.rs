@@ -47,9 +47,11 @@ pub enum Parting {
         /// The replay's digest there.
         got_digest: u64,
     },
-    /// The replay took more work than a replay of a file may
-    /// ([`REPLAY_WORK`]) before the end: nothing past `turn` was checked.
-    /// Not a difference, but what follows is not vouched for either.
+    /// The replay was stopped at `turn` because checking further would take
+    /// more work than a command may do for a file ([`REPLAY_WORK`], shared
+    /// by its replays: see [`Allowance`]); at turn 0 with every action
+    /// left when making the run's levels alone would. Not a difference:
+    /// what follows is not known to be wrong, only not checked.
     TooMuchWork {
         /// The turn of the last point that agreed (0 if none).
         agreed_turn: u64,
@@ -106,15 +108,28 @@ impl std::fmt::Display for Parting {
                 turn,
                 left,
             } => {
+                let why = format!(
+                    "checking further would take more work than a check may do ({REPLAY_WORK} units, about two seconds; big levels, many monsters and digests of big levels cost more)"
+                );
+                if *left == 0 {
+                    write!(
+                        f,
+                        "the replay reached turn {turn}, but comparing it with the record was not done because {why}"
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "the replay was stopped at turn {turn} with {} left, because {why}",
+                        crate::words::count(*left, "action", "actions")
+                    )?;
+                }
+                if *agreed_turn > 0 {
+                    write!(f, " (it agreed with the record at turn {agreed_turn})")?;
+                }
                 write!(
                     f,
-                    "the replay stopped at turn {turn} with {} left: replaying further would take more work than a replay may ({REPLAY_WORK} units, about two seconds; a run of many monsters a level costs more a turn)",
-                    crate::words::count(*left, "action", "actions")
-                )?;
-                if *agreed_turn > 0 {
-                    write!(f, " (the runs agreed at turn {agreed_turn})")?;
-                }
-                Ok(())
+                    "; what follows is not known to be wrong, only not checked"
+                )
             }
             Parting::Refused {
                 agreed_turn, what, ..
@@ -148,84 +163,160 @@ pub struct Checked {
     pub parting: Option<Parting>,
 }
 
-/// The most work ([`Run::work`]) a replay of a file does before it stops:
-/// about two seconds on one core, whatever the file's config asks of each
-/// turn (measured at 2.3 to 3.4 ns a unit, from a few monsters a level to
-/// a thousand), so no save or journal, however crafted, keeps `verify`,
-/// `--load` or `saves` longer. A default run's turn costs some 2,000 to
-/// 8,000 units, so this is 75,000 to 300,000 turns of one; a whole game
-/// is some 16,000.
+/// The most work ([`Run::work`]) a command does replaying and checking one
+/// file's run before it stops: about two seconds on one core, whatever the
+/// file's config asks of each turn (measured at 2.3 to 3.4 ns a unit, from
+/// a few monsters a level to a thousand), so no save or journal, however
+/// crafted, keeps `verify`, `--load`, `replay --check` or `saves` longer.
+/// Making the run's levels and taking digests count too (their units are
+/// set from their own timings, see `sim`), and every replay a command
+/// makes of one file spends from one [`Allowance`]. A default run's turn
+/// costs some 2,000 to 8,000 units, so this is 75,000 to 300,000 turns of
+/// one; a whole game is some 16,000.
 pub const REPLAY_WORK: u64 = 600_000_000;
+
+/// What is left of the work ([`REPLAY_WORK`] to begin with) one command
+/// may do replaying one file's run. A command makes one and hands it to
+/// every replay and check it makes of that file (a save's start check,
+/// the journal ahead of it, the check of its journal; a rebuild and the
+/// check after it), so together they stay within the bound rather than
+/// each taking its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    left: u64,
+}
+
+impl Default for Allowance {
+    fn default() -> Self {
+        Allowance { left: REPLAY_WORK }
+    }
+}
+
+impl Allowance {
+    /// Units still to spend.
+    pub fn left(&self) -> u64 {
+        self.left
+    }
+
+    /// Spends `units` (all that is left, at most).
+    pub fn spend(&mut self, units: u64) {
+        self.left = self.left.saturating_sub(units);
+    }
+}
 
 /// Replays `recording` on `run` (the recorded run at its start), comparing
 /// the turn and the digest at every point of `expected` (sorted by actions;
 /// points past the recording are ignored, and points at the same action
 /// count cost one digest). Stops at the first parting, since what follows
-/// is a different run, and after [`REPLAY_WORK`]. `progress` hears the
-/// actions replayed from time to time.
+/// is a different run, and when the work of its steps and digests would
+/// pass what `allowance` has left (spending what it did). `progress`
+/// hears the actions replayed from time to time.
 pub fn check(
-    mut run: Run,
+    run: Run,
     recording: &Recording,
     expected: &[Expected],
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Checked {
-    let mut cursor = Cursor::default();
+    let end = recording.len();
+    check_between(run, recording, (0, end), expected, allowance, progress)
+}
+
+/// [`check`] of the actions of `recording` from `from` to `until` (`run`
+/// is the recorded run after `from` actions): what a rebuild uses to look
+/// again, closer, between the last point that agreed and the one that did
+/// not. `until` is treated as the end.
+pub(crate) fn check_between(
+    run: Run,
+    recording: &Recording,
+    (from, until): (u64, u64),
+    expected: &[Expected],
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Checked {
     let start_work = run.work();
+    let budget = allowance.left();
+    let (checked, digests) = replay(run, recording, (from, until), expected, budget, progress);
+    allowance.spend(checked.run.work() - start_work + digests);
+    checked
+}
+
+/// [`check_between`] within `budget` units: the end, and the work its
+/// digests took (the rest is in the run's [`Run::work`]).
+fn replay(
+    mut run: Run,
+    recording: &Recording,
+    (from, until): (u64, u64),
+    expected: &[Expected],
+    budget: u64,
+    progress: &mut dyn FnMut(u64),
+) -> (Checked, u64) {
+    let until = until.min(recording.len());
+    let mut cursor = Cursor::at(recording, from);
+    let start_work = run.work();
+    let mut digests = 0u64;
     let mut agreed = 0;
     let mut last_agreed: Option<Expected> = None;
     let mut kept: Option<Box<Run>> = None;
     let mut points = expected
         .iter()
-        .filter(|e| e.actions <= recording.len())
+        .filter(|e| (from..=until).contains(&e.actions))
         .peekable();
-    let more_points = |points: &mut std::iter::Peekable<_>| points.peek().is_some();
-    loop {
+    let mut parting: Option<Parting> = None;
+    'replay: loop {
         let mut here: Option<(u64, u64)> = None;
         while let Some(point) = points.next_if(|e| e.actions == cursor.position()) {
-            let (turn, digest) = *here.get_or_insert_with(|| (run.turn(), run.digest()));
+            let agreed_turn = last_agreed.map_or(0, |p: Expected| p.turn);
+            let (turn, digest) = match here {
+                Some(here) => here,
+                None => {
+                    // A digest of big levels costs more than many turns:
+                    // one that would pass the budget is not taken.
+                    let cost = run.digest_work();
+                    if run.work() - start_work + digests + cost > budget {
+                        parting = Some(Parting::TooMuchWork {
+                            agreed_turn,
+                            turn: run.turn(),
+                            left: recording.len() - cursor.position(),
+                        });
+                        break 'replay;
+                    }
+                    digests += cost;
+                    *here.insert((run.turn(), run.digest()))
+                }
+            };
             if (turn, digest) != (point.turn, point.digest) {
-                let agreed_turn = last_agreed.map_or(0, |p| p.turn);
-                let parting = Parting::Differs {
+                parting = Some(Parting::Differs {
                     agreed_turn,
                     turn: turn.min(point.turn),
                     expected: *point,
                     got_turn: turn,
                     got_digest: digest,
-                };
-                return Checked {
-                    run,
-                    actions: cursor.position(),
-                    agreed,
-                    last_agreed,
-                    before_parting: kept,
-                    parting: Some(parting),
-                };
+                });
+                break 'replay;
             }
             agreed += 1;
             last_agreed = Some(*point);
         }
-        // The run as it agreed, kept in case a later point parts; not
-        // needed once no point is left to part at.
+        // The run as it agreed, kept while actions follow: a later point
+        // may part, an action be refused or the work run out, and a
+        // rebuild keeps the run to here rather than nothing.
         if here.is_some() {
-            kept = more_points(&mut points).then(|| Box::new(run.clone()));
+            kept = (cursor.position() < until).then(|| Box::new(run.clone()));
         }
         if cursor.position().is_multiple_of(4096) {
             progress(cursor.position());
         }
-        if run.work() - start_work > REPLAY_WORK && cursor.position() < recording.len() {
-            let turn = run.turn();
-            return Checked {
-                actions: cursor.position(),
-                agreed,
-                parting: Some(Parting::TooMuchWork {
-                    agreed_turn: last_agreed.map_or(0, |p| p.turn),
-                    turn,
-                    left: recording.len() - cursor.position(),
-                }),
-                run,
-                last_agreed,
-                before_parting: kept,
-            };
+        if cursor.position() >= until {
+            break;
+        }
+        if run.work() - start_work + digests > budget {
+            parting = Some(Parting::TooMuchWork {
+                agreed_turn: last_agreed.map_or(0, |p| p.turn),
+                turn: run.turn(),
+                left: recording.len() - cursor.position(),
+            });
+            break;
         }
         match cursor.step(recording, &mut run) {
             Ok(Some(_)) => {}
@@ -237,31 +328,28 @@ pub fn check(
                     }
                     other => other.to_string(),
                 };
-                let turn = run.turn();
-                return Checked {
-                    run,
-                    actions: cursor.position(),
-                    agreed,
-                    parting: Some(Parting::Refused {
-                        agreed_turn: last_agreed.map_or(0, |p| p.turn),
-                        turn,
-                        what,
-                    }),
-                    last_agreed,
-                    before_parting: kept,
-                };
+                parting = Some(Parting::Refused {
+                    agreed_turn: last_agreed.map_or(0, |p| p.turn),
+                    turn: run.turn(),
+                    what,
+                });
+                break;
             }
         }
     }
-    progress(cursor.position());
-    Checked {
+    if parting.is_none() {
+        progress(cursor.position());
+        kept = None;
+    }
+    let checked = Checked {
         run,
         actions: cursor.position(),
         agreed,
         last_agreed,
-        before_parting: None,
-        parting: None,
-    }
+        before_parting: kept,
+        parting,
+    };
+    (checked, digests)
 }
 
 /// The most checkpoints of a file a replay compares, its start's and last
@@ -271,22 +359,32 @@ pub fn check(
 /// has far fewer and all of them are compared.
 pub const MAX_COMPARED: u64 = 128;
 
-/// The checkpoints of `checkpoints` a replay compares: all of them when
-/// they are few; otherwise the first, then each at least a
-/// [`MAX_COMPARED`]th of the journal's actions after the last one taken,
-/// and always the last. The others are passed over (their actions are
-/// replayed all the same).
+/// The checkpoints of `checkpoints` (sorted by actions, as a journal holds
+/// them) a replay compares: all of them when there are at most
+/// [`MAX_COMPARED`]; otherwise the first, the last, and between them each
+/// that is at least a gap past the one taken before it, the gap rounded up
+/// so that no more than [`MAX_COMPARED`] are taken in all (rounded down,
+/// a journal of 255 actions and a checkpoint at each had all 256
+/// compared). The others are passed over (their actions are replayed all
+/// the same).
 pub fn spaced(checkpoints: &[Checkpoint]) -> Vec<Expected> {
-    let Some(last) = checkpoints.last() else {
+    let (Some(first), Some(last)) = (checkpoints.first(), checkpoints.last()) else {
         return Vec::new();
     };
-    let gap = last.actions / MAX_COMPARED;
+    if checkpoints.len() as u64 <= MAX_COMPARED {
+        return checkpoints.iter().map(|&c| c.into()).collect();
+    }
+    // Each point taken after the first is at least `gap` past the one
+    // before, so at most `span / gap` of them, at most MAX_COMPARED - 2,
+    // follow the first; the last makes one more.
+    let span = last.actions - first.actions;
+    let gap = span.div_ceil(MAX_COMPARED - 2).max(1);
     let mut out: Vec<Expected> = Vec::new();
     for (i, c) in checkpoints.iter().enumerate() {
         let is_last = i + 1 == checkpoints.len();
         let far = out
             .last()
-            .is_none_or(|p| c.actions >= p.actions.saturating_add(gap.max(1)));
+            .is_none_or(|p| c.actions >= p.actions.saturating_add(gap));
         if far || is_last {
             out.push((*c).into());
         }
@@ -304,6 +402,47 @@ pub fn start_run(start: &Start) -> Result<Run, crate::generate::GenerateError> {
         start.vaults.clone(),
         start.seed,
     )
+}
+
+/// [`start_run`] for a replay of a file: its levels made within what
+/// `allowance` has left, and spent from it. `None` when making them would
+/// take more (at once when their area alone would, see
+/// [`Run::prove_stack_within`]): the allowance is then spent, since any
+/// other replay of the run would need the same levels.
+pub fn start_within(
+    start: &Start,
+    allowance: &mut Allowance,
+) -> Result<Option<Run>, crate::generate::GenerateError> {
+    let run = Run::with_items_within(
+        start.config.clone(),
+        (
+            start.kinds.clone(),
+            start.items.clone(),
+            start.vaults.clone(),
+        ),
+        start.seed,
+        allowance.left(),
+    )?;
+    match run {
+        Some(run) => {
+            allowance.spend(run.work());
+            Ok(Some(run))
+        }
+        None => {
+            allowance.spend(allowance.left());
+            Ok(None)
+        }
+    }
+}
+
+/// Where a replay stands when its start could not be made within the work
+/// left: stopped at turn 0, with every action of `recording` left.
+pub fn unstarted(recording: &Recording) -> Parting {
+    Parting::TooMuchWork {
+        agreed_turn: 0,
+        turn: 0,
+        left: recording.len(),
+    }
 }
 
 /// How a journal file stands against the recording it should hold.
@@ -405,6 +544,7 @@ pub fn check_save(
     end: Expected,
     journal: Result<&super::Journal, &super::JournalError>,
     journal_name: &str,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Verdict, crate::generate::GenerateError> {
     let mut lines = Vec::new();
@@ -436,7 +576,17 @@ pub fn check_save(
         }
     }
     let (points, shared) = expected_points(file, start, recording, end);
-    let checked = check(start_run(start)?, recording, &points, progress);
+    let Some(run) = start_within(start, allowance)? else {
+        let parting = unstarted(recording);
+        lines.push(format!("the replay was not checked: {parting}"));
+        return Ok(Verdict {
+            lines,
+            actions: 0,
+            turn: 0,
+            parting: Some(parting),
+        });
+    };
+    let checked = check(run, recording, &points, allowance, progress);
     let compared = points.len() - 1;
     match &checked.parting {
         None => {
@@ -494,12 +644,15 @@ pub enum StartCheck {
 /// error.
 pub fn check_start(
     run: &mut Run,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<StartCheck, crate::generate::GenerateError> {
     let Some(recording) = run.recording() else {
         return Ok(StartCheck::Agrees);
     };
     let start = run.start_again()?;
+    // Its one level, made here, is work of the check.
+    allowance.spend(start.work());
     let (stored, made) = (recording.start_digest(), start.digest());
     if stored == made {
         return Ok(StartCheck::Agrees);
@@ -509,7 +662,7 @@ pub fn check_start(
         turn: run.turn(),
         digest: run.digest(),
     };
-    let checked = check(start, recording, &[end], progress);
+    let checked = check(start, recording, &[end], allowance, progress);
     if checked.parting.is_none() {
         run.correct_start_digest(made);
         return Ok(StartCheck::Corrected(format!(
@@ -518,6 +671,11 @@ pub fn check_start(
         )));
     }
     run.forget_recording();
+    if let Some(parting @ Parting::TooMuchWork { .. }) = &checked.parting {
+        return Ok(StartCheck::Dropped(format!(
+            "its recording stores the start digest {stored:016x}, where this delve makes {made:016x}, and whether its actions reach the saved state from there could not be checked ({parting}): the run goes on without a recording, so it keeps no journal and cannot be replayed"
+        )));
+    }
     Ok(StartCheck::Dropped(format!(
         "its recording does not replay on this delve (its start is stored with digest {stored:016x}, this delve makes {made:016x}, and its actions do not reach the saved state): the run goes on without a recording, so it keeps no journal and cannot be replayed"
     )))

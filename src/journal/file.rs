@@ -209,7 +209,7 @@ impl JournalWriter {
                          say: &dyn Fn(&Path) -> String|
          -> Result<(JournalWriter, Option<String>), JournalError> {
             drop(file);
-            let kept = keep_aside(path)?;
+            let kept = keep_aside(path, "ahead")?;
             let (writer, _) = rebuild(String::new())?;
             Ok((writer, Some(say(&kept))))
         };
@@ -388,11 +388,11 @@ impl JournalWriter {
 
 /// Renames the journal at `path` to `NAME.journal.ahead-N` (the first free
 /// N), so a new journal can take its place without losing it.
-fn keep_aside(path: &Path) -> Result<std::path::PathBuf, JournalError> {
+pub(crate) fn keep_aside(path: &Path, why: &str) -> Result<std::path::PathBuf, JournalError> {
     let base = path.as_os_str().to_os_string();
     for n in 1..1000 {
         let mut name = base.clone();
-        name.push(format!(".ahead-{n}"));
+        name.push(format!(".{why}-{n}"));
         let kept = std::path::PathBuf::from(name);
         if fs::symlink_metadata(&kept).is_err() {
             fs::rename(path, &kept).map_err(io_error(path))?;

@@ -11,7 +11,10 @@ use std::path::Path;
 use crate::save::{self, SaveDir, SaveError, Summary};
 use crate::sim::Run;
 
-use super::check::{Expected, JournalFit, Parting, check, fit, spaced, start_run};
+use super::check::{
+    Allowance, Expected, JournalFit, Parting, check, check_between, fit, spaced, start_within,
+    unstarted,
+};
 use super::session::start_of;
 use super::{Cut, JournalError, read_file};
 
@@ -43,6 +46,12 @@ pub struct Recovered {
     /// went further: which file and its summary. `None` unless `source` is
     /// [`Source::Journal`] with an intact save or backup.
     pub passed_over: Option<(Source, Summary)>,
+    /// For a run rebuilt from the journal, where the journal stopped
+    /// replaying as recorded, if it did (the run is kept to before it).
+    pub parted: Option<Parted>,
+    /// For a run rebuilt from the journal, what was replayed and checked,
+    /// in words ([`Rebuilt::checked_words`]).
+    pub checked: Option<String>,
 }
 
 /// Why nothing could be recovered.
@@ -82,11 +91,12 @@ fn present(path: &Path) -> bool {
 
 /// Reads NAME's run: the save, or if it is damaged or missing the backup,
 /// or if that is too the journal, replayed to its last intact block (and
-/// checked against its checkpoints on the way). `progress` hears the
-/// actions replayed.
+/// checked against its checkpoints on the way). Replays spend from
+/// `allowance`; `progress` hears the actions replayed.
 pub fn read_run(
     saves: &SaveDir,
     name: &str,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Recovered, RecoverError> {
     SaveDir::check_name(name).map_err(RecoverError::Save)?;
@@ -103,7 +113,7 @@ pub fn read_run(
         match save::read_and_decode(&path) {
             Ok((run, summary)) => {
                 let journal = super::journal_path(saves.path(), name);
-                return Ok(match journal_past(&journal, &run, progress) {
+                return Ok(match journal_past(&journal, &run, allowance, progress) {
                     Past::Further(rebuilt) => {
                         if let Some(cut) = &rebuilt.cut {
                             notes.push(format!("{}: {cut}", journal.display()));
@@ -126,11 +136,14 @@ pub fn read_run(
                         if let Some(parted) = &rebuilt.parted {
                             notes.push(parted.to_string());
                         }
+                        let checked = Some(rebuilt.checked_words());
                         Recovered {
                             run: rebuilt.run,
                             source: Source::Journal,
                             notes,
                             passed_over: Some((source, summary)),
+                            parted: rebuilt.parted,
+                            checked,
                         }
                     }
                     Past::NotFurther(why) => {
@@ -143,6 +156,8 @@ pub fn read_run(
                             source,
                             notes,
                             passed_over: None,
+                            parted: None,
+                            checked: None,
                         }
                     }
                 });
@@ -165,7 +180,7 @@ pub fn read_run(
         problems.push(format!("{} is missing", journal_path.display()));
         return Err(RecoverError::AllDamaged(problems));
     }
-    let rebuilt = replay_journal(&journal_path, progress).map_err(|e| match e {
+    let rebuilt = replay_journal(&journal_path, allowance, progress).map_err(|e| match e {
         RecoverError::AllDamaged(more) => {
             RecoverError::AllDamaged(problems.iter().cloned().chain(more).collect())
         }
@@ -182,11 +197,14 @@ pub fn read_run(
         journal_path.display(),
         rebuilt.checked_words()
     ));
+    let checked = Some(rebuilt.checked_words());
     Ok(Recovered {
         run: rebuilt.run,
         source: Source::Journal,
         notes,
         passed_over: None,
+        parted: rebuilt.parted,
+        checked,
     })
 }
 
@@ -222,6 +240,9 @@ pub struct Parted {
     pub left_out: u64,
     /// How the replay parted, in words.
     pub what: String,
+    /// Whether it was only stopped for the work (what was left out is not
+    /// known to be wrong), rather than found to differ.
+    pub stopped: bool,
 }
 
 impl std::fmt::Display for Parted {
@@ -238,6 +259,14 @@ impl std::fmt::Display for Parted {
 }
 
 impl Rebuilt {
+    /// The same, its parting naming the journal at `path`.
+    fn named(mut self, path: &Path) -> Rebuilt {
+        if let Some(parted) = &mut self.parted {
+            parted.path = path.display().to_string();
+        }
+        self
+    }
+
     /// What the replay reached and how far it was checked, in words:
     /// "12,000 actions replayed to turn 12,000, checked at its 3
     /// checkpoints", and when actions follow the last checkpoint
@@ -263,15 +292,23 @@ impl Rebuilt {
 /// Replays a decoded journal from its start, compared at its checkpoints
 /// ([`super::check::spaced`]) and at `also` (the state of a save or
 /// backup it should pass through), and keeps everything before a block
-/// that does not replay as recorded. `path` names it in messages.
+/// that does not replay as recorded. When checkpoints were passed over
+/// between the last that agreed and the one that did not, they are
+/// compared in a replay from the last that agreed (narrowing, as far as
+/// the work allows), so the run is kept to the last checkpoint that
+/// agrees, not only to the last compared. The error is what is wrong, for
+/// the caller to put after the journal's name.
 fn rebuild(
     journal: super::Journal,
-    path: &Path,
     also: Option<Expected>,
+    allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Rebuilt, String> {
-    let start = start_run(&journal.start)
-        .map_err(|e| format!("{}: its start cannot be generated: {e}", path.display()))?;
+    let start = start_within(&journal.start, allowance)
+        .map_err(|e| format!("its start cannot be generated: {e}"))?;
+    let Some(start) = start else {
+        return Err(unstarted(&journal.recording).to_string());
+    };
     let mut expected = spaced(&journal.checkpoints);
     let compared_of = journal.checkpoints.len();
     // The journal's own points the replay agreed with, up to `actions`.
@@ -281,54 +318,93 @@ fn rebuild(
         expected.push(also);
         expected.sort_by_key(|e| e.actions);
     }
-    let checked = check(start, &journal.recording, &expected, progress);
-    let compared = match checked.parting {
-        None => ours.len(),
-        Some(_) => checked.last_agreed.map_or(0, |p| agreed_to(p.actions)),
-    };
-    let Some(parting) = checked.parting else {
+    let checked = check(start, &journal.recording, &expected, allowance, progress);
+    let Some(mut parting) = checked.parting else {
         let last = checked.last_agreed.map_or((0, 0), |p| (p.actions, p.turn));
         return Ok(Rebuilt {
             run: checked.run,
             actions: checked.actions,
             cut: journal.cut,
             checked_to: last,
-            compared: (compared, compared_of),
+            compared: (ours.len(), compared_of),
             parted: None,
         });
     };
     // A replay that parts from the journal's own checkpoints is not the
     // recorded run from there on (other rules, a forged or damaged
     // block): what came before it still is.
-    match (checked.before_parting, checked.last_agreed) {
-        (Some(run), Some(last)) if also.is_none_or(|a| a.actions <= last.actions) => {
-            let what = match &parting {
-                Parting::TooMuchWork { .. } => parting.to_string(),
-                _ => format!(
-                    "does not replay as recorded after turn {}: {parting}",
-                    last.turn
-                ),
+    let (Some(mut run), Some(mut last)) = (checked.before_parting, checked.last_agreed) else {
+        return Err(match parting {
+            Parting::TooMuchWork { .. } => parting.to_string(),
+            _ => format!("does not replay as recorded: {parting}"),
+        });
+    };
+    let mut compared = agreed_to(last.actions);
+    // Checkpoints passed over before the parting: compared now, from the
+    // run kept where the last one agreed, each round a closer look.
+    loop {
+        let bound = match &parting {
+            Parting::Differs { expected, .. } => expected.actions,
+            Parting::Refused { .. } => checked.actions + 1,
+            Parting::TooMuchWork { .. } => break,
+        };
+        let between: Vec<_> = journal
+            .checkpoints
+            .iter()
+            .filter(|c| c.actions > last.actions && c.actions < bound)
+            .copied()
+            .collect();
+        let points = spaced(&between);
+        let Some(until) = points.last().map(|p| p.actions) else {
+            break;
+        };
+        let closer = check_between(
+            (*run).clone(),
+            &journal.recording,
+            (last.actions, until),
+            &points,
+            allowance,
+            progress,
+        );
+        compared += closer.agreed;
+        if let Some(agreed) = closer.last_agreed {
+            last = agreed;
+            run = match closer.before_parting {
+                Some(kept) => kept,
+                None if closer.actions == agreed.actions => Box::new(closer.run),
+                None => break,
             };
-            let parted = Parted {
-                path: path.display().to_string(),
-                kept_to: last.turn,
-                left_out: journal.recording.len() - last.actions,
-                what,
-            };
-            Ok(Rebuilt {
-                run: *run,
-                actions: last.actions,
-                cut: journal.cut,
-                checked_to: (last.actions, last.turn),
-                compared: (compared, compared_of),
-                parted: Some(parted),
-            })
         }
-        _ => Err(format!(
-            "{}: does not replay as recorded: {parting}",
-            path.display()
-        )),
+        match closer.parting {
+            Some(closer @ Parting::Differs { .. }) => parting = closer,
+            _ => break,
+        }
     }
+    if also.is_some_and(|a| a.actions > last.actions) {
+        return Err(format!("does not replay as recorded: {parting}"));
+    }
+    let what = match &parting {
+        Parting::TooMuchWork { .. } => parting.to_string(),
+        _ => format!(
+            "does not replay as recorded after turn {}: {parting}",
+            last.turn
+        ),
+    };
+    let parted = Parted {
+        path: String::new(),
+        kept_to: last.turn,
+        left_out: journal.recording.len() - last.actions,
+        what,
+        stopped: matches!(parting, Parting::TooMuchWork { .. }),
+    };
+    Ok(Rebuilt {
+        run: *run,
+        actions: last.actions,
+        cut: journal.cut,
+        checked_to: (last.actions, last.turn),
+        compared: (compared, compared_of),
+        parted: Some(parted),
+    })
 }
 
 /// Replays the journal at `path` from its start to its last intact block,
@@ -340,7 +416,11 @@ fn rebuild(
 /// does not regenerate as recorded is [`RecoverError::AllDamaged`]; one
 /// that cannot be read at all (not a plain file, a newer format, an IO
 /// error) is [`RecoverError::Journal`].
-pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebuilt, RecoverError> {
+pub fn replay_journal(
+    path: &Path,
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Rebuilt, RecoverError> {
     let journal = match read_file(path) {
         Ok(journal) => journal,
         Err(e @ (JournalError::Damaged { .. } | JournalError::NotAJournal(_))) => {
@@ -348,7 +428,9 @@ pub fn replay_journal(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Rebu
         }
         Err(e) => return Err(RecoverError::Journal(e)),
     };
-    rebuild(journal, path, None, progress).map_err(|what| RecoverError::AllDamaged(vec![what]))
+    rebuild(journal, None, allowance, progress)
+        .map(|rebuilt| rebuilt.named(path))
+        .map_err(|what| RecoverError::AllDamaged(vec![format!("{}: {what}", path.display())]))
 }
 
 /// How a journal stands against a run loaded from a save or backup.
@@ -371,8 +453,13 @@ pub enum Past {
 /// backup's) further than it goes (see [`Past`]). Reads only. The work is
 /// what a journal rebuild does anyway: the file decoded within
 /// [`super::MAX_FILE`], and a replay only when it holds more actions than
-/// the run, bounded by [`crate::sim::MAX_TURNS`].
-pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) -> Past {
+/// the run, spending from `allowance` (the command's for the file).
+pub fn journal_past(
+    path: &Path,
+    loaded: &Run,
+    allowance: &mut Allowance,
+    progress: &mut dyn FnMut(u64),
+) -> Past {
     let Some(recording) = loaded.recording() else {
         // Saved before runs were recorded: nothing to tell the runs apart.
         return Past::NotFurther(None);
@@ -403,7 +490,7 @@ pub fn journal_past(path: &Path, loaded: &Run, progress: &mut dyn FnMut(u64)) ->
         turn: loaded.turn(),
         digest: loaded.digest(),
     };
-    match rebuild(journal, path, Some(here), progress) {
+    match rebuild(journal, Some(here), allowance, progress).map(|r| r.named(path)) {
         Ok(rebuilt) if rebuilt.actions > recording.len() => Past::Further(Box::new(rebuilt)),
         Ok(rebuilt) => Past::NotFurther(rebuilt.parted.map(|parted| {
             format!(

@@ -9,7 +9,72 @@ use std::path::Path;
 use crate::sim::Run;
 use crate::sim::record::Recording;
 
+use super::check::{Allowance, JournalFit, Parting, check_between, fit, spaced, start_within};
 use super::{Checkpoint, FLUSH_ACTIONS, JournalError, JournalWriter, Start, journal_path};
+
+/// Before a loaded run goes on recording into NAME.journal in `dir`: when
+/// the journal holds the run's actions (all of them or the first) but a
+/// checkpoint of it before the run's last action disagrees with the
+/// replay of the run's own recording, the journal is not the run's record
+/// from there, and continuing it would leave a file that stops a rebuild
+/// at that checkpoint. It is renamed aside as `NAME.journal.other-N`
+/// (never deleted), and the words say so; the session opened next begins
+/// a new journal from the run. Costs a replay to the journal's last
+/// checkpoint before the run's end, within `allowance`: a replay stopped
+/// for the work, or one the rules refuse (the run's own recording is then
+/// at fault, which loading checks), leaves the journal as it is.
+pub fn set_aside_if_it_parts(
+    dir: &Path,
+    name: &str,
+    run: &Run,
+    allowance: &mut Allowance,
+) -> Result<Option<String>, JournalError> {
+    let Some(recording) = run.recording() else {
+        return Ok(None);
+    };
+    let path = journal_path(dir, name);
+    let Ok(journal) = super::read_file(&path) else {
+        return Ok(None);
+    };
+    let start = start_of(run);
+    if !matches!(
+        fit(&journal, &start, recording),
+        JournalFit::Same | JournalFit::Shorter(_)
+    ) {
+        return Ok(None);
+    }
+    let before_end: Vec<Checkpoint> = journal
+        .checkpoints
+        .iter()
+        .filter(|c| c.actions < recording.len())
+        .copied()
+        .collect();
+    let points = spaced(&before_end);
+    let Some(until) = points.last().map(|p| p.actions) else {
+        return Ok(None);
+    };
+    let Ok(Some(begun)) = start_within(&start, allowance) else {
+        return Ok(None);
+    };
+    let checked = check_between(
+        begun,
+        recording,
+        (0, until),
+        &points,
+        allowance,
+        &mut |_| {},
+    );
+    let Some(parting @ Parting::Differs { expected, .. }) = checked.parting else {
+        return Ok(None);
+    };
+    let kept = super::file::keep_aside(&path, "other")?;
+    Ok(Some(format!(
+        "{}: its checkpoint after {} does not agree with the replay of the save's recording ({parting}); kept it as {} and began a new journal from the save",
+        path.display(),
+        crate::words::count(expected.actions, "action", "actions"),
+        kept.display()
+    )))
+}
 
 /// A journal file kept in step with a run.
 #[derive(Debug)]

@@ -479,7 +479,7 @@ fn a_replay_compares_a_bounded_number_of_checkpoints() {
         .collect();
     let spaced = check::spaced(&many);
     assert!(
-        spaced.len() as u64 <= check::MAX_COMPARED + 2,
+        spaced.len() as u64 <= check::MAX_COMPARED,
         "{}",
         spaced.len()
     );
@@ -487,4 +487,48 @@ fn a_replay_compares_a_bounded_number_of_checkpoints() {
     assert_eq!(spaced.last().map(|e| e.actions), Some(19_999 * 3));
     let few = &many[..40];
     assert_eq!(check::spaced(few).len(), 40);
+}
+
+/// The gap between compared checkpoints was rounded down: a journal of
+/// 255 actions with a checkpoint at each had a gap of 1 and all 256 of
+/// them compared. Rounded up, no journal has more than
+/// [`check::MAX_COMPARED`] compared, whatever its length, and the first
+/// and the last are always among them.
+#[test]
+fn no_journal_has_more_than_max_compared_checkpoints_compared() {
+    let max = check::MAX_COMPARED;
+    for (count, step) in [
+        (256, 1),
+        (255, 1),
+        (129, 1),
+        (2 * max, 1),
+        (1000, 7),
+        (300, 2),
+    ] {
+        let every: Vec<Checkpoint> = (0..count)
+            .map(|i| Checkpoint {
+                actions: i * step,
+                turn: i * step,
+                digest: i,
+            })
+            .collect();
+        let spaced = check::spaced(&every);
+        assert!(
+            spaced.len() as u64 <= max,
+            "{count} checkpoints {step} apart: {} compared",
+            spaced.len()
+        );
+        assert!(spaced.len() as u64 >= max / 2, "{}", spaced.len());
+        assert_eq!(spaced.first().map(|e| e.actions), Some(0));
+        assert_eq!(spaced.last().map(|e| e.actions), Some((count - 1) * step));
+    }
+    // At most MAX_COMPARED, all of them, however close.
+    let close: Vec<Checkpoint> = (0..max)
+        .map(|i| Checkpoint {
+            actions: i,
+            turn: i,
+            digest: i,
+        })
+        .collect();
+    assert_eq!(check::spaced(&close).len() as u64, max);
 }

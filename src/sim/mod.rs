@@ -75,6 +75,37 @@ const STEP_WORK: u64 = 64;
 /// monster of the level to choose it.
 const MONSTER_TURN_WORK: u64 = 200;
 
+/// Units of [`Run::work`] making a level costs besides its cells and the
+/// generator's own work: buffers, stairs, monsters placed. Some 0.3 ms.
+const LEVEL_WORK: u64 = 100_000;
+/// Units of [`Run::work`] making a level costs a cell of its area: a level
+/// of 2,000 by 2,000 took 0.16 to 0.27 s to make here, 40 to 70 ns a cell,
+/// with default rooms or rooms scaled to its area.
+const LEVEL_CELL_WORK: u64 = 20;
+/// Units of [`Run::work`] a unit of the generator's own budget
+/// ([`crate::generate::budget`]) costs on top: what a config that asks for
+/// many rooms, attempts or loops adds to a level's time (some 5 ns a unit
+/// measured), which its area does not tell.
+const LEVEL_SPENT_WORK: u64 = 2;
+/// Units of [`Run::work`] a digest ([`Run::digest`]) costs a cell of each
+/// level visited: the state is written out as JSON and hashed, 40 to 65 ns
+/// a cell measured on levels of 500 to 2,000 cells a side (a digest of one
+/// 2,000 by 2,000 level took 0.2 to 0.26 s), and a kept copy of the run
+/// costs a hundredth of that.
+const DIGEST_CELL_WORK: u64 = 24;
+/// Units of [`Run::work`] a digest costs a monster of a visited level (its
+/// place, kind, timer, memory and hit points written out).
+const DIGEST_MONSTER_WORK: u64 = 100;
+/// Units of [`Run::work`] a digest costs besides: the config, the kinds,
+/// the log, the pack.
+const DIGEST_WORK: u64 = 50_000;
+
+/// The work ([`Run::work`] units) making a level of `cells` costs, its
+/// generator having spent `spent` of its own budget.
+fn level_work(cells: u64, spent: u64) -> u64 {
+    LEVEL_WORK + cells * LEVEL_CELL_WORK + spent * LEVEL_SPENT_WORK
+}
+
 /// How many log lines a run keeps.
 const LOG_LINES: usize = 200;
 
@@ -341,8 +372,10 @@ pub struct Run {
     /// [`Run::prove_stack`]). Not saved, compared or digested: a level is a
     /// function of (config, seed, depth), so one taken from here is the
     /// level that would be generated on arrival.
+    /// Shared, so that a copy of the run (a replay keeps one at every
+    /// checkpoint that agrees) does not copy every level not visited yet.
     #[serde(skip)]
-    made: Vec<Option<Level>>,
+    made: Vec<Option<std::sync::Arc<Level>>>,
 }
 
 /// The saved state of a run besides its config: the one list of the fields
@@ -463,6 +496,36 @@ impl Run {
         seed: u64,
         threads: usize,
     ) -> Result<Run, GenerateError> {
+        let mut run = Run::unstarted(config, (kinds, items, vaults), seed);
+        run.prove_stack_on(threads)?;
+        run.begin()?;
+        Ok(run)
+    }
+
+    /// [`Run::with_items`] for a replay of a file, whose config no one
+    /// vouches for: the stack proved within `limit` units of [`Run::work`]
+    /// ([`Run::prove_stack_within`], counted in the run's work), `None`
+    /// when making it would take more. The run is [`Run::with_items`]'s.
+    pub fn with_items_within(
+        config: Config,
+        (kinds, items, vaults): (Vec<MonsterKind>, Vec<ItemKind>, Vec<Vault>),
+        seed: u64,
+        limit: u64,
+    ) -> Result<Option<Run>, GenerateError> {
+        let mut run = Run::unstarted(config, (kinds, items, vaults), seed);
+        if !run.prove_stack_within(limit)? {
+            return Ok(None);
+        }
+        run.begin()?;
+        Ok(Some(run))
+    }
+
+    /// A new run before its stack is proved and it begins.
+    fn unstarted(
+        config: Config,
+        (kinds, items, vaults): (Vec<MonsterKind>, Vec<ItemKind>, Vec<Vault>),
+        seed: u64,
+    ) -> Run {
         let levels = vec![None; usize::from(config.levels)];
         let combat = config.simulation.is_combat().then(|| {
             CombatState::new(
@@ -478,15 +541,12 @@ impl Run {
             lives: config.simulation.lives,
             next: 0,
         };
-        let mut run = Run::from_saved(
+        Run::from_saved(
             config,
             RunState::new(kinds, seed, levels, player, combat),
             None,
             vaults,
-        );
-        run.prove_stack_on(threads)?;
-        run.begin()?;
-        Ok(run)
+        )
     }
 
     /// The first step of a new run, once its stack is proved (or, for
@@ -644,11 +704,86 @@ impl Run {
             Dungeon::with_vaults(self.config.clone(), self.vaults.clone(), self.state.seed);
         dungeon.generate_depths_on(&missing, threads)?;
         for (slot, level) in dungeon.into_levels().into_iter().enumerate() {
-            if level.is_some() {
-                self.made[slot] = level;
+            if let Some(level) = level {
+                self.made[slot] = Some(std::sync::Arc::new(level));
             }
         }
         Ok(())
+    }
+
+    /// [`Run::prove_stack`] within `limit` units of [`Run::work`]: what a
+    /// replay of a file does, so that a journal whose config asks for huge
+    /// levels cannot keep it making them for minutes. False, with the
+    /// stack not proved, when making the levels would take more than
+    /// `limit`: at once, before any is made, when their area alone would
+    /// ([`LEVEL_CELL_WORK`] a cell), and otherwise once the levels made so
+    /// far, counted in depth order with their generator's own work, have.
+    /// Levels are made a few at a time (as many as there are cores), so at
+    /// most that many are made past the limit; whether the stack is
+    /// proved is the same for any number of cores. Its work is counted in
+    /// [`Run::work`].
+    pub fn prove_stack_within(&mut self, limit: u64) -> Result<bool, GenerateError> {
+        use rayon::prelude::*;
+
+        let levels = usize::from(self.config.levels);
+        self.made.resize(levels, None);
+        let missing: Vec<u16> = (1..=self.config.levels)
+            .filter(|&d| {
+                let slot = usize::from(d) - 1;
+                self.state.levels[slot].is_none() && self.made[slot].is_none()
+            })
+            .collect();
+        let cells = u64::from(self.config.width) * u64::from(self.config.height);
+        let least = (missing.len() as u64).saturating_mul(level_work(cells, 0));
+        if least > limit {
+            return Ok(false);
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut spent = 0u64;
+        for chunk in missing.chunks(cores) {
+            let (config, vaults, seed) = (&self.config, &self.vaults[..], self.state.seed);
+            let made: Vec<(Result<Level, GenerateError>, u64)> = chunk
+                .par_iter()
+                .with_max_len(1)
+                .map(|&d| {
+                    let mut generator = Generator::default();
+                    let level = generator.level(config, vaults, seed, d);
+                    (level, generator.work_spent())
+                })
+                .collect();
+            // In depth order, so the shallowest level that cannot be made,
+            // or the depth at which the work passes the limit, is the same
+            // whatever the chunks.
+            for (&d, (level, level_spent)) in chunk.iter().zip(made) {
+                let level = level?;
+                let work = level_work(cells, level_spent);
+                self.sight.work += work;
+                spent += work;
+                self.made[usize::from(d) - 1] = Some(std::sync::Arc::new(level));
+                if spent > limit {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// What a digest of the run ([`Run::digest`]) costs in units of
+    /// [`Run::work`], told before it is taken: the levels visited, cell by
+    /// cell, and their monsters. A replay that compares digests counts it
+    /// against its bound, since a digest of many big levels takes longer
+    /// than thousands of turns.
+    pub fn digest_work(&self) -> u64 {
+        self.state
+            .levels
+            .iter()
+            .flatten()
+            .map(|l| {
+                let cells = u64::from(l.level.width()) * u64::from(l.level.height());
+                cells * DIGEST_CELL_WORK + l.monsters.len() as u64 * DIGEST_MONSTER_WORK
+            })
+            .sum::<u64>()
+            + DIGEST_WORK
     }
 
     /// The config the run was started with; it travels with the save.
@@ -780,7 +915,10 @@ impl Run {
 
     /// A count of the simulation's work since this value was made or
     /// loaded: a unit a step, a monster looked at when the next one to move
-    /// is chosen, a cell cleared or searched for sight and distances. It is
+    /// is chosen, a cell cleared or searched for sight and distances, a
+    /// level made on arrival or by [`Run::prove_stack_within`] (its cells
+    /// and its generator's own work; [`Run::prove_stack`], unbounded, is
+    /// not counted). It is
     /// a function of the run and its actions alone, never of the clock, so
     /// a replay bounded by it stops at the same action on every machine:
     /// what lets any file, whatever its config asks of each turn, be
@@ -1137,13 +1275,15 @@ impl Run {
         let slot = usize::from(depth) - 1;
         if self.state.levels[slot].is_none() {
             let level = match self.made.get_mut(slot).and_then(Option::take) {
-                Some(level) => level,
-                None => Generator::default().level(
-                    &self.config,
-                    &self.vaults,
-                    self.state.seed,
-                    depth,
-                )?,
+                Some(level) => std::sync::Arc::unwrap_or_clone(level),
+                None => {
+                    let mut generator = Generator::default();
+                    let level =
+                        generator.level(&self.config, &self.vaults, self.state.seed, depth)?;
+                    let cells = u64::from(level.width()) * u64::from(level.height());
+                    self.sight.work += level_work(cells, generator.work_spent());
+                    level
+                }
             };
             let monsters = if let Some(state) = &mut self.state.combat {
                 let (monsters, hp) = fight::populate_by_depth(
