@@ -1477,9 +1477,7 @@ mod cli {
             digest: 42,
         };
         std::fs::write(saves.join("g.journal"), encode(&start, 7, &waits, end)).unwrap();
-        let started = std::time::Instant::now();
         let verify = delve_in(saves, &["verify", "g"]);
-        let took = started.elapsed();
         assert_eq!(verify.status.code(), Some(1), "{}", stdout(&verify));
         let err = stderr(&verify);
         assert!(
@@ -1487,9 +1485,8 @@ mod cli {
                 && err.contains("not known to be wrong"),
             "{err}"
         );
-        // Nothing was made: far under the bound, and under the 2.3 s that
-        // making the sixteen levels alone took here.
-        assert!(took.as_secs_f64() < 1.5, "{took:?}");
+        // Stopped before anything was made: making the sixteen levels alone
+        // took 2.3 s here (the benchmarks time; tests only say what).
     }
 
     /// Issue 23 review, item 3: `replay --check` of a run that has only its
