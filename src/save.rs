@@ -1278,11 +1278,7 @@ impl SaveDir {
                 s.seed,
                 s.depth,
                 s.turn,
-                match s.outcome {
-                    Outcome::Playing => "playing",
-                    Outcome::Won => "won",
-                    Outcome::Lost => "lost",
-                }
+                s.outcome.name()
             ),
             Err(e) => format!("{what}{}", e.problem()),
         }

@@ -23,6 +23,15 @@ pub fn number(n: impl Into<u64>) -> String {
     out
 }
 
+/// "a dagger", "an orc", "an umber hulk": a name with its article.
+pub fn article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 /// The noun alone, singular for exactly one.
 pub fn noun<'a>(n: impl Into<u64>, one: &'a str, many: &'a str) -> &'a str {
     if n.into() == 1 { one } else { many }

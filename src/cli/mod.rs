@@ -128,11 +128,7 @@ pub fn format_time(secs: u64) -> String {
 }
 
 pub fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Playing => "playing",
-        Outcome::Won => "won",
-        Outcome::Lost => "lost",
-    }
+    o.name()
 }
 
 /// Makes the levels a loaded run has not reached yet (kept for when it

@@ -61,13 +61,9 @@ impl Run {
     }
 }
 
-/// The word JSON and the summary use for an outcome.
+/// The word JSON and the summary use for an outcome ([`Outcome::name`]).
 pub fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Playing => "playing",
-        Outcome::Won => "won",
-        Outcome::Lost => "lost",
-    }
+    o.name()
 }
 
 fn outcome_word<S: serde::Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {

@@ -326,14 +326,7 @@ impl CombatState {
     }
 }
 
-/// "a dagger", "an orc", "a potion of healing": the name with its article.
-pub fn article(name: &str) -> String {
-    let vowel = name
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {name}", if vowel { "an" } else { "a" })
-}
+pub use crate::words::article;
 
 /// The pack letter of a slot.
 pub fn slot_letter(slot: usize) -> char {

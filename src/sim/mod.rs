@@ -272,14 +272,21 @@ pub enum Outcome {
     Lost,
 }
 
-/// `playing`, `won` or `lost`, for messages.
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Outcome {
+    /// `playing`, `won` or `lost`: the one word every message, table and
+    /// JSON field uses for an outcome.
+    pub fn name(self) -> &'static str {
+        match self {
             Outcome::Playing => "playing",
             Outcome::Won => "won",
             Outcome::Lost => "lost",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

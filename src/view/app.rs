@@ -13,6 +13,7 @@ use crate::sim::{
     Action, Event, LevelState, Outcome, Plan, Run, Trait, can_step, decide, explore_step,
     fetch_step, travel_step,
 };
+use crate::words::article;
 
 use super::keymap::{Command, Key, Keymap};
 use super::lines::{message_pages, newest_that_fit};
@@ -1051,7 +1052,7 @@ impl App {
     fn monster_name(&self, id: u32) -> String {
         let state = self.run.current();
         match state.monsters.iter().find(|m| m.id == id) {
-            Some(m) => with_article(&self.run.kinds()[usize::from(m.kind)].name),
+            Some(m) => article(&self.run.kinds()[usize::from(m.kind)].name),
             None => "a monster".into(),
         }
     }
@@ -1210,7 +1211,7 @@ impl App {
                 };
                 return format!(
                     "{} ({}), {}: hits for {}; {}.{about}",
-                    capitalised(&with_article(&kind.name)),
+                    capitalised(&article(&kind.name)),
                     kind.glyph,
                     crate::sim::wound_word(hp, max),
                     kind.damage,
@@ -1219,7 +1220,7 @@ impl App {
             }
             return format!(
                 "{} ({}): {}.",
-                capitalised(&with_article(&kind.name)),
+                capitalised(&article(&kind.name)),
                 kind.glyph,
                 traits.join(", ")
             );
@@ -1370,15 +1371,6 @@ fn listed(names: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
-}
-
-/// "a rat", "an umber hulk".
-fn with_article(name: &str) -> String {
-    let vowel = name
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
 fn capitalised(s: &str) -> String {
