@@ -32,6 +32,15 @@ pub fn article(name: &str) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
+/// The text with its first letter a capital: "An orc" at a sentence's start.
+pub fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// The noun alone, singular for exactly one.
 pub fn noun<'a>(n: impl Into<u64>, one: &'a str, many: &'a str) -> &'a str {
     if n.into() == 1 { one } else { many }

@@ -11,6 +11,7 @@
 pub mod app;
 pub mod keymap;
 pub mod lines;
+pub mod look;
 pub mod replay;
 pub mod screen;
 pub mod terminal;

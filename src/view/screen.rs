@@ -12,9 +12,10 @@ use crate::geom::Pos;
 use crate::level::{Level, Tile};
 use crate::sim::{Colour, LevelState, Outcome, Run};
 
-use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS, door_in_seen_wall};
+use super::app::{App, MIN_SIZE, Mode, TEXT_ROWS};
 use super::keymap::{Command, HelpEntry};
 use super::lines::{MORE, wrap, wrap_indented};
+use super::look::door_in_seen_wall;
 
 /// Draws the app into a fresh buffer of the given size.
 pub fn frame(app: &App, width: u16, height: u16) -> Buffer {

@@ -1,0 +1,154 @@
+//! Look mode's words: what a cell shows, as the player knows it (the
+//! player, a monster in sight with its wounds and speed against yours, an
+//! item seen, a doorway told by its walls, the tile or rock remembered).
+//! Reads the run; changes nothing.
+
+use crate::geom::Pos;
+use crate::level::Tile;
+use crate::sim::{LevelState, Run, Trait};
+use crate::words::{article, capitalised};
+
+/// What the look cursor (or any cell) shows, as the player knows it.
+pub fn describe(run: &Run, p: Pos) -> String {
+    let state = run.current();
+    let level = &state.level;
+    if p == run.player().pos {
+        let lives = run.player().lives;
+        let lives = format!("{} left", crate::words::count(lives, "life", "lives"));
+        return match run.combat() {
+            Some(_) => format!("You: {}/{} HP, {lives}.", run.hp(), run.max_hp()),
+            None => format!("You: {lives}."),
+        };
+    }
+    let sees = run.sees(p);
+    if sees && let Some(m) = state.monsters.iter().find(|m| m.pos == p) {
+        let kind = &run.kinds()[usize::from(m.kind)];
+        let mut traits: Vec<String> = kind
+            .traits
+            .iter()
+            .map(|t| {
+                match t {
+                    Trait::Smart => "smart",
+                    Trait::Telepathic => "telepathic",
+                    Trait::Tunneling => "tunnels through rock",
+                    Trait::Erratic => "erratic",
+                }
+                .to_string()
+            })
+            .collect();
+        // Against the player's own speed, with both numbers: whether it
+        // can be outrun is what the player asks, and by how much.
+        let mine = run.config().simulation.player_speed;
+        traits.push(match kind.speed.cmp(&mine) {
+            std::cmp::Ordering::Less => {
+                format!("slower than you (speed {} to your {mine})", kind.speed)
+            }
+            std::cmp::Ordering::Equal => "as fast as you".to_string(),
+            std::cmp::Ordering::Greater => {
+                format!("faster than you (speed {} to your {mine})", kind.speed)
+            }
+        });
+        if let Some((hp, max)) = run.monster_hp(m) {
+            let about = if kind.description.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", kind.description)
+            };
+            return format!(
+                "{} ({}), {}: hits for {}; {}.{about}",
+                capitalised(&article(&kind.name)),
+                kind.glyph,
+                crate::sim::wound_word(hp, max),
+                kind.damage,
+                traits.join(", ")
+            );
+        }
+        return format!(
+            "{} ({}): {}.",
+            capitalised(&article(&kind.name)),
+            kind.glyph,
+            traits.join(", ")
+        );
+    }
+    if (sees || state.has_seen(p))
+        && let (Some(combat), Some(floor)) = (run.combat(), run.floor())
+        && let Some(item) = floor.items.iter().rev().find(|i| i.pos == p)
+    {
+        let kind = combat.kind(item.kind);
+        return format!(
+            "{} ({}): {}",
+            capitalised(&combat.describe(item.kind)),
+            kind.glyph,
+            kind.description
+        );
+    }
+    if door_in_seen_wall(state, p) {
+        return "A doorway in the wall; you do not see into it from here.".into();
+    }
+    if !sees && !state.has_seen(p) {
+        return "You have not seen this place.".into();
+    }
+    let depth = run.player().depth;
+    let what = match level.tile(p) {
+        Tile::Floor => "the floor of a room".to_string(),
+        Tile::Corridor => "a corridor".to_string(),
+        Tile::Door => "a doorway".to_string(),
+        Tile::DownStairs => format!("a staircase down to depth {}", depth + 1),
+        Tile::UpStairs if depth == 1 => "the staircase out of the dungeon".to_string(),
+        Tile::UpStairs => format!("a staircase up to depth {}", depth - 1),
+        Tile::Rock => {
+            let h = level.hardness(p);
+            if h.is_immutable() {
+                "the dungeon's edge, which nothing can dig".to_string()
+            } else {
+                format!("rock of hardness {} ({})", h.0, rock_word(h.0))
+            }
+        }
+    };
+    if sees {
+        format!("You see {what}.")
+    } else {
+        format!("You remember {what}.")
+    }
+}
+
+/// Whether `p` is a doorway the player knows of without the field of view
+/// having reached it: a door between two seen wall cells in line, with a
+/// seen open cell across it. Symmetric shadowcasting shows a wall as soon
+/// as sight touches it but an open cell only when sight reaches its
+/// centre, so from inside a room a doorway far along a near wall would be
+/// a gap between drawn walls; the gap is a door, and the player can tell.
+/// Read from what the run has seen, so it needs no memory of its own and a
+/// loaded run draws the same.
+pub(crate) fn door_in_seen_wall(state: &LevelState, p: Pos) -> bool {
+    let level = &state.level;
+    if !level.in_bounds(i32::from(p.x), i32::from(p.y))
+        || level.tile(p) != Tile::Door
+        || state.has_seen(p)
+    {
+        return false;
+    }
+    let cell = |dx: i32, dy: i32| {
+        let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+        level
+            .in_bounds(x, y)
+            .then(|| Pos::new(x as u16, y as u16))
+            .filter(|&n| state.has_seen(n))
+            .map(|n| level.tile(n).is_walkable())
+    };
+    let across = |(dx, dy): (i32, i32)| {
+        let wall = |d: i32| cell(d * dx, d * dy) == Some(false);
+        let open = |d: i32| cell(d * dy, d * dx) == Some(true);
+        wall(-1) && wall(1) && (open(-1) || open(1))
+    };
+    across((1, 0)) || across((0, 1))
+}
+
+/// How rock of a hardness feels to a digger.
+pub(crate) fn rock_word(h: u8) -> &'static str {
+    match h {
+        0..=84 => "soft",
+        85..=169 => "firm",
+        _ => "hard",
+    }
+}
