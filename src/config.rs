@@ -950,9 +950,27 @@ impl Config {
 
     /// The checks of one level's settings: [`Config::validate`] without
     /// the profiles.
+    /// A level's settings, section by section, in the order errors are
+    /// reported (the first problem found is the one named).
     fn validate_level(&self) -> Result<(), Problem> {
+        self.check_size()?;
+        self.check_rooms()?;
+        self.check_hardness()?;
+        self.check_tunnel()?;
+        self.check_stairs()?;
+        self.check_corridor_layout()?;
+        self.check_loops()?;
+        self.check_vaults()?;
+        self.check_simulation()?;
+        self.check_combat()?;
+        self.check_retries()?;
+        self.check_rooms_fit()?;
+        Ok(())
+    }
+
+    /// The level's size and the stack's, within what a run may hold.
+    fn check_size(&self) -> Result<(), Problem> {
         let c = self;
-        let r = &c.rooms;
         within(c.width, MIN_WIDTH..=MAX_SIDE, "width")?;
         within(c.height, MIN_HEIGHT..=MAX_SIDE, "height")?;
         within(c.levels, 1..=MAX_LEVELS, "levels")?;
@@ -964,6 +982,13 @@ impl Config {
                 c.levels, c.width, c.height
             )
         })?;
+        Ok(())
+    }
+
+    /// The rooms' counts, sizes, shapes and placement effort.
+    fn check_rooms(&self) -> Result<(), Problem> {
+        let c = self;
+        let r = &c.rooms;
         check_range(r.count, "rooms.count", 1, MAX_ROOMS)?;
         // Rooms stay off the border, so the inner area bounds their size.
         check_range(r.width, "rooms.width", MIN_ROOM_WIDTH, c.width - 2)?;
@@ -994,12 +1019,22 @@ impl Config {
             },
         )?;
         within(r.max_doors, 1..=MAX_DOORS, "rooms.max_doors")?;
+        Ok(())
+    }
 
+    /// The hardness field's noise.
+    fn check_hardness(&self) -> Result<(), Problem> {
+        let c = self;
         let h = &c.hardness;
         within_unit(h.feature_size, 1..=1024, " cells", "hardness.feature_size")?;
         within(h.octaves, 1..=8, "hardness.octaves")?;
         check_fraction(h.persistence, "hardness.persistence")?;
+        Ok(())
+    }
 
+    /// The Tunnel's prices.
+    fn check_tunnel(&self) -> Result<(), Problem> {
+        let c = self;
         let t = &c.tunnel;
         within(t.step_cost, 1..=MAX_COST, "tunnel.step_cost")
             .map_err(|p| p.because("every step has a cost"))?;
@@ -1011,7 +1046,13 @@ impl Config {
             || format!("must be a number from 0 to 16, got {}", t.hardness_weight),
         )?;
         within(t.open_cost, 1..=MAX_COST, "tunnel.open_cost")?;
+        Ok(())
+    }
 
+    /// Staircases, and the rooms they need.
+    fn check_stairs(&self) -> Result<(), Problem> {
+        let c = self;
+        let r = &c.rooms;
         let s = &c.stairs;
         within(s.per_level, 1..=8, "stairs.per_level")?;
         // Every staircase of a level stands in a room of its own.
@@ -1029,6 +1070,13 @@ impl Config {
                 instead: Some("stairs.per_level".into()),
             });
         }
+        Ok(())
+    }
+
+    /// The grid styles' spacing and what the door-grown styles need.
+    fn check_corridor_layout(&self) -> Result<(), Problem> {
+        let c = self;
+        let r = &c.rooms;
         within_unit(
             c.grid_spacing,
             3..=MAX_GRID_SPACING,
@@ -1052,6 +1100,12 @@ impl Config {
                 instead: None,
             });
         }
+        Ok(())
+    }
+
+    /// Extra loops and room loops.
+    fn check_loops(&self) -> Result<(), Problem> {
+        let c = self;
         let l = &c.extra_loops;
         within(l.count, 0..=MAX_LOOPS, "extra_loops.count")?;
         check(
@@ -1080,6 +1134,12 @@ impl Config {
             },
         )?;
         within(rl.reach, 1..=MAX_SIDE, "room_loops.reach")?;
+        Ok(())
+    }
+
+    /// How many vaults a level may hold.
+    fn check_vaults(&self) -> Result<(), Problem> {
+        let c = self;
         // A vault is one of the level's rooms.
         check_range(
             c.vaults.count,
@@ -1087,6 +1147,12 @@ impl Config {
             0,
             MAX_VAULTS.min(c.rooms.count.max),
         )?;
+        Ok(())
+    }
+
+    /// The rules shared by both games.
+    fn check_simulation(&self) -> Result<(), Problem> {
+        let c = self;
         let sim = &c.simulation;
         within(sim.lives, 1..=99, "simulation.lives")?;
         within(sim.sight_radius, 1..=40, "simulation.sight_radius")?;
@@ -1102,6 +1168,13 @@ impl Config {
         check(sim.dig_per_turn >= 1, "simulation.dig_per_turn", || {
             "must be at least 1, or tunnellers never get through".into()
         })?;
+        Ok(())
+    }
+
+    /// The Combat rules' numbers.
+    fn check_combat(&self) -> Result<(), Problem> {
+        let c = self;
+        let sim = &c.simulation;
         let cb = &sim.combat;
         check(
             (1..=1000).contains(&cb.player_hp),
@@ -1156,10 +1229,22 @@ impl Config {
             "simulation.combat.cautious_below",
             || format!("must be at most 100, got {}", cb.cautious_below),
         )?;
+        Ok(())
+    }
+
+    /// Attempts at a level.
+    fn check_retries(&self) -> Result<(), Problem> {
+        let c = self;
         check(c.generation_retries >= 1, "generation_retries", || {
             "must be at least 1".into()
         })?;
+        Ok(())
+    }
 
+    /// Whether the fewest rooms allowed can fit at all.
+    fn check_rooms_fit(&self) -> Result<(), Problem> {
+        let c = self;
+        let r = &c.rooms;
         // Can the minimum number of rooms fit at all? Pack the smallest room
         // the config allows, with the one-cell gap rooms keep, in a grid over
         // the area inside the border. No placement can beat that packing.
