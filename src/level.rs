@@ -121,8 +121,9 @@ impl TryFrom<LevelData> for Level {
     }
 }
 
-/// The checks of a stored level, cheapest first; each pass costs about the
-/// level's cell count, so a forged level cannot make loading slow.
+/// The checks of a stored level, cheapest first, one a promise; each pass
+/// costs about the level's cell count, so a forged level cannot make
+/// loading slow.
 fn check_level(
     w: u16,
     h: u16,
@@ -143,180 +144,256 @@ fn check_level(
             hardness.len()
         ));
     }
-    let at = |p: Pos| usize::from(p.y) * wu + usize::from(p.x);
-    let inside = |p: Pos| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1;
+    let stored = Stored {
+        w,
+        h,
+        tiles,
+        hardness,
+        rooms,
+        stairs,
+    };
+    let in_vault = stored.vault_boxes()?;
+    stored.check_grid(&in_vault)?;
+    let owner = stored.room_owners()?;
+    stored.check_doors(&in_vault, &owner)?;
+    stored.check_stairs(&owner)?;
+    stored.check_one_piece()
+}
 
-    // Vaults own their boxes: their rock may be immutable, and door cells
-    // there are drawn rather than opened by corridors.
-    let mut in_vault = vec![false; cells];
-    for (i, room) in rooms.iter().enumerate() {
-        if let Shape::Vault(v) = room.shape {
-            if !shape_fits(Shape::Rect(v.bounds), w, h) {
+/// A stored level's parts, its sizes checked against each other.
+struct Stored<'a> {
+    w: u16,
+    h: u16,
+    tiles: &'a [Tile],
+    hardness: &'a [u8],
+    rooms: &'a [Room],
+    stairs: &'a [Stairs],
+}
+
+impl Stored<'_> {
+    fn width(&self) -> usize {
+        usize::from(self.w)
+    }
+
+    fn at(&self, p: Pos) -> usize {
+        usize::from(p.y) * self.width() + usize::from(p.x)
+    }
+
+    fn inside(&self, p: Pos) -> bool {
+        p.x > 0 && p.y > 0 && p.x < self.w - 1 && p.y < self.h - 1
+    }
+
+    /// Which cells lie in a vault's box.
+    fn vault_boxes(&self) -> Result<Vec<bool>, String> {
+        let (w, h, rooms, cells) = (self.w, self.h, self.rooms, self.tiles.len());
+        let at = |p: Pos| self.at(p);
+        // Vaults own their boxes: their rock may be immutable, and door cells
+        // there are drawn rather than opened by corridors.
+        let mut in_vault = vec![false; cells];
+        for (i, room) in rooms.iter().enumerate() {
+            if let Shape::Vault(v) = room.shape {
+                if !shape_fits(Shape::Rect(v.bounds), w, h) {
+                    return Err(format!("room {i} lies outside the level"));
+                }
+                for p in Shape::Rect(v.bounds).cells() {
+                    in_vault[at(p)] = true;
+                }
+            }
+        }
+        Ok(in_vault)
+    }
+
+    fn check_grid(&self, in_vault: &[bool]) -> Result<(), String> {
+        let (wu, hu) = (self.width(), usize::from(self.h));
+        let (tiles, hardness) = (self.tiles, self.hardness);
+        // The grid: immutable rock (255) on the border, which every neighbour
+        // walk relies on instead of bounds checks; rock inside from 1 to 254,
+        // or 255 in a vault; open cells 0.
+        for (c, (&tile, &hard)) in tiles.iter().zip(hardness).enumerate() {
+            let (x, y) = (c % wu, c / wu);
+            let border = x == 0 || y == 0 || x + 1 == wu || y + 1 == hu;
+            let fine = match (border, tile) {
+                (true, Tile::Rock) => hard == 255,
+                (true, _) => return Err(format!("open cell on the border at {x},{y}")),
+                (false, Tile::Rock) => (1..=254).contains(&hard) || (hard == 255 && in_vault[c]),
+                (false, _) => hard == 0,
+            };
+            if !fine {
+                return Err(format!(
+                    "the {} at {x},{y} has hardness {hard}",
+                    tile.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Each cell's room (its index + 1, 0 for none), once the rooms are
+    /// checked.
+    fn room_owners(&self) -> Result<Vec<u16>, String> {
+        let (w, h, wu, rooms, tiles, cells) = (
+            self.w,
+            self.h,
+            self.width(),
+            self.rooms,
+            self.tiles,
+            self.tiles.len(),
+        );
+        let at = |p: Pos| self.at(p);
+        // Rooms: inside the level, apart from each other, all floor (stairs
+        // stand on floor); floor only in rooms. `owner` is room index + 1.
+        if rooms.len() >= usize::from(u16::MAX) {
+            return Err(format!("{} rooms", rooms.len()));
+        }
+        let mut owner = vec![0u16; cells];
+        for (i, room) in rooms.iter().enumerate() {
+            let fits = match room.shape {
+                Shape::Merged(m) => {
+                    (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
+                        && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
+                }
+                Shape::Vault(v) => shape_fits(Shape::Rect(v.bounds), w, h),
+                shape => shape_fits(shape, w, h),
+            };
+            if !fits {
                 return Err(format!("room {i} lies outside the level"));
             }
-            for p in Shape::Rect(v.bounds).cells() {
-                in_vault[at(p)] = true;
+            let me = i as u16 + 1;
+            // A vault owns its whole box; its floor is whatever the tiles say,
+            // but it has some.
+            if let Shape::Vault(v) = room.shape {
+                let mut floor = false;
+                for p in Shape::Rect(v.bounds).cells() {
+                    let c = at(p);
+                    if owner[c] != 0 {
+                        return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
+                    }
+                    owner[c] = me;
+                    floor |= matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs);
+                }
+                if !floor {
+                    return Err(format!("vault room {i} has no floor"));
+                }
+                continue;
+            }
+            for part in room.shape.plain_parts() {
+                for p in part.cells() {
+                    let c = at(p);
+                    if owner[c] != 0 && owner[c] != me {
+                        return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
+                    }
+                    owner[c] = me;
+                    if !matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
+                        return Err(format!("room {i} has {} at {p}", tiles[c].name()));
+                    }
+                }
             }
         }
-    }
-
-    // The grid: immutable rock (255) on the border, which every neighbour
-    // walk relies on instead of bounds checks; rock inside from 1 to 254,
-    // or 255 in a vault; open cells 0.
-    for (c, (&tile, &hard)) in tiles.iter().zip(hardness).enumerate() {
-        let (x, y) = (c % wu, c / wu);
-        let border = x == 0 || y == 0 || x + 1 == wu || y + 1 == hu;
-        let fine = match (border, tile) {
-            (true, Tile::Rock) => hard == 255,
-            (true, _) => return Err(format!("open cell on the border at {x},{y}")),
-            (false, Tile::Rock) => (1..=254).contains(&hard) || (hard == 255 && in_vault[c]),
-            (false, _) => hard == 0,
-        };
-        if !fine {
+        if let Some(c) = (0..cells).find(|&c| {
+            owner[c] == 0 && matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
+        }) {
             return Err(format!(
-                "the {} at {x},{y} has hardness {hard}",
-                tile.name()
+                "{} outside every room at {}",
+                tiles[c].name(),
+                Pos::new((c % wu) as u16, (c / wu) as u16)
             ));
         }
+        Ok(owner)
     }
 
-    // Rooms: inside the level, apart from each other, all floor (stairs
-    // stand on floor); floor only in rooms. `owner` is room index + 1.
-    if rooms.len() >= usize::from(u16::MAX) {
-        return Err(format!("{} rooms", rooms.len()));
-    }
-    let mut owner = vec![0u16; cells];
-    for (i, room) in rooms.iter().enumerate() {
-        let fits = match room.shape {
-            Shape::Merged(m) => {
-                (2..=crate::geom::MAX_PARTS).contains(&usize::from(m.len))
-                    && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
-            }
-            Shape::Vault(v) => shape_fits(Shape::Rect(v.bounds), w, h),
-            shape => shape_fits(shape, w, h),
-        };
-        if !fits {
-            return Err(format!("room {i} lies outside the level"));
-        }
-        let me = i as u16 + 1;
-        // A vault owns its whole box; its floor is whatever the tiles say,
-        // but it has some.
-        if let Shape::Vault(v) = room.shape {
-            let mut floor = false;
-            for p in Shape::Rect(v.bounds).cells() {
+    fn check_doors(&self, in_vault: &[bool], owner: &[u16]) -> Result<(), String> {
+        let (wu, rooms, tiles, cells) = (self.width(), self.rooms, self.tiles, self.tiles.len());
+        let at = |p: Pos| self.at(p);
+        let inside = |p: Pos| self.inside(p);
+        // Doors: door tiles in their room's wall, each listed once, and every
+        // door tile listed.
+        let mut listed = vec![false; cells];
+        let mut doors = 0usize;
+        for (i, room) in rooms.iter().enumerate() {
+            for door in &room.doors {
+                let p = door.pos;
+                if !inside(p) || tiles[at(p)] != Tile::Door {
+                    return Err(format!("room {i} has a door at {p}, which is no door cell"));
+                }
                 let c = at(p);
-                if owner[c] != 0 {
-                    return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
+                if listed[c] {
+                    return Err(format!("the door at {p} is listed twice"));
                 }
-                owner[c] = me;
-                floor |= matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs);
-            }
-            if !floor {
-                return Err(format!("vault room {i} has no floor"));
-            }
-            continue;
-        }
-        for part in room.shape.plain_parts() {
-            for p in part.cells() {
-                let c = at(p);
-                if owner[c] != 0 && owner[c] != me {
-                    return Err(format!("rooms {} and {i} overlap at {p}", owner[c] - 1));
-                }
-                owner[c] = me;
-                if !matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
-                    return Err(format!("room {i} has {} at {p}", tiles[c].name()));
+                listed[c] = true;
+                doors += usize::from(!in_vault[c]);
+                if ![c - wu, c + 1, c + wu, c - 1]
+                    .iter()
+                    .any(|&n| usize::from(owner[n]) == i + 1)
+                {
+                    return Err(format!("room {i}'s door at {p} is not in its wall"));
                 }
             }
         }
-    }
-    if let Some(c) = (0..cells).find(|&c| {
-        owner[c] == 0 && matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs)
-    }) {
-        return Err(format!(
-            "{} outside every room at {}",
-            tiles[c].name(),
-            Pos::new((c % wu) as u16, (c / wu) as u16)
-        ));
+        let unlisted_ok = |c: usize| in_vault[c];
+        if (0..cells)
+            .filter(|&c| tiles[c] == Tile::Door && !unlisted_ok(c))
+            .count()
+            != doors
+        {
+            return Err("a door cell belongs to no room".into());
+        }
+        Ok(())
     }
 
-    // Doors: door tiles in their room's wall, each listed once, and every
-    // door tile listed.
-    let mut listed = vec![false; cells];
-    let mut doors = 0usize;
-    for (i, room) in rooms.iter().enumerate() {
-        for door in &room.doors {
-            let p = door.pos;
-            if !inside(p) || tiles[at(p)] != Tile::Door {
-                return Err(format!("room {i} has a door at {p}, which is no door cell"));
+    fn check_stairs(&self, owner: &[u16]) -> Result<(), String> {
+        let (rooms, stairs, tiles) = (self.rooms, self.stairs, self.tiles);
+        let at = |p: Pos| self.at(p);
+        let inside = |p: Pos| self.inside(p);
+        // Stairs: on their own tile, in their own room, one staircase a room,
+        // and every stairs tile a staircase (taking stairs looks it up).
+        let mut stair_rooms = vec![false; rooms.len()];
+        for s in stairs {
+            let want = match s.direction {
+                StairDirection::Up => Tile::UpStairs,
+                StairDirection::Down => Tile::DownStairs,
+            };
+            let room = usize::from(s.room);
+            if !inside(s.pos) || tiles[at(s.pos)] != want || room >= rooms.len() {
+                return Err(format!(
+                    "the stairs at {} are not on a {} of a room",
+                    s.pos,
+                    want.name()
+                ));
             }
-            let c = at(p);
-            if listed[c] {
-                return Err(format!("the door at {p} is listed twice"));
+            if usize::from(owner[at(s.pos)]) != room + 1 || stair_rooms[room] {
+                return Err(format!(
+                    "the stairs at {} are not in room {room}, or share it with other stairs",
+                    s.pos
+                ));
             }
-            listed[c] = true;
-            doors += usize::from(!in_vault[c]);
-            if ![c - wu, c + 1, c + wu, c - 1]
-                .iter()
-                .any(|&n| usize::from(owner[n]) == i + 1)
-            {
-                return Err(format!("room {i}'s door at {p} is not in its wall"));
-            }
+            stair_rooms[room] = true;
         }
-    }
-    let unlisted_ok = |c: usize| in_vault[c];
-    if (0..cells)
-        .filter(|&c| tiles[c] == Tile::Door && !unlisted_ok(c))
-        .count()
-        != doors
-    {
-        return Err("a door cell belongs to no room".into());
-    }
-
-    // Stairs: on their own tile, in their own room, one staircase a room,
-    // and every stairs tile a staircase (taking stairs looks it up).
-    let mut stair_rooms = vec![false; rooms.len()];
-    for s in stairs {
-        let want = match s.direction {
-            StairDirection::Up => Tile::UpStairs,
-            StairDirection::Down => Tile::DownStairs,
-        };
-        let room = usize::from(s.room);
-        if !inside(s.pos) || tiles[at(s.pos)] != want || room >= rooms.len() {
+        let stairs_tiles = tiles
+            .iter()
+            .filter(|t| matches!(t, Tile::UpStairs | Tile::DownStairs))
+            .count();
+        if stairs_tiles != stairs.len() {
             return Err(format!(
-                "the stairs at {} are not on a {} of a room",
-                s.pos,
-                want.name()
+                "{stairs_tiles} stairs tiles for {} staircases",
+                stairs.len()
             ));
         }
-        if usize::from(owner[at(s.pos)]) != room + 1 || stair_rooms[room] {
-            return Err(format!(
-                "the stairs at {} are not in room {room}, or share it with other stairs",
-                s.pos
-            ));
-        }
-        stair_rooms[room] = true;
-    }
-    let stairs_tiles = tiles
-        .iter()
-        .filter(|t| matches!(t, Tile::UpStairs | Tile::DownStairs))
-        .count();
-    if stairs_tiles != stairs.len() {
-        return Err(format!(
-            "{stairs_tiles} stairs tiles for {} staircases",
-            stairs.len()
-        ));
+        Ok(())
     }
 
-    // One connected piece (orthogonal steps), as generated: play only
-    // opens rock next to open cells, so it stays one piece.
-    let first = (0..cells).find(|&c| tiles[c].is_walkable());
-    let count = Bfs::default().flood(wu, cells, first, Moves::Orthogonal, |_, n| {
-        tiles[n].is_walkable()
-    });
-    if count != tiles.iter().filter(|t| t.is_walkable()).count() {
-        return Err("the level is in more than one piece".into());
+    fn check_one_piece(&self) -> Result<(), String> {
+        let (wu, tiles, cells) = (self.width(), self.tiles, self.tiles.len());
+        // One connected piece (orthogonal steps), as generated: play only
+        // opens rock next to open cells, so it stays one piece.
+        let first = (0..cells).find(|&c| tiles[c].is_walkable());
+        let count = Bfs::default().flood(wu, cells, first, Moves::Orthogonal, |_, n| {
+            tiles[n].is_walkable()
+        });
+        if count != tiles.iter().filter(|t| t.is_walkable()).count() {
+            return Err("the level is in more than one piece".into());
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Whether a plain shape lies inside the level, off its border.
