@@ -585,28 +585,15 @@ impl Run {
     /// costs one level, and a run whose deeper levels cannot be made still
     /// has a start to compare with.
     pub fn start_again(&self) -> Result<Run, GenerateError> {
-        let config = self.config.clone();
-        let kinds = self.state.kinds.clone();
-        let combat = self.state.combat.as_ref().map(|c| {
-            CombatState::new(
-                c.items.clone(),
-                config.simulation.combat.player_hp,
-                config.levels,
-                kinds.len(),
-            )
-        });
-        let player = Player {
-            depth: 1,
-            pos: Pos::new(0, 0),
-            lives: config.simulation.lives,
-            next: 0,
-        };
-        let levels = vec![None; usize::from(config.levels)];
-        let mut run = Run::from_saved(
-            config,
-            RunState::new(kinds, self.state.seed, levels, player, combat),
-            None,
-            self.vaults.clone(),
+        let items = self
+            .state
+            .combat
+            .as_ref()
+            .map_or_else(Vec::new, |c| c.items.clone());
+        let mut run = Run::unstarted(
+            self.config.clone(),
+            (self.state.kinds.clone(), items, self.vaults.clone()),
+            self.state.seed,
         );
         run.begin()?;
         Ok(run)
