@@ -8,7 +8,8 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delve::Config;
 use delve::journal::{Checkpoint, Start, actions_block, decode, encode};
-use delve::sim::record::{Recording, Replay};
+use delve::sim::record::Recording;
+use delve::sim::replay::Replay;
 use delve::sim::{Action, Event, ItemKind, MonsterKind, Run, autopilot};
 
 /// The first `turns` turns of the autopilot on a default run of seed 7, as

@@ -1,5 +1,6 @@
-//! English for counts: every message that says how many of something
-//! there are says it through here, so "1 lives left" cannot come back.
+//! The English of delve's messages: counts (every message that says how
+//! many of something there are says it through here, so "1 lives left"
+//! cannot come back), articles, capitals and how hurt something looks.
 //! A leaf: it knows nothing of delve.
 
 /// `n` and the noun, singular for exactly one: `count(1, "life", "lives")`
@@ -30,6 +31,18 @@ pub fn article(name: &str) -> String {
         .next()
         .is_some_and(|c| "aeiouAEIOU".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// How hurt a monster looks, for messages and look mode.
+pub fn wound_word(hp: u16, max: u16) -> &'static str {
+    let share = u32::from(hp) * 100 / u32::from(max.max(1));
+    match share {
+        100.. => "unhurt",
+        75..=99 => "lightly wounded",
+        50..=74 => "wounded",
+        25..=49 => "badly wounded",
+        _ => "almost dead",
+    }
 }
 
 /// The text with its first letter a capital: "An orc" at a sentence's start.

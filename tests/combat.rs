@@ -5,10 +5,10 @@
 use delve::config::{Goal, SimulationConfig};
 use delve::dice::Dice;
 use delve::geom::Rect;
+use delve::sim::Pack;
 use delve::sim::batch::run_batch;
-use delve::sim::game::Pack;
-use delve::sim::item::{Item, ItemClass, PotionEffect, ScrollEffect};
 use delve::sim::{Action, Event, ItemKind, MonsterKind, Outcome, Run, Trait, autopilot};
+use delve::sim::{Item, ItemClass, PotionEffect, ScrollEffect};
 use delve::view::{App, Key, Keymap, Mode};
 use delve::{Config, Level, Pos, Room, Shape, Tile};
 use proptest::prelude::*;
@@ -594,7 +594,7 @@ fn runs_do_not_depend_on_the_number_of_threads() {
     let play = |seed: u64| {
         let mut run = Run::new(config.clone(), MonsterKind::defaults(), seed).unwrap();
         delve::sim::play_headless(&mut run, 1500).unwrap();
-        run.record()
+        delve::sim::batch::RunRecord::of(&run)
     };
     let one = run_batch(40, 6, 1, play, || {});
     assert_eq!(run_batch(40, 6, 2, play, || {}), one);

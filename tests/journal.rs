@@ -4,7 +4,8 @@
 use delve::Config;
 use delve::config::Goal;
 use delve::journal::{Checkpoint, Start, decode, encode};
-use delve::sim::record::{Recording, Replay};
+use delve::sim::record::Recording;
+use delve::sim::replay::Replay;
 use delve::sim::{Action, Event, ItemKind, MonsterKind, Outcome, Run, autopilot};
 use proptest::prelude::*;
 

@@ -41,6 +41,27 @@ const RANKS: &[(&str, u8)] = &[
     ("cli", 9),
 ];
 
+/// The simulation's own layers (ARCHITECTURE.md's `sim/` tree): each
+/// child of `sim` and its rank, innermost 0. The words and units at the
+/// bottom; the kinds, what can be known of a level and the recording;
+/// the state; the rules; the turn and the making of a run; then what plays,
+/// replays and tells a run.
+const SIM_RANKS: &[(&str, u8)] = &[
+    ("vocabulary", 0),
+    ("clock", 0),
+    ("kinds", 1),
+    ("world", 1),
+    ("record", 1),
+    ("state", 2),
+    ("rules", 3),
+    ("turn", 4),
+    ("start", 4),
+    ("agent", 5),
+    ("replay", 5),
+    ("morgue", 5),
+    ("batch", 6),
+];
+
 fn rank(module: &str) -> Option<u8> {
     RANKS.iter().find(|(m, _)| *m == module).map(|&(_, r)| r)
 }
@@ -48,6 +69,12 @@ fn rank(module: &str) -> Option<u8> {
 /// The top-level modules a file's code (not its tests or comments) names
 /// through `crate::`, grouped (`crate::{a, b::{c, d}}`, over lines) or not.
 fn imports(text: &str) -> BTreeSet<String> {
+    imports_under(text, "crate::")
+}
+
+/// The modules under `prefix` (`crate::` or `crate::sim::`) a file's code
+/// names, as [`imports`] reads them.
+fn imports_under(text: &str, prefix: &str) -> BTreeSet<String> {
     let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let code: String = code
         .lines()
@@ -56,8 +83,8 @@ fn imports(text: &str) -> BTreeSet<String> {
         .join("\n");
     let mut found = BTreeSet::new();
     let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
+    while let Some(at) = rest.find(prefix) {
+        rest = &rest[at + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             // The group's own entries: split at its top-level commas.
             let (mut depth, mut part) = (0, String::new());
@@ -112,6 +139,53 @@ fn violations(files: &[(String, String)]) -> Vec<String> {
                     "{path}: {module} (rank {mine}) imports {name} (rank {theirs})"
                 )),
                 None => wrong.push(format!("{path}: imports {name}, not in the table")),
+            }
+        }
+    }
+    wrong
+}
+
+/// Every import between children of `sim` against [`SIM_RANKS`]; the
+/// Stomp and Combat rules never import each other, and the viewer never
+/// imports the rules.
+fn sim_violations(files: &[(String, String)]) -> Vec<String> {
+    let rank = |m: &str| SIM_RANKS.iter().find(|(n, _)| *n == m).map(|&(_, r)| r);
+    let mut wrong = Vec::new();
+    for (path, text) in files {
+        if path.starts_with("view/") && imports_under(text, "crate::sim::").contains("rules") {
+            wrong.push(format!("{path}: the viewer imports the rules"));
+        }
+        let Some(inner) = path.strip_prefix("sim/") else {
+            continue;
+        };
+        let module = inner
+            .split('/')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(".rs");
+        if module == "mod" {
+            continue;
+        }
+        let Some(mine) = rank(module) else {
+            wrong.push(format!("{path}: sim::{module} is not in the table"));
+            continue;
+        };
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (a, b) in [("stomp", "combat"), ("combat", "stomp")] {
+            if inner == format!("rules/{a}.rs") && code.contains(&format!("rules::{b}")) {
+                wrong.push(format!("{path}: the {a} rules import the {b} rules"));
+            }
+        }
+        for name in imports_under(text, "crate::sim::") {
+            if name == module {
+                continue;
+            }
+            match rank(&name) {
+                Some(theirs) if theirs < mine => {}
+                Some(theirs) => wrong.push(format!(
+                    "{path}: sim::{module} (rank {mine}) imports sim::{name} (rank {theirs})"
+                )),
+                None => wrong.push(format!("{path}: imports sim::{name}, not in the table")),
             }
         }
     }
@@ -174,5 +248,48 @@ fn a_planted_upward_import_is_found() {
             .map(String::from)
             .into_iter()
             .collect()
+    );
+}
+
+#[test]
+fn every_import_in_the_simulation_points_inward() {
+    let wrong = sim_violations(&sources());
+    assert!(
+        wrong.is_empty(),
+        "imports against the sim/ layers of ARCHITECTURE.md:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn a_planted_upward_import_in_the_simulation_is_found() {
+    let mut files = sources();
+    let plant = |files: &mut Vec<(String, String)>, path: &str, line: &str| {
+        let file = files.iter_mut().find(|(p, _)| p == path).unwrap();
+        file.1 = format!("{line}\n{}", file.1);
+    };
+    plant(
+        &mut files,
+        "sim/state/mod.rs",
+        "use crate::sim::rules::odds::HitOdds;",
+    );
+    plant(
+        &mut files,
+        "sim/rules/stomp.rs",
+        "use crate::sim::rules::combat;",
+    );
+    plant(
+        &mut files,
+        "view/look.rs",
+        "use crate::sim::rules::odds::HitOdds;",
+    );
+    let wrong = sim_violations(&files);
+    assert_eq!(
+        wrong,
+        [
+            "sim/rules/stomp.rs: the stomp rules import the combat rules",
+            "sim/state/mod.rs: sim::state (rank 2) imports sim::rules (rank 3)",
+            "view/look.rs: the viewer imports the rules",
+        ]
     );
 }

@@ -289,7 +289,7 @@ fn a_format_3_run_is_a_stomp_run_with_its_recording() {
     let recording = run.recording().expect("format 3 keeps the actions").clone();
     assert_eq!(recording.len(), run.turn());
     let start = delve::journal::session::start_of(&run);
-    let mut replay = delve::sim::record::Replay::from_run(
+    let mut replay = delve::sim::replay::Replay::from_run(
         delve::journal::check::start_run(&start).unwrap(),
         recording,
     );

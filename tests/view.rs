@@ -1148,15 +1148,15 @@ fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
             .unwrap_or_else(|| panic!("no item kind {name}")) as u16
     };
     let pack: Vec<u16> = pack.iter().map(|n| kind(&run, n)).collect();
-    let items: Vec<delve::sim::item::Item> = floor
+    let items: Vec<delve::sim::Item> = floor
         .iter()
-        .map(|&(n, pos)| delve::sim::item::Item {
+        .map(|&(n, pos)| delve::sim::Item {
             kind: kind(&run, n),
             pos,
         })
         .collect();
     let combat = run.combat_mut().unwrap();
-    combat.hero.pack = delve::sim::game::Pack::of(&pack);
+    combat.hero.pack = delve::sim::Pack::of(&pack);
     combat.hero.hp = hp;
     combat.floors[0].items = items;
     App::new(run, Keymap::default(), "storeroom".into())
@@ -1423,7 +1423,7 @@ fn dagger_corridor() -> App {
     let (sword, dagger) = (kind("long sword"), kind("dagger"));
     let combat = run.combat_mut().unwrap();
     combat.hero.weapon = Some(sword);
-    combat.floors[0].items = vec![delve::sim::item::Item {
+    combat.floors[0].items = vec![delve::sim::Item {
         kind: dagger,
         pos: Pos::new(8, 2),
     }];

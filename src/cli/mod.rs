@@ -127,10 +127,6 @@ pub fn format_time(secs: u64) -> String {
     format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02}")
 }
 
-pub fn outcome_name(o: Outcome) -> &'static str {
-    o.name()
-}
-
 /// Makes the levels a loaded run has not reached yet (kept for when it
 /// gets there), so a save whose config cannot make one is refused now
 /// rather than when the player takes the stairs to it. A finished run goes

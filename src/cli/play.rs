@@ -14,8 +14,8 @@ use delve::view::{App, Keymap};
 use super::args::NewRunArgs;
 use super::journal;
 use super::{
-    CliError, check_recording, continue_commands, has_terminal, now_unix, outcome_name,
-    prove_loaded, random_seed, say,
+    CliError, check_recording, continue_commands, has_terminal, now_unix, prove_loaded,
+    random_seed, say,
 };
 
 #[derive(clap::Args)]
@@ -260,10 +260,7 @@ fn farewell(
         },
     });
     if run.outcome() != Outcome::Playing {
-        farewell.push(format!(
-            "The run is over ({}).",
-            outcome_name(run.outcome())
-        ));
+        farewell.push(format!("The run is over ({}).", run.outcome().name()));
     } else if file.exists() {
         let commands = continue_commands(name, saves_dir);
         farewell.push(format!("Continue with: {}", commands[0]));

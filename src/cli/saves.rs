@@ -7,7 +7,7 @@ use delve::journal::journal_path;
 use delve::journal::recover::{Past, journal_past, replay_journal};
 use delve::save::SaveDir;
 
-use super::{CliError, format_time, outcome_name, write_output};
+use super::{CliError, format_time, write_output};
 
 pub fn run(dir: &Path) -> Result<(), CliError> {
     let saves = SaveDir::existing(dir)?;
@@ -91,7 +91,7 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
                 s.depth.to_string(),
                 s.turn.to_string(),
                 s.seed.to_string(),
-                outcome_name(s.outcome).to_string(),
+                s.outcome.name().to_string(),
                 format_time(s.saved_at),
             ],
             Err(_) => ["-", "-", "-", "-", "-"].map(String::from),

@@ -5,7 +5,7 @@ use std::path::Path;
 use delve::save::{SaveDir, read_and_decode};
 use delve::sim::Outcome;
 
-use super::{CliError, format_time, outcome_name, write_output};
+use super::{CliError, format_time, write_output};
 
 /// Lists the finished (won or lost) runs, best first: won before lost,
 /// then deeper, more kills, fewer turns, then by name.
@@ -72,7 +72,7 @@ pub fn run(dir: &Path) -> Result<(), CliError> {
                 s.deepest,
                 s.kills,
                 s.turns,
-                outcome_name(s.outcome),
+                s.outcome.name(),
                 format_time(s.saved_at)
             ));
         }

@@ -13,9 +13,7 @@ use delve::vault::Vault;
 
 use super::args::NewRunArgs;
 use super::journal;
-use super::{
-    CliError, check_recording, now_unix, outcome_name, prove_loaded, write_morgue, write_output,
-};
+use super::{CliError, check_recording, now_unix, prove_loaded, write_morgue, write_output};
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -290,7 +288,7 @@ pub fn run(args: SimulateArgs, saves_dir: &Path) -> Result<(), CliError> {
         run.player().lives,
         run.killed(),
         visited.join(", "),
-        outcome_name(run.outcome()),
+        run.outcome().name(),
         run.digest()
     );
     if let (Some(name), Some(saves), Some(lock)) = (&args.save, &saves, &lock) {

@@ -10,7 +10,7 @@ use delve::journal::{journal_path, read_file};
 use delve::save::{SaveDir, SaveError};
 use delve::sim::Run;
 
-use super::{CliError, check_recording, format_time, outcome_name, prove_loaded, write_output};
+use super::{CliError, check_recording, format_time, prove_loaded, write_output};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
@@ -123,7 +123,7 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         summary.seed,
         summary.depth,
         summary.turn,
-        outcome_name(summary.outcome),
+        summary.outcome.name(),
         run.config().revisions.generator,
         run.config().revisions.rules,
         run.visited().count(),
@@ -213,7 +213,7 @@ fn verify_journal(path: &Path, name: Option<&str>) -> Result<(), CliError> {
         run.seed(),
         run.player().depth,
         run.turn(),
-        outcome_name(run.outcome()),
+        run.outcome().name(),
         rebuilt.actions,
         run.visited().count(),
         run.digest()

@@ -4,7 +4,8 @@
 //! journal fallback of `--load` share.
 
 use crate::sim::Run;
-use crate::sim::record::{Cursor, Recording, ReplayError};
+use crate::sim::record::Recording;
+use crate::sim::replay::{Cursor, ReplayError};
 
 use super::{Checkpoint, Start};
 

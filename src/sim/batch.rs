@@ -21,9 +21,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
-use super::{ItemKind, MonsterKind, Outcome, Run, play_headless};
 use crate::config::Config;
 use crate::generate::GenerateError;
+use crate::sim::agent::autopilot::play_headless;
+use crate::sim::kinds::item::ItemKind;
+use crate::sim::kinds::monster::MonsterKind;
+use crate::sim::state::Run;
+use crate::sim::vocabulary::Outcome;
 
 /// What one run of a batch came to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -46,28 +50,24 @@ pub struct RunRecord {
     pub digest: u64,
 }
 
-impl Run {
-    /// What the run came to, for a batch.
-    pub fn record(&self) -> RunRecord {
+impl RunRecord {
+    /// What `run` came to, for a batch.
+    pub fn of(run: &Run) -> RunRecord {
         RunRecord {
-            seed: self.seed(),
-            outcome: self.outcome(),
-            turns: self.turn(),
-            deepest: self.visited().max().unwrap_or(1),
-            kills: self.killed(),
-            cause: self.combat().and_then(|c| c.cause.clone()),
-            digest: self.digest(),
+            seed: run.seed(),
+            outcome: run.outcome(),
+            turns: run.turn(),
+            deepest: run.visited().max().unwrap_or(1),
+            kills: run.killed(),
+            cause: run.combat().and_then(|c| c.cause.clone()),
+            digest: run.digest(),
         }
     }
 }
 
-/// The word JSON and the summary use for an outcome ([`Outcome::name`]).
-pub fn outcome_name(o: Outcome) -> &'static str {
-    o.name()
-}
-
+/// An outcome in JSON as the summary words it ([`Outcome::name`]).
 fn outcome_word<S: serde::Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(outcome_name(*o))
+    s.serialize_str(o.name())
 }
 
 fn hex<S: serde::Serializer>(d: &u64, s: S) -> Result<S::Ok, S::Error> {
@@ -91,7 +91,7 @@ pub fn play_run(
         1,
     )?;
     play_headless(&mut run, turns)?;
-    Ok(run.record())
+    Ok(RunRecord::of(&run))
 }
 
 /// Most runs one batch plays: the results are held in memory until the

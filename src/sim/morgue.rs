@@ -2,10 +2,14 @@
 //! `NAME.morgue.txt` (Dungeon Crawl Stone Soup's convention). A pure
 //! function of the facts the run gathers; the caller decides where the
 //! text goes and supplies the date, so the core never reads the clock.
+//! Also the known map a morgue shows: the level as the player saw it.
 
 use std::fmt::Write as _;
 
-use super::Outcome;
+use crate::geom::Pos;
+use crate::sim::state::Run;
+use crate::sim::state::hero::slot_letter;
+use crate::sim::vocabulary::Outcome;
 
 /// Everything a morgue file tells, gathered from a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +69,7 @@ impl Morgue {
             (Outcome::Lost, Some(cause)) => {
                 format!(
                     "Killed by {} on depth {}",
-                    super::game::article(cause),
+                    crate::words::article(cause),
                     self.depth
                 )
             }
@@ -114,6 +118,110 @@ impl Morgue {
             let _ = writeln!(out, "{}", row.trim_end());
         }
         out
+    }
+}
+
+impl Run {
+    /// The player's level as the player knows it, one string a row: seen
+    /// cells as 002 draws them, items seen, monsters in sight, the player.
+    /// Rows and columns outside what was seen are left out.
+    pub fn known_map(&self) -> Vec<String> {
+        let state = self.current();
+        let level = &state.level;
+        let (w, h) = (level.width(), level.height());
+        let seen = |p: Pos| state.has_seen(p) || p == self.state.player.pos;
+        let cols: Vec<u16> = (0..w)
+            .filter(|&x| (0..h).any(|y| seen(Pos::new(x, y))))
+            .collect();
+        let (Some(&x0), Some(&x1)) = (cols.first(), cols.last()) else {
+            return Vec::new();
+        };
+        let mut rows = Vec::new();
+        for y in 0..h {
+            if !(0..w).any(|x| seen(Pos::new(x, y))) {
+                continue;
+            }
+            let row: String = (x0..=x1)
+                .map(|x| {
+                    let p = Pos::new(x, y);
+                    if p == self.state.player.pos {
+                        return '@';
+                    }
+                    if !state.has_seen(p) {
+                        return ' ';
+                    }
+                    if self.sees(p)
+                        && let Some(m) = state.monster_at(p)
+                    {
+                        return self.state.kinds[usize::from(state.monsters[m].kind)].glyph;
+                    }
+                    if let (Some(c), Some(f)) = (self.combat(), self.floor())
+                        && let Some(item) = f.items.iter().rev().find(|i| i.pos == p)
+                    {
+                        return c.kind(item.kind).glyph;
+                    }
+                    level.tile(p).glyph()
+                })
+                .collect();
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// What a finished (or stopped) run tells in its morgue file.
+    pub fn morgue(&self, name: &str, date: &str, map: Vec<String>) -> Morgue {
+        let state = self.combat();
+        let describe = |k: Option<u16>, none: &str| match (state, k) {
+            (Some(s), Some(k)) => s.describe(k),
+            _ => none.to_string(),
+        };
+        Morgue {
+            name: name.to_string(),
+            seed: self.state.seed,
+            outcome: self.state.outcome,
+            turns: self.state.turn,
+            depth: self.state.player.depth,
+            deepest: self.visited().max().unwrap_or(1),
+            levels: self.config.levels,
+            hp: self.hp(),
+            max_hp: self.max_hp(),
+            experience_level: self.experience_level(),
+            experience: state.map_or(0, |s| s.hero.xp),
+            lives: self.state.player.lives,
+            weapon: describe(state.and_then(|s| s.hero.weapon), "bare hands"),
+            armour: describe(state.and_then(|s| s.hero.armour), "nothing"),
+            inventory: state.map_or_else(Vec::new, |s| {
+                s.hero
+                    .pack
+                    .lines()
+                    .map(|(i, l)| {
+                        format!("{} - {}", slot_letter(i), s.describe_count(l.kind, l.count))
+                    })
+                    .collect()
+            }),
+            kills: match state {
+                Some(s) => self
+                    .state
+                    .kinds
+                    .iter()
+                    .zip(&s.kills)
+                    .map(|(k, &n)| (k.name.clone(), n))
+                    .collect(),
+                None => vec![("monsters".to_string(), self.state.killed)],
+            },
+            cause: state.and_then(|s| s.cause.clone()),
+            messages: self
+                .state
+                .log
+                .iter()
+                .rev()
+                .take(12)
+                .rev()
+                .cloned()
+                .collect(),
+            map,
+            date: date.to_string(),
+        }
     }
 }
 

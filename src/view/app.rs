@@ -675,7 +675,7 @@ impl App {
                     // the pack is full and the item joins no stack.
                     self.note(format!(
                         "Your pack is full ({} letters); drop something first.",
-                        crate::sim::game::PACK_SLOTS
+                        crate::sim::PACK_SLOTS
                     ));
                 }
             }

@@ -58,7 +58,7 @@ pub fn describe(run: &Run, p: Pos) -> String {
                 "{} ({}), {}: hits for {}; {}.{about}",
                 capitalised(&article(&kind.name)),
                 kind.glyph,
-                crate::sim::wound_word(hp, max),
+                crate::words::wound_word(hp, max),
                 kind.damage,
                 traits.join(", ")
             );

@@ -8,7 +8,8 @@
 //! costs at most that many steps, not a replay from turn 0.
 
 use crate::sim::Run;
-use crate::sim::record::{Cursor, Recording, ReplayError};
+use crate::sim::record::Recording;
+use crate::sim::replay::{Cursor, ReplayError};
 
 use super::keymap::Key;
 

@@ -8,12 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item::{Item, ItemClass, ItemKind};
 use crate::dice::Dice;
+use crate::sim::kinds::item::{Item, ItemClass, ItemKind};
+use crate::sim::vocabulary::PACK_SLOTS;
+use crate::words::article;
 
-/// How many letters the pack has (a to z): one item each under the first
-/// rules, one kind each (a stack of potions or scrolls) under the second.
-pub const PACK_SLOTS: usize = 26;
 /// Most potions or scrolls of one kind a letter holds.
 pub const MAX_STACK: u16 = 99;
 
@@ -325,8 +324,6 @@ impl CombatState {
         }
     }
 }
-
-pub use crate::words::article;
 
 /// The pack letter of a slot.
 pub fn slot_letter(slot: usize) -> char {

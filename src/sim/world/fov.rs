@@ -110,7 +110,7 @@ impl Quadrant<'_> {
 
 /// Whether `from` sees `to` within `radius`, for tests.
 #[cfg(test)]
-pub(super) fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
+pub(crate) fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
     let mut found = false;
     visible_cells(level, from, radius, |p| found |= p == to);
     found

@@ -1,9 +1,16 @@
-//! What a run's digest hashes of the config.
+//! What keeps old saves and digests as they were: the config as a
+//! digest sees it, a Stomp run's state as save format 2 held it, the
+//! constructors the save module builds old formats' runs with, and the
+//! digest itself. Nothing else in `sim` names a save format, so a new
+//! field of the config or the state is taught to old files here alone.
 
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
-use super::{Colour, LevelState, Outcome, Player, RunState, Trait};
+use crate::sim::clock::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
+use crate::sim::kinds::monster::{Colour, MonsterKind, Trait};
+use crate::sim::state::{LevelState, Player, Run, RunState};
+use crate::sim::vocabulary::Outcome;
 
 use crate::config::profile::Profile;
 use crate::config::{
@@ -241,5 +248,89 @@ impl<'a> StompView<'a> {
             log: &s.log,
             outcome: s.outcome,
         }
+    }
+}
+
+impl RunState {
+    /// A Stomp run's state from the fields of a save made before Combat.
+    #[cfg(feature = "save")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn stomp(
+        kinds: Vec<MonsterKind>,
+        seed: u64,
+        rng: Pcg64,
+        levels: Vec<Option<LevelState>>,
+        player: Player,
+        (turn, killed): (u64, u32),
+        log: Vec<String>,
+        outcome: Outcome,
+    ) -> RunState {
+        RunState {
+            kinds,
+            seed,
+            rng,
+            levels,
+            player,
+            turn,
+            killed,
+            log,
+            outcome,
+            combat: None,
+        }
+    }
+}
+
+impl Run {
+    /// What a digest of the run ([`Run::digest`]) costs in units of
+    /// [`Run::work`], told before it is taken: the levels visited, cell by
+    /// cell, and their monsters. A replay that compares digests counts it
+    /// against its bound, since a digest of many big levels takes longer
+    /// than thousands of turns.
+    pub fn digest_work(&self) -> u64 {
+        self.state
+            .levels
+            .iter()
+            .flatten()
+            .map(|l| {
+                let cells = u64::from(l.level.width()) * u64::from(l.level.height());
+                cells * DIGEST_CELL_WORK + l.monsters.len() as u64 * DIGEST_MONSTER_WORK
+            })
+            .sum::<u64>()
+            + DIGEST_WORK
+    }
+
+    /// A stable hash of the complete state: two runs have the same digest
+    /// exactly when their states are equal (up to hash collisions).
+    pub fn digest(&self) -> u64 {
+        // The run as it serialises, but with the config's digest view (see
+        // `DigestConfig`): fields in the same order, so the bytes hashed are
+        // the run's JSON.
+        #[derive(Serialize)]
+        struct View<'a> {
+            config: DigestConfig<'a>,
+            // Flattened, a struct's fields are written into the outer
+            // object exactly as if they were listed here.
+            #[serde(flatten)]
+            state: &'a RunState,
+        }
+        let mut bytes = match self.combat() {
+            Some(_) => serde_json::to_vec(&View {
+                config: DigestConfig::of(&self.config),
+                state: &self.state,
+            }),
+            // A Stomp run digests as it did before Combat: its kinds without
+            // the Combat fields, and no Combat state.
+            None => serde_json::to_vec(&StompView::of(&self.config, &self.state)),
+        }
+        .expect("a run always serialises");
+        // The vaults shape the levels not made yet; a run from before
+        // vaults has none and digests as it did.
+        if !self.vaults.is_empty() {
+            bytes.extend(serde_json::to_vec(&self.vaults).expect("vaults always serialise"));
+        }
+        // FNV-1a, 64 bits: simple, stable across machines and Rust versions.
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
     }
 }

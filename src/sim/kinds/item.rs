@@ -3,15 +3,17 @@
 //! Four classes in the classic convention of glyphs: `)` weapons (damage
 //! dice), `[` armour (protection), `!` potions and `?` scrolls (an effect
 //! each, used up when quaffed or read). Kinds say where they are found
-//! (`depths`) and how rare they are; [`table`](super::table) draws them.
+//! (`depths`) and how rare they are; [`table`](crate::sim::kinds::table) draws them.
 
 use serde::{Deserialize, Serialize};
 
-use super::monster::Colour;
-use super::table::{Depths, KindProblem, check_description, check_kinds, check_name, check_placed};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, parse};
+use crate::sim::kinds::monster::Colour;
+use crate::sim::kinds::table::{
+    Depths, KindProblem, check_description, check_kinds, check_name, check_placed,
+};
 
 /// What a potion does when quaffed.
 ///
@@ -123,7 +125,7 @@ pub struct ItemKind {
     pub description: String,
 }
 
-impl super::table::Placed for ItemKind {
+impl crate::sim::kinds::table::Placed for ItemKind {
     fn depths(&self) -> Depths {
         self.depths
     }
@@ -134,7 +136,7 @@ impl super::table::Placed for ItemKind {
 
 /// The shipped list, `data/items.ron`, built into the program so a run
 /// needs no files.
-const DEFAULT_ITEMS: &str = include_str!("../../data/items.ron");
+const DEFAULT_ITEMS: &str = include_str!("../../../data/items.ron");
 
 impl ItemKind {
     /// The kinds shipped in `data/items.ron` (a test proves they parse and
@@ -193,7 +195,8 @@ impl ItemKind {
 /// e.g. `items.ron:12:9: [3].glyph: a weapon is drawn as ')', got '!'`.
 pub fn items_from_ron(text: &str, origin: &str) -> Result<Vec<ItemKind>, ConfigError> {
     let (kinds, _) = parse(text, origin, |kinds: &Vec<ItemKind>, fields, origin| {
-        ItemKind::check_list(kinds).map_err(|p| super::monster::located(p, fields, origin))
+        ItemKind::check_list(kinds)
+            .map_err(|p| crate::sim::kinds::monster::located(p, fields, origin))
     })?;
     Ok(kinds)
 }
@@ -205,6 +208,13 @@ pub struct Item {
     pub kind: u16,
     /// Always an open floor cell (checked on load).
     pub pos: Pos,
+}
+
+/// Whether items of a class share a pack letter under the second rules:
+/// potions and scrolls, which are alike; weapons and armour each keep a
+/// letter of their own.
+pub fn stacks(class: ItemClass) -> bool {
+    matches!(class, ItemClass::Potion(_) | ItemClass::Scroll(_))
 }
 
 #[cfg(test)]
@@ -240,7 +250,7 @@ mod tests {
 
     #[test]
     fn errors_in_the_file_are_located() {
-        let text = include_str!("../../data/items.ron");
+        let text = include_str!("../../../data/items.ron");
         assert_eq!(
             items_from_ron(text, "items.ron").unwrap(),
             ItemKind::defaults()

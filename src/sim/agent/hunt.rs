@@ -15,15 +15,17 @@
 //! the hunt, so a hunt once started goes on until the monster is reached or
 //! moves; a monster that cannot be reached so is left to exploring.
 //!
-//! Sight is symmetric (see [`super::fov`]): the cells that see a monster
+//! Sight is symmetric (see [`fov`](crate::sim::world::fov)): the cells that see a monster
 //! are the cells the monster sees, one field of view from it, so the work
 //! is bounded by the sight disc, (2r+1)^2 cells a monster in sight.
 
 use crate::geom::Pos;
 use crate::level::Level;
 
-use super::explore::step_to;
-use super::{Action, DIRECTIONS, can_step, visible_cells};
+use crate::sim::agent::explore::step_to;
+use crate::sim::vocabulary::Action;
+use crate::sim::world::distance::{DIRECTIONS, can_step};
+use crate::sim::world::fov::visible_cells;
 
 /// The first step toward the nearest of `targets` (monsters the player at
 /// `here` sees within `radius`) by a walk that keeps it in sight at every
@@ -155,7 +157,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
-    use crate::sim::fov::sees;
+    use crate::sim::world::fov::sees;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]

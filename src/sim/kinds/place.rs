@@ -1,13 +1,16 @@
 //! Where a level's monsters and items start: distinct floor cells of
 //! rooms other than the arrival room, drawn from the level's own stream.
 //! Stomp's monsters, Combat's monsters and the items all use this one
-//! drawing, each from its own stream.
+//! drawing, each from its own stream. Also how many monsters a level
+//! starts with and which its vaults draw, which the state's checks read.
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use crate::geom::Pos;
+use crate::config::Config;
+use crate::geom::{Pos, Shape};
 use crate::level::{Level, StairDirection, Tile};
+use crate::vault::{Orientation, Vault, VaultCell};
 
 /// Draws up to `wanted` distinct floor cells of rooms other than the
 /// arrival room from `rng`, calling `take(cell, rng)` for each new cell as
@@ -15,7 +18,7 @@ use crate::level::{Level, StairDirection, Tile};
 /// (Stomp draws each monster's kind so). At most a hundred tries a cell,
 /// each a constant amount of work: cells taken are a bit each, not a
 /// search through those placed.
-pub(super) fn each_free_room_cell(
+pub(in crate::sim) fn each_free_room_cell(
     level: &Level,
     wanted: usize,
     rng: &mut Pcg64,
@@ -50,8 +53,43 @@ pub(super) fn each_free_room_cell(
 }
 
 /// Up to `wanted` such cells, all drawn before anything is put on them.
-pub(super) fn free_room_cells(level: &Level, wanted: usize, rng: &mut Pcg64) -> Vec<Pos> {
+pub(in crate::sim) fn free_room_cells(level: &Level, wanted: usize, rng: &mut Pcg64) -> Vec<Pos> {
     let mut cells = Vec::with_capacity(wanted);
     each_free_room_cell(level, wanted, rng, |p, _| cells.push(p));
     cells
+}
+
+/// How many monsters a level is populated with: a number growing with
+/// depth, up to the configured most.
+pub(crate) fn monsters_wanted(config: &Config, depth: u16) -> usize {
+    let sim = &config.at_depth(depth).simulation;
+    (u32::from(sim.monsters_first_level) + u32::from(sim.monsters_per_depth) * u32::from(depth - 1))
+        .min(u32::from(sim.monsters_max)) as usize
+}
+
+/// The monster letters of the vaults in `level`, with the cells they stand
+/// on, in room order then row by row.
+pub fn vault_monsters(vaults: &[Vault], level: &Level) -> Vec<(char, Pos)> {
+    let mut out = Vec::new();
+    for room in level.rooms() {
+        let Shape::Vault(v) = room.shape else {
+            continue;
+        };
+        let Some(vault) = vaults.get(usize::from(v.vault)) else {
+            continue;
+        };
+        let drawing = vault.drawing().oriented(Orientation {
+            quarter_turns: v.quarter_turns,
+            mirrored: v.mirrored,
+        });
+        for (x, y, cell) in drawing.cells() {
+            let pos = Pos::new(v.bounds.x + x, v.bounds.y + y);
+            if let VaultCell::Monster(glyph) = cell
+                && level.tile(pos) == Tile::Floor
+            {
+                out.push((glyph, pos));
+            }
+        }
+    }
+    out
 }

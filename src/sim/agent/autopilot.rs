@@ -7,7 +7,7 @@
 //! 1. Stomp a monster on an adjacent cell.
 //! 2. With few lives left, step away from monsters in sight that are close.
 //! 3. Walk toward a monster in sight, by a walk that keeps it in sight
-//!    (see [`super::hunt`]); one that cannot be reached so is left alone.
+//!    (see [`hunt`](crate::sim::agent::hunt)); one that cannot be reached so is left alone.
 //! 4. Walk toward the nearest frontier: a seen open cell next to an unseen
 //!    cell.
 //! 5. With the level explored: under the KillAll goal, hunt the monsters
@@ -20,10 +20,12 @@
 
 use crate::geom::Pos;
 
-use super::explore::{Plan, explore_then_stairs, first_step, frontier_of, step_to};
-use super::hunt::hunt_step;
-use super::{Action, DIRECTIONS, Event, LazyWalk, Outcome, Run, can_step};
 use crate::generate::GenerateError;
+use crate::sim::agent::explore::{Plan, explore_then_stairs, first_step, frontier_of, step_to};
+use crate::sim::agent::hunt::hunt_step;
+use crate::sim::state::Run;
+use crate::sim::vocabulary::{Action, Event, Outcome};
+use crate::sim::world::distance::{DIRECTIONS, LazyWalk, can_step};
 
 /// The autopilot's next action.
 pub fn autopilot(run: &mut Run) -> Action {
@@ -34,7 +36,7 @@ pub fn autopilot(run: &mut Run) -> Action {
 pub fn decide(run: &mut Run) -> (Action, Plan) {
     let mut map = run.take_walk();
     let decision = if run.combat().is_some() {
-        super::autopilot_combat::decide_combat(run, &mut map)
+        crate::sim::agent::autopilot_combat::decide_combat(run, &mut map)
     } else {
         decide_stomp(run, &mut map)
     };
@@ -120,7 +122,7 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
 /// there.
 pub fn fetch_step(run: &mut Run) -> Option<Action> {
     let mut map = run.take_walk();
-    let step = super::autopilot_combat::fetch(run, &mut map);
+    let step = crate::sim::agent::autopilot_combat::fetch(run, &mut map);
     run.put_walk(map);
     step
 }

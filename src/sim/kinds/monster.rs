@@ -2,10 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::table::{Depths, KindProblem, Placed, check_description, check_kinds, check_placed};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, FieldIndex, Location, parse};
+use crate::sim::kinds::table::{
+    Depths, KindProblem, Placed, check_description, check_kinds, check_placed,
+};
 
 /// A behaviour a kind of monster may have.
 ///
@@ -125,7 +127,7 @@ impl Placed for MonsterKind {
 }
 
 /// The shipped list, `data/monsters.ron`, built into the program.
-const DEFAULT_MONSTERS: &str = include_str!("../../data/monsters.ron");
+const DEFAULT_MONSTERS: &str = include_str!("../../../data/monsters.ron");
 
 impl MonsterKind {
     /// Whether the kind has the trait `t`.
@@ -305,7 +307,7 @@ mod monster_file {
 
     #[test]
     fn data_monsters_ron_matches_the_built_in_kinds() {
-        let text = include_str!("../../data/monsters.ron");
+        let text = include_str!("../../../data/monsters.ron");
         assert_eq!(
             monsters_from_ron(text, "data/monsters.ron").unwrap(),
             MonsterKind::defaults()

@@ -5,8 +5,11 @@
 use crate::grid_search::{Bfs, Moves, Visit, neighbours};
 use crate::level::{StairDirection, Tile};
 
-use super::distance::WalkerSteps;
-use super::{Action, DIRECTIONS, Run, can_step, explore_step};
+use crate::sim::agent::autopilot::explore_step;
+use crate::sim::state::Run;
+use crate::sim::vocabulary::Action;
+use crate::sim::world::distance::WalkerSteps;
+use crate::sim::world::distance::{DIRECTIONS, can_step};
 
 /// The next step of travel toward the nearest known staircase going
 /// `direction`, walking only cells the player has seen; exploring when

@@ -6,7 +6,9 @@ use crate::config::Goal;
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
 
-use super::{Action, DIRECTIONS, DistanceMap, LazyWalk, LevelState, Run};
+use crate::sim::state::{LevelState, Run};
+use crate::sim::vocabulary::Action;
+use crate::sim::world::distance::{DIRECTIONS, DistanceMap, LazyWalk};
 
 /// Why the autopilot chose its action: the viewer's auto-explore keeps
 /// going only while the reason is one a player would delegate.

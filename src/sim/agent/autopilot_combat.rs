@@ -1,0 +1,335 @@
+//! The autopilot under the Combat rules: it plays the whole game by what
+//! the player knows (cells seen, monsters in sight, items seen).
+//!
+//! In order of priority:
+//! 1. Low on hit points with danger near: drink the best healing potion.
+//! 2. A monster adjacent: fight it when the fight is likely won (the
+//!    expected damage taken while killing it is well below the hit points
+//!    left); otherwise read teleportation, or drink healing, or step away
+//!    from it when a step gains distance, and fight as a last resort.
+//! 3. Drink potions of vigour when nothing is near; equip a better weapon
+//!    or armour from the pack.
+//! 4. Pick up what lies here (not gear worse than what is worn).
+//! 5. Read magic mapping on a level not yet explored.
+//! 6. Hurt with nothing in sight: rest.
+//! 7. Hunt a monster in sight when healthy, by a walk that keeps it in
+//!    sight (see [`hunt`](crate::sim::agent::hunt)); hurt with monsters in sight, wait for
+//!    them, regenerating.
+//! 8. Walk to an item seen and wanted.
+//! 9. Explore the nearest frontier; then take the stairs (down under
+//!    ReachBottom; under KillAll as the Stomp autopilot does).
+//!
+//! Ties are broken by cell index or slot order, so it is deterministic.
+
+use crate::config::CombatConfig;
+use crate::geom::Pos;
+
+use crate::sim::agent::explore::{
+    Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to,
+};
+use crate::sim::agent::hunt::hunt_step;
+use crate::sim::kinds::item::{ItemClass, PotionEffect, ScrollEffect, stacks};
+use crate::sim::rules::odds::{HitOdds, expected_damage};
+use crate::sim::state::Run;
+use crate::sim::state::hero::CombatState;
+use crate::sim::vocabulary::Action;
+use crate::sim::world::distance::{LazyWalk, can_step};
+
+/// How a carried or floor item rates for the autopilot: higher is better
+/// gear; `None` for items that are not gear.
+fn gear_value(class: &ItemClass) -> Option<(u8, u32)> {
+    match class {
+        ItemClass::Weapon { damage } => Some((0, damage.mean_x2())),
+        ItemClass::Armour { protection } => Some((1, u32::from(*protection))),
+        _ => None,
+    }
+}
+
+/// Whether gear of `class` beats what is wielded or worn in its place.
+fn better_than_worn(run: &Run, class: &ItemClass) -> bool {
+    let Some(combat) = run.combat() else {
+        return false;
+    };
+    let worn = |k: Option<u16>| {
+        k.and_then(|k| gear_value(&combat.kind(k).class))
+            .map_or(0, |v| v.1)
+    };
+    match gear_value(class) {
+        Some((0, v)) => v > worn(combat.hero.weapon),
+        Some((_, v)) => v > worn(combat.hero.armour),
+        None => false,
+    }
+}
+
+/// Whether the autopilot takes an item of this kind: anything but gear no
+/// better than what is worn.
+fn wanted(run: &Run, kind: u16) -> bool {
+    run.combat().is_some_and(|combat| {
+        let class = &combat.kind(kind).class;
+        gear_value(class).is_none() || better_than_worn(run, class)
+    })
+}
+
+/// Whether the pack has a letter for an item of this kind (or, under
+/// rules that stack, a stack it joins).
+fn room_for(run: &Run, kind: u16) -> bool {
+    run.combat().is_some_and(|combat| {
+        let keep_letters = run.config().revisions.rules >= 2;
+        let stacks = keep_letters && stacks(combat.kind(kind).class);
+        combat
+            .hero
+            .pack
+            .room_for(kind, stacks, keep_letters)
+            .is_some()
+    })
+}
+
+/// Picking up the top item here, if it is wanted and the pack has room.
+fn pick_up_here(run: &Run) -> Option<Action> {
+    let &top = run.items_here().first()?;
+    (wanted(run, top) && room_for(run, top)).then_some(Action::PickUp)
+}
+
+/// The first step toward the nearest item seen and wanted that the pack
+/// has room for, if one can be walked to.
+fn walk_to_item(run: &Run, map: &mut LazyWalk) -> Option<Action> {
+    let here = run.player().pos;
+    let state = run.current();
+    let level = &state.level;
+    let item = nearest(
+        map,
+        level,
+        run.floor()?
+            .items
+            .iter()
+            .filter(|i| state.has_seen(i.pos) && wanted(run, i.kind) && room_for(run, i.kind))
+            .map(|i| i.pos)
+            .filter(|&p| p != here),
+    )?;
+    Some(first_step(map, level, here, item))
+}
+
+/// What auto-explore fetches whatever the autopilot would rather do first
+/// (wield, rest, drink): the item here if wanted, else a step toward the
+/// nearest one seen and wanted. `None` when nothing is left worth taking,
+/// and always under the Stomp rules, which have no items.
+pub(super) fn fetch(run: &Run, map: &mut LazyWalk) -> Option<Action> {
+    pick_up_here(run).or_else(|| walk_to_item(run, map))
+}
+
+/// The Combat autopilot's choice: the first of the priorities in this
+/// file's comment that has something to do.
+pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
+    let s = Situation::of(run);
+    s.heal_in_danger()
+        .or_else(|| s.fight_or_get_away())
+        .or_else(|| s.drink_vigour())
+        .or_else(|| s.better_gear())
+        .or_else(|| pick_up_here(run).map(|action| (action, Plan::Loot)))
+        .or_else(|| s.map_the_level(map))
+        .or_else(|| s.rest_alone())
+        .or_else(|| s.hunt_or_wait())
+        .or_else(|| walk_to_item(run, map).map(|action| (action, Plan::Loot)))
+        .unwrap_or_else(|| explore_then_stairs(run, map))
+}
+
+/// A monster in sight as the autopilot weighs it.
+struct Seen {
+    pos: Pos,
+    /// Expected damage it deals a player turn.
+    threat: f64,
+    /// Player turns to kill it.
+    turns_to_kill: f64,
+}
+
+/// What the Combat autopilot knows when it chooses: the player's state,
+/// the monsters in sight and the pack's useful potions.
+struct Situation<'a> {
+    run: &'a Run,
+    here: Pos,
+    combat: &'a CombatState,
+    cfg: &'a CombatConfig,
+    hp: u32,
+    max: u32,
+    seen: Vec<Seen>,
+    /// Monsters in sight on a cell next to the player that a step reaches.
+    adjacent: Vec<usize>,
+    /// The threat of monsters within two cells.
+    near_threat: f64,
+    /// The pack's best healing potion.
+    healing: Option<(u8, u32)>,
+}
+
+impl<'a> Situation<'a> {
+    fn of(run: &'a Run) -> Situation<'a> {
+        let here = run.player().pos;
+        let combat = run.combat().expect("a Combat run");
+        let cfg = &run.config().simulation.combat;
+        let odds = HitOdds::of(cfg);
+        let armour = combat.armour(run.turn());
+        let weapon = combat.weapon_dice(cfg.unarmed);
+        let player_speed = f64::from(run.config().simulation.player_speed);
+        let state = run.current();
+        let level = &state.level;
+        let seen: Vec<Seen> = state
+            .monsters
+            .iter()
+            .filter(|m| run.sees(m.pos))
+            .map(|m| {
+                let kind = &run.kinds()[usize::from(m.kind)];
+                let hp_left = run.monster_hp(m).map_or(1, |(h, _)| h);
+                let per_turn = expected_damage(&odds, armour, &kind.damage) * f64::from(kind.speed)
+                    / player_speed;
+                let mine = expected_damage(&odds, kind.armour, &weapon);
+                Seen {
+                    pos: m.pos,
+                    threat: per_turn,
+                    turns_to_kill: f64::from(hp_left) / mine.max(0.1),
+                }
+            })
+            .collect();
+        let adjacent = (0..seen.len())
+            .filter(|&i| {
+                seen[i].pos.chebyshev(here) == 1 && can_step(level, here, seen[i].pos, false)
+            })
+            .collect();
+        let near_threat = seen
+            .iter()
+            .filter(|s| s.pos.chebyshev(here) <= 2)
+            .map(|s| s.threat)
+            .sum();
+        let mut situation = Situation {
+            run,
+            here,
+            combat,
+            cfg,
+            hp: u32::from(run.hp()),
+            max: u32::from(run.max_hp()).max(1),
+            seen,
+            adjacent,
+            near_threat,
+            healing: None,
+        };
+        situation.healing = situation.slot_of(&|c| match c {
+            ItemClass::Potion(PotionEffect::Healing(d)) => Some(d.mean_x2()),
+            _ => None,
+        });
+        situation
+    }
+
+    /// The pack slot whose item `want` values most (the first on ties).
+    fn slot_of(&self, want: &dyn Fn(&ItemClass) -> Option<u32>) -> Option<(u8, u32)> {
+        self.combat
+            .hero
+            .pack
+            .lines()
+            .filter_map(|(i, l)| want(&self.combat.kind(l.kind).class).map(|v| (i as u8, v)))
+            .max_by_key(|&(i, v)| (v, std::cmp::Reverse(i)))
+    }
+
+    /// A scroll of `effect` in the pack.
+    fn scroll(&self, effect: ScrollEffect) -> Option<(u8, u32)> {
+        self.slot_of(&|c| match c {
+            ItemClass::Scroll(e) if *e == effect => Some(1),
+            _ => None,
+        })
+    }
+
+    /// Priority 1: Drink healing when low and in danger (or very low).
+    fn heal_in_danger(&self) -> Option<(Action, Plan)> {
+        let low = self.hp * 100 < self.max * u32::from(self.cfg.cautious_below);
+        let (slot, _) = self.healing?;
+        ((low && !self.seen.is_empty()) || self.hp * 100 < self.max * 20)
+            .then_some((Action::Quaff { slot }, Plan::Heal))
+    }
+
+    /// Priority 2: With a monster adjacent: fight the quickest to kill when the
+    /// fight is likely won; else read teleportation, drink healing when
+    /// below half, or stoneskin or vigour; and fight as a last resort.
+    fn fight_or_get_away(&self) -> Option<(Action, Plan)> {
+        let level = &self.run.current().level;
+        let target = self
+            .adjacent
+            .iter()
+            .map(|&i| &self.seen[i])
+            .min_by(|a, b| {
+                a.turns_to_kill
+                    .total_cmp(&b.turns_to_kill)
+                    .then(level.index(a.pos).cmp(&level.index(b.pos)))
+            })?;
+        let fight = (step_to(self.here, target.pos), Plan::Fight);
+        let expected_loss = self.near_threat * target.turns_to_kill.max(1.0);
+        if expected_loss < f64::from(self.hp) * 0.7 {
+            return Some(fight);
+        }
+        if let Some((slot, _)) = self.scroll(ScrollEffect::Teleportation) {
+            return Some((Action::Read { slot }, Plan::Flee));
+        }
+        if let Some((slot, _)) = self.healing
+            && self.hp * 2 < self.max
+        {
+            return Some((Action::Quaff { slot }, Plan::Heal));
+        }
+        if let Some((slot, _)) = self.slot_of(&|c| match c {
+            ItemClass::Potion(PotionEffect::Stoneskin { .. }) => Some(1),
+            ItemClass::Potion(PotionEffect::Vigour(_)) => Some(2),
+            _ => None,
+        }) && self.combat.hero.stoneskin == 0
+        {
+            return Some((Action::Quaff { slot }, Plan::Heal));
+        }
+        Some(fight)
+    }
+
+    /// Priority 3: Potions of vigour are for good: drink them when nothing is near.
+    fn drink_vigour(&self) -> Option<(Action, Plan)> {
+        if self.near_threat != 0.0 {
+            return None;
+        }
+        let (slot, _) = self.slot_of(&|c| match c {
+            ItemClass::Potion(PotionEffect::Vigour(n)) => Some(u32::from(*n)),
+            _ => None,
+        })?;
+        Some((Action::Quaff { slot }, Plan::Heal))
+    }
+
+    /// Priority 3: Better gear from the pack.
+    fn better_gear(&self) -> Option<(Action, Plan)> {
+        let (slot, _) = self
+            .combat
+            .hero
+            .pack
+            .lines()
+            .find(|(_, l)| better_than_worn(self.run, &self.combat.kind(l.kind).class))?;
+        Some((Action::Wield { slot: slot as u8 }, Plan::Equip))
+    }
+
+    /// Priority 5: Magic mapping on a level with something left to see.
+    fn map_the_level(&self, map: &mut LazyWalk) -> Option<(Action, Plan)> {
+        if !self.seen.is_empty() {
+            return None;
+        }
+        let (slot, _) = self.scroll(ScrollEffect::MagicMapping)?;
+        frontier_of(self.run, map)?;
+        Some((Action::Read { slot }, Plan::Read))
+    }
+
+    /// Priority 6: Rest when hurt and alone.
+    fn rest_alone(&self) -> Option<(Action, Plan)> {
+        (self.seen.is_empty() && self.cfg.regen_every > 0 && self.hp * 100 < self.max * 70)
+            .then_some((Action::Wait, Plan::Rest))
+    }
+
+    /// Priority 7: Hunt what it sees when healthy, keeping it in sight (what cannot
+    /// be reached so is left to exploring); hurt, with monsters about, let
+    /// them come, regenerating until healthy enough to hunt or explore.
+    fn hunt_or_wait(&self) -> Option<(Action, Plan)> {
+        if self.hp * 100 >= self.max * 60 {
+            let radius = self.run.config().simulation.sight_radius;
+            let level = &self.run.current().level;
+            let (step, _) = hunt_step(level, self.here, radius, self.seen.iter().map(|s| s.pos))?;
+            return Some((step, Plan::Hunt));
+        }
+        (!self.seen.is_empty() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))
+    }
+}

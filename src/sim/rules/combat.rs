@@ -1,0 +1,227 @@
+//! Combat's rules (the game of seed 004): attacks both ways, losing a
+//! life and waking by the stairs, regeneration and the end of stoneskin,
+//! experience and the hit points it brings. The numbers come from
+//! [`odds`](crate::sim::rules::odds); this file moves the state.
+
+use crate::geom::Pos;
+use crate::level::StairDirection;
+use crate::sim::kinds::monster::Monster;
+use crate::sim::rules::odds::{HitOdds, Strike, attack, experience_level, max_hp, regenerate};
+use crate::sim::state::Run;
+use crate::sim::vocabulary::{Event, Outcome};
+use crate::sim::world::distance::{DIRECTIONS, can_step};
+use crate::words::wound_word;
+
+impl Run {
+    fn odds(&self) -> HitOdds {
+        HitOdds::of(&self.config.simulation.combat)
+    }
+
+    /// The player's experience level (1 under Stomp).
+    pub fn experience_level(&self) -> u16 {
+        let c = &self.config.simulation.combat;
+        self.combat().map_or(1, |s| {
+            experience_level(s.hero.xp, c.first_level_xp, c.max_level)
+        })
+    }
+
+    /// The player's maximum hit points (0 under Stomp).
+    pub fn max_hp(&self) -> u16 {
+        let c = &self.config.simulation.combat;
+        self.combat().map_or(0, |s| {
+            max_hp(
+                c.player_hp,
+                c.hp_per_level,
+                self.experience_level(),
+                s.hero.vigour,
+            )
+        })
+    }
+
+    /// The player's hit points (0 under Stomp).
+    pub fn hp(&self) -> u16 {
+        self.combat().map_or(0, |s| s.hero.hp)
+    }
+
+    /// A monster's hit points and maximum, by its id on the current level.
+    pub fn monster_hp(&self, m: &Monster) -> Option<(u16, u16)> {
+        let floor = self.floor()?;
+        let i = m.id as usize;
+        Some((*floor.monster_hp.get(i)?, *floor.monster_max_hp.get(i)?))
+    }
+
+    pub(in crate::sim) fn player_attacks(&mut self, m: usize, events: &mut Vec<Event>) {
+        let monster = self.current().monsters[m].clone();
+        let kind = self.state.kinds[usize::from(monster.kind)].clone();
+        let dice = self
+            .combat()
+            .expect("a Combat run")
+            .weapon_dice(self.config.simulation.combat.unarmed);
+        let odds = self.odds();
+        let strike = attack(&mut self.state.rng, &odds, kind.armour, &dice);
+        let id = monster.id as usize;
+        match strike {
+            Strike::Miss => {
+                self.say(format!("You miss the {}.", kind.name));
+                events.push(Event::Attacked {
+                    by_player: true,
+                    kind: kind.name,
+                    damage: None,
+                });
+            }
+            Strike::Hit(damage) => {
+                let floor = self.floor_mut();
+                let hp = floor.monster_hp[id].saturating_sub(damage);
+                floor.monster_hp[id] = hp;
+                let max = floor.monster_max_hp[id];
+                events.push(Event::Attacked {
+                    by_player: true,
+                    kind: kind.name.clone(),
+                    damage: Some(damage),
+                });
+                if hp == 0 {
+                    self.current_mut().monsters.remove(m);
+                    self.state.killed += 1;
+                    let level_before = self.experience_level();
+                    let max_before = self.max_hp();
+                    let state = self.combat_state_mut();
+                    state.kills[usize::from(monster.kind)] += 1;
+                    state.hero.xp = state.hero.xp.saturating_add(u32::from(max));
+                    self.say(format!("You hit the {} for {damage}; it dies.", kind.name));
+                    events.push(Event::Killed { kind: kind.name });
+                    let level = self.experience_level();
+                    if level > level_before {
+                        let gain = self.max_hp().saturating_sub(max_before);
+                        let hero = &mut self.combat_state_mut().hero;
+                        hero.hp = hero.hp.saturating_add(gain);
+                        self.say(format!("You reach experience level {level}."));
+                    }
+                } else {
+                    self.say(format!(
+                        "You hit the {} for {damage} ({}).",
+                        kind.name,
+                        wound_word(hp, max)
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The monster at index `i` attacks the player.
+    pub(in crate::sim) fn monster_attacks(&mut self, i: usize, events: &mut Vec<Event>) {
+        let monster = self.current().monsters[i].clone();
+        let kind = self.state.kinds[usize::from(monster.kind)].clone();
+        let armour = self.combat().expect("a Combat run").armour(self.state.turn);
+        let odds = self.odds();
+        match attack(&mut self.state.rng, &odds, armour, &kind.damage) {
+            Strike::Miss => {
+                self.say(format!("The {} misses you.", kind.name));
+                events.push(Event::Attacked {
+                    by_player: false,
+                    kind: kind.name,
+                    damage: None,
+                });
+            }
+            Strike::Hit(damage) => {
+                let hero = &mut self.combat_state_mut().hero;
+                hero.hp = hero.hp.saturating_sub(damage);
+                let hp = hero.hp;
+                events.push(Event::Attacked {
+                    by_player: false,
+                    kind: kind.name.clone(),
+                    damage: Some(damage),
+                });
+                if hp > 0 {
+                    self.say(format!("The {} hits you for {damage}.", kind.name));
+                } else {
+                    self.say(format!("The {} hits you for {damage}.", kind.name));
+                    self.lose_life(&kind.name, events);
+                }
+            }
+        }
+    }
+
+    /// At 0 hit points: a life goes; with lives left the player wakes on
+    /// the level's up staircase (or nearest free cell to it) with full
+    /// hit points.
+    fn lose_life(&mut self, cause: &str, events: &mut Vec<Event>) {
+        self.state.player.lives = self.state.player.lives.saturating_sub(1);
+        let lives = self.state.player.lives;
+        events.push(Event::Slain {
+            kind: cause.to_string(),
+            lives,
+        });
+        if lives == 0 {
+            self.combat_state_mut().cause = Some(cause.to_string());
+            self.state.outcome = Outcome::Lost;
+            self.say(format!("The {cause} kills you."));
+            self.say("You die.".into());
+            events.push(Event::Lost);
+            return;
+        }
+        let max = self.max_hp();
+        self.combat_state_mut().hero.hp = max;
+        let level = &self.current().level;
+        let stairs = level
+            .stairs_going(StairDirection::Up)
+            .next()
+            .map(|s| s.pos)
+            .unwrap_or_else(|| level.room_cell(0));
+        let wake = self.free_cell_near(stairs);
+        self.state.player.pos = wake;
+        // Rules 2 count lives in English; rules 1 said "1 lives left",
+        // and a replay of a run made under them must say it again.
+        let left = match self.config.revisions.rules {
+            1 => format!("{lives} lives"),
+            _ => crate::words::count(lives, "life", "lives"),
+        };
+        self.say(format!(
+            "The {cause} strikes you down; you wake by the stairs ({left} left)."
+        ));
+        events.push(Event::Moved { to: wake });
+        self.refresh();
+    }
+
+    /// The walkable cell nearest `from` (breadth-first, king moves) that no
+    /// monster stands on: `from` itself when free.
+    fn free_cell_near(&self, from: Pos) -> Pos {
+        let state = self.current();
+        let level = &state.level;
+        let mut seen = vec![false; level.tiles().len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        seen[level.index(from)] = true;
+        while let Some(p) = queue.pop_front() {
+            if state.monster_at(p).is_none() {
+                return p;
+            }
+            for (dx, dy) in DIRECTIONS {
+                let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                if !level.in_bounds(x, y) {
+                    continue;
+                }
+                let n = Pos::new(x as u16, y as u16);
+                if !seen[level.index(n)] && can_step(level, p, n, false) {
+                    seen[level.index(n)] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        from
+    }
+
+    /// Regeneration and the end of stoneskin, once a player turn.
+    pub(in crate::sim) fn combat_turn_passes(&mut self) {
+        let every = self.config.simulation.combat.regen_every;
+        let max = self.max_hp();
+        let turn = self.state.turn;
+        let Some(state) = self.combat_mut() else {
+            return;
+        };
+        state.hero.hp = regenerate(state.hero.hp, max, turn, every);
+        if state.hero.stoneskin > 0 && turn >= state.hero.stoneskin_until {
+            state.hero.stoneskin = 0;
+            state.hero.stoneskin_until = 0;
+            self.say("Your skin softens again.".into());
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! What a run read from outside must satisfy before it is played: one
+//! function a promise, in the order their errors are reported, so a save
+//! that passes can be played without a panic or a runaway loop. Only the
+//! state is read; nothing here knows how a turn is played.
+
+use crate::geom::Shape;
+use crate::level::{Level, StairDirection};
+use crate::sim::clock::{MAX_TURNS, interval};
+use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
+use crate::sim::kinds::monster::MonsterKind;
+use crate::sim::kinds::place::{monsters_wanted, vault_monsters};
+use crate::sim::state::{LOG_LINES, Run};
+use crate::sim::vocabulary::Outcome;
+use crate::vault::{Orientation, Vault};
+
+impl Run {
+    /// Checks a run read from outside (a save file) before it is used, so
+    /// that a run that passes can be played without a panic or a runaway
+    /// loop: everything the rules index by is in range, every level keeps
+    /// the generator's promises for its depth (stair counts, so linked
+    /// stairs exist on both sides), and every counter is what play could
+    /// have made (tick counters, turns, kills, lives, the log). Returns
+    /// what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        self.check_files()?;
+        self.check_stack()?;
+        self.check_counters()?;
+        self.check_levels()?;
+        self.check_player()?;
+        if self.config.simulation.is_combat() != self.state.combat.is_some() {
+            return Err("the rules and the run's Combat state disagree".into());
+        }
+        self.check_combat()
+    }
+
+    /// The config, the monster kinds and the vaults pass the checks their
+    /// files do.
+    fn check_files(&self) -> Result<(), String> {
+        self.config
+            .validate()
+            .map_err(|p| format!("config: {}: {}", p.field, p.message))?;
+        MonsterKind::check_list(&self.state.kinds).map_err(|p| match p.index {
+            Some(i) => format!("monster kind {i}: {}: {}", p.field, p.message),
+            None => format!("monster kinds: {}", p.message),
+        })?;
+        Vault::check_list(&self.vaults)?;
+        Ok(())
+    }
+
+    /// One slot a level of the stack, and the player on one of them.
+    fn check_stack(&self) -> Result<(), String> {
+        if self.state.levels.len() != usize::from(self.config.levels) {
+            return Err(format!(
+                "{} level slots for {} levels",
+                self.state.levels.len(),
+                self.config.levels
+            ));
+        }
+        let p = &self.state.player;
+        if p.depth == 0 || p.depth > self.config.levels {
+            return Err(format!(
+                "the player is on depth {}, outside the stack",
+                p.depth
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every counter is what play could have made: the turn, the player's
+    /// ticks, the recording's length, the lives, the log.
+    fn check_counters(&self) -> Result<(), String> {
+        let p = &self.state.player;
+        // Ticks: the player moves every `interval` ticks from tick 0, so its
+        // next tick is fixed by the turn; turns stop at MAX_TURNS, so no
+        // counter can overflow.
+        if self.state.turn > MAX_TURNS {
+            return Err(format!(
+                "turn {} is past the last turn {}",
+                self.state.turn,
+                crate::words::number(MAX_TURNS)
+            ));
+        }
+        let player_interval = interval(self.config.simulation.player_speed);
+        if p.next != self.state.turn * player_interval {
+            return Err(format!(
+                "the player's next tick {} does not follow from turn {}",
+                p.next, self.state.turn
+            ));
+        }
+        // Every action the run carried out took one turn, and it recorded
+        // each of them.
+        if let Some(recording) = &self.recording
+            && recording.len() != self.state.turn
+        {
+            return Err(format!(
+                "a recording of {} actions for a run at turn {}",
+                recording.len(),
+                self.state.turn
+            ));
+        }
+        let lives = self.config.simulation.lives;
+        if p.lives > lives || (p.lives == 0) != (self.state.outcome == Outcome::Lost) {
+            return Err(format!(
+                "{} lives of {lives} for a run that is {}",
+                p.lives, self.state.outcome
+            ));
+        }
+        if self.state.log.len() > LOG_LINES
+            || self
+                .state
+                .log
+                .iter()
+                .any(|l| l.chars().any(char::is_control))
+        {
+            return Err("the message log is too long or holds control characters".into());
+        }
+        Ok(())
+    }
+
+    /// Every level visited is of the config's size and layout at its depth,
+    /// with its fog of war, and monsters on its floor of known kinds, in
+    /// step with the player and no more than were placed.
+    fn check_levels(&self) -> Result<(), String> {
+        let p = &self.state.player;
+        // Monsters are only ever made when a level is first visited, so the
+        // kills and the survivors together are at most what was placed.
+        let mut placed = 0u64;
+        let mut alive = 0u64;
+        let slowest = interval(5);
+        for (i, state) in self.state.levels.iter().enumerate() {
+            let Some(state) = state else { continue };
+            let depth = i as u16 + 1;
+            let level = &state.level;
+            let at = |what: String| format!("depth {depth}: {what}");
+            if level.depth() != depth
+                || level.width() != self.config.width
+                || level.height() != self.config.height
+            {
+                return Err(format!(
+                    "level slot {depth} holds a {}x{} level of depth {}",
+                    level.width(),
+                    level.height(),
+                    level.depth()
+                ));
+            }
+            self.check_layout(level).map_err(at)?;
+            let cells = usize::from(level.width()) * usize::from(level.height());
+            if state.seen.len() != cells.div_ceil(64) {
+                return Err(at("fog of war of the wrong size".into()));
+            }
+            // The level's share, and one for each monster its vaults draw.
+            let wanted =
+                monsters_wanted(&self.config, depth) + vault_monsters(&self.vaults, level).len();
+            placed += wanted as u64;
+            alive += state.monsters.len() as u64;
+            if state.monsters.len() > wanted {
+                return Err(at(format!(
+                    "{} monsters where at most {wanted} are placed",
+                    state.monsters.len()
+                )));
+            }
+            let current = depth == p.depth && self.state.outcome == Outcome::Playing;
+            for (k, m) in state.monsters.iter().enumerate() {
+                let inside = m.pos.x < level.width() && m.pos.y < level.height();
+                if !inside
+                    || !level.tile(m.pos).is_walkable()
+                    || usize::from(m.kind) >= self.state.kinds.len()
+                    || m.id as usize >= wanted
+                {
+                    return Err(at(format!(
+                        "monster {k} is off the floor, of no known kind or numbered {}",
+                        m.id
+                    )));
+                }
+                if let Some(memory) = m.memory
+                    && (memory.x >= level.width()
+                        || memory.y >= level.height()
+                        || !level.tile(memory).is_walkable())
+                {
+                    return Err(at(format!("monster {k} remembers a cell off the floor")));
+                }
+                // No monster is more than one move ahead of the player; on
+                // the player's level none is behind either (each step lets
+                // them catch up), so a step's monster loop stays short.
+                let ahead = m.next > p.next.saturating_add(slowest);
+                let behind = current && m.next < p.next;
+                if ahead || behind {
+                    return Err(at(format!(
+                        "monster {k}'s next tick {} is out of step with the player's {}",
+                        m.next, p.next
+                    )));
+                }
+                if state.monsters[..k]
+                    .iter()
+                    .any(|o| o.pos == m.pos || o.id == m.id)
+                {
+                    return Err(at("two monsters share a cell or an id".into()));
+                }
+            }
+        }
+        if u64::from(self.state.killed) + alive > placed {
+            return Err(format!(
+                "{} monsters killed and {alive} alive, but only {placed} were ever placed",
+                self.state.killed
+            ));
+        }
+        Ok(())
+    }
+
+    /// The player stands on open floor of a stored level, under no monster.
+    fn check_player(&self) -> Result<(), String> {
+        let p = &self.state.player;
+        let Some(state) = self.level_state(p.depth) else {
+            return Err(format!(
+                "the player is on depth {}, which is not stored",
+                p.depth
+            ));
+        };
+        let level = &state.level;
+        if p.pos.x >= level.width() || p.pos.y >= level.height() || !level.tile(p.pos).is_walkable()
+        {
+            return Err("the player stands outside the open floor".into());
+        }
+        if state.monster_at(p.pos).is_some() {
+            return Err("a monster stands on the player".into());
+        }
+        Ok(())
+    }
+
+    /// A level's rooms, doors and stairs as the config makes them at its
+    /// depth: so many rooms, so many doors a room at most, and exactly the
+    /// stairs each way that link it to its neighbours (the k-th down
+    /// staircase leads to the k-th up staircase below).
+    fn check_layout(&self, level: &Level) -> Result<(), String> {
+        let rooms = &self.config.at_depth(level.depth()).rooms;
+        let count = level.rooms().len();
+        if count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max) {
+            return Err(format!(
+                "{count} rooms, where the config makes {} to {}",
+                rooms.count.min, rooms.count.max
+            ));
+        }
+        if let Some(i) = level
+            .rooms()
+            .iter()
+            .position(|r| r.doors.len() > usize::from(rooms.max_doors))
+        {
+            return Err(format!("room {i} has more than {} doors", rooms.max_doors));
+        }
+        // A vault room must be one of the run's vaults, laid down in a way
+        // it allows, filling its box.
+        for (i, room) in level.rooms().iter().enumerate() {
+            let Shape::Vault(v) = room.shape else {
+                continue;
+            };
+            let Some(vault) = self.vaults.get(usize::from(v.vault)) else {
+                return Err(format!(
+                    "room {i} is vault {}, which the run has not",
+                    v.vault
+                ));
+            };
+            let allowed = v.quarter_turns < 4
+                && (v.quarter_turns == 0 || vault.rotate)
+                && (!v.mirrored || vault.mirror);
+            let d = vault.drawing().oriented(Orientation {
+                quarter_turns: v.quarter_turns,
+                mirrored: v.mirrored,
+            });
+            if !allowed || (d.width(), d.height()) != (v.bounds.width, v.bounds.height) {
+                return Err(format!(
+                    "room {i} is vault {:?} laid down in a way it does not allow or does not fit",
+                    vault.name
+                ));
+            }
+        }
+        let (up, down) = self.config.stair_counts(level.depth());
+        let have = (
+            level.stairs_going(StairDirection::Up).count(),
+            level.stairs_going(StairDirection::Down).count(),
+        );
+        if have != (up, down) {
+            return Err(format!(
+                "{} up and {} down stairs, where the config makes {up} and {down}",
+                have.0, have.1
+            ));
+        }
+        Ok(())
+    }
+
+    /// The Combat part of [`Run::validate`]: item kinds that pass their
+    /// checks, one floor and one kill count per slot and kind, hit points
+    /// within their maxima, every monster's hit points recorded, items on
+    /// open floor and of known kinds, equipment of the right class, a pack
+    /// within its slots.
+    fn check_combat(&self) -> Result<(), String> {
+        let Some(state) = &self.state.combat else {
+            return Ok(());
+        };
+        ItemKind::check_list(&state.items).map_err(|p| match p.index {
+            Some(i) => format!("item kind {i}: {}: {}", p.field, p.message),
+            None => format!("item kinds: {}", p.message),
+        })?;
+        for (i, k) in self.state.kinds.iter().enumerate() {
+            if k.hp.max() == 0 || k.hp.max() > 10_000 {
+                return Err(format!("monster kind {i} rolls no usable hit points"));
+            }
+        }
+        if state.floors.len() != self.state.levels.len()
+            || state.kills.len() != self.state.kinds.len()
+        {
+            return Err("Combat state of the wrong size".into());
+        }
+        if u64::from(self.state.killed) != state.kills.iter().map(|&k| u64::from(k)).sum::<u64>() {
+            return Err("kills by kind do not add up to the kills".into());
+        }
+        let hero = &state.hero;
+        let known = |k: u16| usize::from(k) < state.items.len();
+        // A pack of more than 26 letters, or with a misplaced mark, does
+        // not decode; here its kinds, and stacks only where rules 2 make
+        // them (potions and scrolls).
+        if !hero.pack.lines().all(|(_, l)| known(l.kind)) {
+            return Err("the pack holds unknown items".into());
+        }
+        let keep_letters = self.config.revisions.rules >= 2;
+        if hero
+            .pack
+            .lines()
+            .any(|(_, l)| l.count > 1 && !(keep_letters && stacks(state.kind(l.kind).class)))
+            || (!keep_letters && hero.pack.lines().enumerate().any(|(n, (i, _))| n != i))
+        {
+            return Err("the pack holds a stack or a gap its rules do not make".into());
+        }
+        if !hero
+            .weapon
+            .is_none_or(|k| known(k) && matches!(state.kind(k).class, ItemClass::Weapon { .. }))
+            || !hero
+                .armour
+                .is_none_or(|k| known(k) && matches!(state.kind(k).class, ItemClass::Armour { .. }))
+        {
+            return Err("the player wields or wears something that is no weapon or armour".into());
+        }
+        if hero.stoneskin > 100 {
+            return Err("stoneskin armour above 100".into());
+        }
+        let alive = self.state.outcome != Outcome::Lost;
+        if hero.hp > self.max_hp() || (alive && hero.hp == 0) {
+            return Err(format!(
+                "{} hit points of {} for a run that is {}",
+                hero.hp,
+                self.max_hp(),
+                self.state.outcome
+            ));
+        }
+        for (slot, (floor, level)) in state.floors.iter().zip(&self.state.levels).enumerate() {
+            let depth = slot + 1;
+            let Some(level_state) = level else {
+                if !floor.items.is_empty() || !floor.monster_hp.is_empty() {
+                    return Err(format!(
+                        "depth {depth}: Combat state for a level not visited"
+                    ));
+                }
+                continue;
+            };
+            let level = &level_state.level;
+            if floor.monster_hp.len() != floor.monster_max_hp.len()
+                || floor.monster_hp.len() > 1000
+                || floor
+                    .monster_hp
+                    .iter()
+                    .zip(&floor.monster_max_hp)
+                    .any(|(&hp, &max)| hp > max || max > 10_000)
+            {
+                return Err(format!("depth {depth}: monster hit points out of range"));
+            }
+            for m in &level_state.monsters {
+                if floor
+                    .monster_hp
+                    .get(m.id as usize)
+                    .is_none_or(|&hp| hp == 0)
+                {
+                    return Err(format!("depth {depth}: monster {} has no hit points", m.id));
+                }
+            }
+            if floor.items.len() > 100_000 {
+                return Err(format!("depth {depth}: too many items"));
+            }
+            for item in &floor.items {
+                let inside = item.pos.x < level.width() && item.pos.y < level.height();
+                if !inside || !level.tile(item.pos).is_walkable() || !known(item.kind) {
+                    return Err(format!(
+                        "depth {depth}: an item off the floor or of no known kind"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

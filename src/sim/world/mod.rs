@@ -1,0 +1,7 @@
+//! What the player and the monsters can know of a level: field of view,
+//! distance maps (walking and tunnelling), and the sight kept with a run.
+//! Reads levels; knows no run.
+
+pub mod distance;
+pub mod fov;
+pub(crate) mod sight;
