@@ -2,7 +2,7 @@
 //!
 //! The library is a pure core plus thin edges. [`generate`] turns a
 //! [`Config`] and a seed into [`Level`]s, [`dungeon`] stacks them and links
-//! their stairs, [`graph`] reads the rooms-and-corridors graph off a grid,
+//! their stairs, [`LevelGraph`] reads the rooms-and-corridors graph off a grid,
 //! [`export`] draws levels as text. None of these touch files, the clock or
 //! the terminal.
 //!
@@ -40,16 +40,16 @@ pub mod dungeon;
 pub mod export;
 pub mod generate;
 pub mod geom;
-pub mod graph;
-pub mod grid_search;
+pub(crate) mod graph;
+pub(crate) mod grid_search;
 #[cfg(feature = "save")]
 pub mod journal;
-pub mod layout;
+pub(crate) mod layout;
 pub mod level;
 pub use config::profile;
 #[cfg(feature = "render")]
 pub mod render;
-pub mod ron_diag;
+pub(crate) mod ron_diag;
 #[cfg(feature = "save")]
 pub mod save;
 pub(crate) mod sets;

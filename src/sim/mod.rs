@@ -6,27 +6,28 @@
 //! the seed for monster placement, so a level's monsters do not depend on
 //! the order levels are visited in.
 //!
-//! Layered from the bottom: the words ([`vocabulary`]) and units
-//! ([`clock`]); the kinds of things ([`kinds`]) and what can be known of a
-//! level ([`world`]); the run's state ([`state`]); the rules that change it
-//! ([`rules`]) and the turn that applies them (`turn.rs`), with making a
-//! run (`start.rs`); then what plays, records and tells a run: [`agent`],
+//! Layered from the bottom: the words (`vocabulary.rs`) and units
+//! (`clock.rs`); the kinds of things (`kinds/`) and what can be known of a
+//! level (`world/`); the run's state (`state/`); the rules that change it
+//! (`rules/`) and the turn that applies them (`turn.rs`), with making a
+//! run (`start.rs`); then what plays, records and tells a run: `agent/`,
 //! [`record`], [`replay`], [`morgue`], [`batch`]. Each imports only from
-//! below it; ARCHITECTURE.md draws the tree.
+//! below it; ARCHITECTURE.md draws the tree. The items a user needs are
+//! re-exported here.
 
-pub mod agent;
+pub(crate) mod agent;
 pub mod batch;
-pub mod clock;
+pub(crate) mod clock;
 pub mod kinds;
 pub mod morgue;
 pub mod record;
 pub mod replay;
-pub mod rules;
+pub(crate) mod rules;
 mod start;
-pub mod state;
+pub(crate) mod state;
 mod turn;
-pub mod vocabulary;
-pub mod world;
+pub(crate) mod vocabulary;
+pub(crate) mod world;
 
 pub use agent::Plan;
 pub use agent::autopilot::{autopilot, decide, explore_step, fetch_step, play_headless};

@@ -229,7 +229,7 @@ impl Run {
     /// levels cannot keep it making them for minutes. False, with the
     /// stack not proved, when making the levels would take more than
     /// `limit`: at once, before any is made, when their area alone would
-    /// ([`LEVEL_CELL_WORK`] a cell), and otherwise once the levels made so
+    /// (`LEVEL_CELL_WORK` a cell), and otherwise once the levels made so
     /// far, counted in depth order with their generator's own work, have.
     /// Levels are made a few at a time (as many as there are cores), so at
     /// most that many are made past the limit; whether the stack is

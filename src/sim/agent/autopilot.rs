@@ -7,7 +7,7 @@
 //! 1. Stomp a monster on an adjacent cell.
 //! 2. With few lives left, step away from monsters in sight that are close.
 //! 3. Walk toward a monster in sight, by a walk that keeps it in sight
-//!    (see [`hunt`](crate::sim::agent::hunt)); one that cannot be reached so is left alone.
+//!    (see `agent/hunt.rs`); one that cannot be reached so is left alone.
 //! 4. Walk toward the nearest frontier: a seen open cell next to an unseen
 //!    cell.
 //! 5. With the level explored: under the KillAll goal, hunt the monsters

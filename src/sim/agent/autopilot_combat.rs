@@ -13,7 +13,7 @@
 //! 5. Read magic mapping on a level not yet explored.
 //! 6. Hurt with nothing in sight: rest.
 //! 7. Hunt a monster in sight when healthy, by a walk that keeps it in
-//!    sight (see [`hunt`](crate::sim::agent::hunt)); hurt with monsters in sight, wait for
+//!    sight (see `agent/hunt.rs`); hurt with monsters in sight, wait for
 //!    them, regenerating.
 //! 8. Walk to an item seen and wanted.
 //! 9. Explore the nearest frontier; then take the stairs (down under

@@ -30,8 +30,8 @@ pub struct PackLine {
 /// carried, so `r h` reads the same scroll after a potion is drunk.
 ///
 /// Saved as format 5 saved a pack, a list of kinds, letter by letter,
-/// with two marks that a list of kinds never holds: [`EMPTY_MARK`] for an
-/// empty letter, and [`COUNT_MARK`] `+ n` after a line of `n` items. So a
+/// with two marks that a list of kinds never holds: `EMPTY_MARK` for an
+/// empty letter, and `COUNT_MARK` `+ n` after a line of `n` items. So a
 /// pack of one item a letter with no gaps, all a pack under the first
 /// rules can be, saves and digests exactly as before, and a format-5
 /// pack reads as one.

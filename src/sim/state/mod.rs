@@ -1,7 +1,7 @@
-//! The state of a run: [`Run`], what a save holds of it ([`RunState`]),
+//! The state of a run: [`Run`], what a save holds of it (`RunState`),
 //! the player and the levels visited, and the questions anyone may ask of
 //! them. It knows no verbs: the rules (`rules/`) and the turn (`turn.rs`)
-//! change it; what a loaded run must satisfy is [`validate`]'s, and what
+//! change it; what a loaded run must satisfy is `validate.rs`'s, and what
 //! keeps old saves and digests readable is [`compat`]'s.
 
 pub mod compat;
