@@ -6,7 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::save::{guarded, kind_of, sync_dir};
+use crate::save::guarded::{guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
 use super::{

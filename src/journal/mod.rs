@@ -100,8 +100,8 @@ pub struct Start {
 #[derive(Deserialize)]
 struct StartV3 {
     seed: u64,
-    config: crate::save::v2::Config,
-    kinds: Vec<crate::save::v2::MonsterKind>,
+    config: crate::save::old_formats::v2::Config,
+    kinds: Vec<crate::save::old_formats::v2::MonsterKind>,
 }
 
 impl From<StartV3> for Start {
@@ -121,7 +121,7 @@ impl From<StartV3> for Start {
 #[derive(Deserialize)]
 struct StartV4 {
     seed: u64,
-    config: crate::save::v4::Config,
+    config: crate::save::old_formats::v4::Config,
     kinds: Vec<MonsterKind>,
     items: Vec<ItemKind>,
 }
@@ -144,7 +144,7 @@ impl From<StartV4> for Start {
 #[derive(Deserialize)]
 struct StartV5 {
     seed: u64,
-    config: crate::save::v5::Config,
+    config: crate::save::old_formats::v5::Config,
     kinds: Vec<MonsterKind>,
     items: Vec<ItemKind>,
     vaults: Vec<crate::vault::Vault>,
@@ -402,7 +402,7 @@ fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
             bincode::serde::decode_from_slice(&raw[at..], config).map_err(|e| {
                 format!(
                     "action record at byte {at} of its block: {}",
-                    crate::save::decode_problem(&e)
+                    crate::save::encoding::decode_problem(&e)
                 )
             })?;
         if times == 0 {
@@ -769,7 +769,7 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
     let not_decoded = |e: bincode::error::DecodeError| {
         damaged(format!(
             "its start does not decode: {}",
-            crate::save::decode_problem(&e)
+            crate::save::encoding::decode_problem(&e)
         ))
     };
     let (start, used): (Start, usize) = if h.state_format == 3 {
