@@ -71,7 +71,7 @@ fn present(path: &Path) -> bool {
 
 /// Refuses anything but a regular file, by metadata that was not read
 /// through a link.
-pub(super) fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
+fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), SaveError> {
     if meta.file_type().is_file() {
         Ok(())
     } else {

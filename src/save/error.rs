@@ -4,6 +4,7 @@
 use std::io;
 use std::path::Path;
 
+use crate::save::guarded::Refused;
 use crate::save::header::{FORMAT_VERSION, MAX_FILE};
 
 /// Why a save could not be read or written.
@@ -198,5 +199,20 @@ pub(super) fn open_error(path: &Path) -> impl FnOnce(io::Error) -> SaveError + '
             };
         }
         io_error(path)(e)
+    }
+}
+
+/// The guarded reader's refusal of a save file as a [`SaveError`].
+pub(super) fn refused(path: &Path) -> impl FnOnce(Refused) -> SaveError + '_ {
+    move |refusal| match refusal {
+        Refused::Stat(e) | Refused::Open(e) | Refused::Read(e) => io_error(path)(e),
+        Refused::NotRegular(kind) => SaveError::NotRegular {
+            path: path.display().to_string(),
+            kind,
+        },
+        Refused::TooLarge(size) => SaveError::TooLarge {
+            path: path.display().to_string(),
+            size,
+        },
     }
 }

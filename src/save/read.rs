@@ -1,53 +1,18 @@
 //! One save file read: in full to load it, or the cheap way (header and
 //! checksums, nothing decoded) to list it.
 
-use std::fs::{self, File, OpenOptions};
 use std::path::Path;
 
-use crate::save::dir::check_regular;
 use crate::save::encoding::decode;
-use crate::save::error::{SaveError, io_error, open_error};
-use crate::save::guarded::guarded;
+use crate::save::error::{SaveError, io_error, refused};
+use crate::save::guarded::{self, Access};
 use crate::save::header::{HEADER_LEN, MAX_FILE, Summary, check_frame, read_header};
 use crate::sim::Run;
 
-/// Opens a save for reading: only a regular file, never through a link,
-/// and never one larger than a save can be. The type is checked before
-/// the open (a FIFO or a device is never opened) and again on what was
-/// opened (it may have been swapped in between). Returns its size.
-fn open_save(path: &Path) -> Result<(File, u64), SaveError> {
-    let before = fs::symlink_metadata(path).map_err(io_error(path))?;
-    check_regular(path, &before)?;
-    let file = guarded(OpenOptions::new().read(true))
-        .open(path)
-        .map_err(open_error(path))?;
-    let meta = file.metadata().map_err(io_error(path))?;
-    check_regular(path, &meta)?;
-    if meta.len() > MAX_FILE {
-        return Err(SaveError::TooLarge {
-            path: path.display().to_string(),
-            size: meta.len(),
-        });
-    }
-    Ok((file, meta.len()))
-}
-
-/// The bytes of a save file, with [`open_save`]'s checks; never more than
-/// a save can hold, even if the file grows while it is read.
+/// The bytes of a save file, read by the guarded reader: only a regular
+/// file, never through a link, never more than a save can hold.
 pub(super) fn read_save(path: &Path) -> Result<Vec<u8>, SaveError> {
-    use std::io::Read;
-    let (file, size) = open_save(path)?;
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_error(path))?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(SaveError::TooLarge {
-            path: path.display().to_string(),
-            size: bytes.len() as u64,
-        });
-    }
-    Ok(bytes)
+    guarded::read(path, MAX_FILE).map_err(refused(path))
 }
 
 /// Checks a save the cheap way, as `delve saves` does: the header (its
@@ -57,7 +22,7 @@ pub(super) fn read_save(path: &Path) -> Result<Vec<u8>, SaveError> {
 pub fn check_file(path: &Path) -> Result<Summary, SaveError> {
     use std::io::Read;
     let name = path.display().to_string();
-    let (file, size) = open_save(path)?;
+    let (file, size) = guarded::open(path, Access::Read, MAX_FILE).map_err(refused(path))?;
     let mut file = file.take(size);
     let mut header = Vec::with_capacity(HEADER_LEN);
     (&mut file)
