@@ -34,6 +34,7 @@ pub use file::{JournalWriter, journal_path, read_file, read_summary};
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
+use crate::save::encoding;
 use crate::sim::record::Recording;
 use crate::sim::{Action, ItemKind, MAX_TURNS, MonsterKind};
 
@@ -313,10 +314,6 @@ impl JournalError {
     }
 }
 
-fn bincode_config() -> impl bincode::config::Config {
-    bincode::config::standard()
-}
-
 /// The file header: magic, version, reserved, CRC of the 12 bytes before.
 pub fn file_header() -> [u8; FILE_HEADER_LEN] {
     let mut h = [0u8; FILE_HEADER_LEN];
@@ -362,8 +359,7 @@ fn block(
 
 /// The start block of a run: turn 0 and `digest`, the new run's.
 pub fn start_block(start: &Start, digest: u64) -> Vec<u8> {
-    let raw =
-        bincode::serde::encode_to_vec(start, bincode_config()).expect("a start always encodes");
+    let raw = encoding::to_bytes(start).expect("a start always encodes");
     let at = Checkpoint {
         actions: 0,
         turn: 0,
@@ -379,8 +375,7 @@ pub fn start_block(start: &Start, digest: u64) -> Vec<u8> {
 pub fn encode_runs(runs: &[(Action, u32)]) -> Vec<u8> {
     let mut raw = Vec::with_capacity(runs.len() * 4);
     for &(action, times) in runs {
-        bincode::serde::encode_into_std_write((times, action), &mut raw, bincode_config())
-            .expect("writing into memory cannot fail");
+        encoding::append((times, action), &mut raw).expect("writing into memory cannot fail");
     }
     raw
 }
@@ -396,15 +391,10 @@ pub fn actions_block(runs: &[(Action, u32)], before: u64, at: Option<Checkpoint>
 fn decode_runs(raw: &[u8]) -> Result<Vec<(Action, u32)>, String> {
     let mut runs = Vec::new();
     let mut at = 0;
-    let config = bincode::config::standard().with_limit::<{ MAX_BLOCK as usize }>();
     while at < raw.len() {
         let ((times, action), used): ((u32, Action), usize) =
-            bincode::serde::decode_from_slice(&raw[at..], config).map_err(|e| {
-                format!(
-                    "action record at byte {at} of its block: {}",
-                    crate::save::encoding::decode_problem(&e)
-                )
-            })?;
+            encoding::decode_prefix::<_, { MAX_BLOCK as usize }>(&raw[at..])
+                .map_err(|problem| format!("action record at byte {at} of its block: {problem}"))?;
         if times == 0 {
             return Err(format!("a run of zero actions at byte {at} of its block"));
         }
@@ -765,27 +755,22 @@ fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usize), Journal
             h.state_format
         )));
     }
-    let config = bincode::config::standard().with_limit::<{ MAX_BLOCK as usize }>();
-    let not_decoded = |e: bincode::error::DecodeError| {
-        damaged(format!(
-            "its start does not decode: {}",
-            crate::save::encoding::decode_problem(&e)
-        ))
-    };
+    const LIMIT: usize = MAX_BLOCK as usize;
+    let not_decoded = |problem: String| damaged(format!("its start does not decode: {problem}"));
     let (start, used): (Start, usize) = if h.state_format == 3 {
         let (old, used): (StartV3, usize) =
-            bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
+            encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
         (old.into(), used)
     } else if h.state_format == 4 {
         let (old, used): (StartV4, usize) =
-            bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
+            encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
         (old.into(), used)
     } else if h.state_format == 5 {
         let (old, used): (StartV5, usize) =
-            bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?;
+            encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
         (old.into(), used)
     } else {
-        bincode::serde::decode_from_slice(&raw, config).map_err(not_decoded)?
+        encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?
     };
     if used != raw.len() {
         return Err(damaged(format!(

@@ -1,5 +1,11 @@
-//! A run to the bytes of a save and back. bincode (2, standard config) is
-//! named only here, so the codec can change.
+//! A run to the bytes of a save and back, and the codec under both saves
+//! and journals: bincode (2, standard config) is named only here, so the
+//! codec can change.
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::save::error::SaveError;
 use crate::save::header::{
@@ -12,8 +18,7 @@ use crate::sim::Run;
 /// The bytes of a save of `run`, stamped with `saved_at`. A pure function:
 /// the same run and time give the same bytes.
 pub fn encode(run: &Run, saved_at: u64) -> Vec<u8> {
-    let raw = bincode::serde::encode_to_vec(run, bincode::config::standard())
-        .expect("a run always encodes");
+    let raw = to_bytes(run).expect("a run always encodes");
     let body = zstd::bulk::compress(&raw, 3).expect("compressing into memory cannot fail");
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.extend_from_slice(&write_header(run, &body, raw.len(), saved_at));
@@ -47,27 +52,23 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     } else {
         body.to_vec()
     };
-    const LIMIT: usize = MAX_BODY as usize;
-    let config = bincode::config::standard().with_limit::<LIMIT>();
-    let cannot = |e: bincode::error::DecodeError| SaveError::Inconsistent {
+    let cannot = |problem: String| SaveError::Inconsistent {
         path: path.into(),
-        what: format!("cannot decode: {}", decode_problem(&e)),
+        what: format!("cannot decode: {problem}"),
     };
     // A body of an older format decodes into its mirror and converts.
-    fn as_run<T: serde::de::DeserializeOwned + Into<Run>>(
-        raw: &[u8],
-        config: impl bincode::config::Config,
-    ) -> Result<(Run, usize), bincode::error::DecodeError> {
-        let (old, used): (T, usize) = bincode::serde::decode_from_slice(raw, config)?;
+    fn as_run<T: DeserializeOwned + Into<Run>>(raw: &[u8]) -> Result<(Run, usize), String> {
+        const LIMIT: usize = MAX_BODY as usize;
+        let (old, used): (T, usize) = decode_prefix::<T, LIMIT>(raw)?;
         Ok((old.into(), used))
     }
     let (mut run, used): (Run, usize) = match header.summary.format {
-        1 => as_run::<v1::Run>(&raw, config).map_err(cannot)?,
-        2 => as_run::<v2::Run>(&raw, config).map_err(cannot)?,
-        3 => as_run::<v3::Run>(&raw, config).map_err(cannot)?,
-        4 => as_run::<v4::Run>(&raw, config).map_err(cannot)?,
-        5 => as_run::<v5::Run>(&raw, config).map_err(cannot)?,
-        FORMAT_VERSION => as_run::<Run>(&raw, config).map_err(cannot)?,
+        1 => as_run::<v1::Run>(&raw).map_err(cannot)?,
+        2 => as_run::<v2::Run>(&raw).map_err(cannot)?,
+        3 => as_run::<v3::Run>(&raw).map_err(cannot)?,
+        4 => as_run::<v4::Run>(&raw).map_err(cannot)?,
+        5 => as_run::<v5::Run>(&raw).map_err(cannot)?,
+        FORMAT_VERSION => as_run::<Run>(&raw).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };
     if used != raw.len() {
@@ -92,9 +93,32 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
     Ok((run, header.summary))
 }
 
+/// A value's bytes in the codec saves and journals share. The error
+/// names no codec, so callers do not either.
+pub(crate) fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, impl Debug> {
+    bincode::serde::encode_to_vec(value, bincode::config::standard())
+}
+
+/// [`to_bytes`] appended to `out`: records written one after another
+/// decode one after another with [`decode_prefix`].
+pub(crate) fn append<T: Serialize>(value: T, out: &mut Vec<u8>) -> Result<(), impl Debug> {
+    bincode::serde::encode_into_std_write(value, out, bincode::config::standard()).map(|_| ())
+}
+
+/// The value at the start of `bytes` and how many bytes it took, never
+/// reading or allocating more than `LIMIT` bytes for it (a length in
+/// forged bytes must not make it allocate); or why the bytes are not
+/// one, in words for a person.
+pub(crate) fn decode_prefix<T: DeserializeOwned, const LIMIT: usize>(
+    bytes: &[u8],
+) -> Result<(T, usize), String> {
+    let config = bincode::config::standard().with_limit::<LIMIT>();
+    bincode::serde::decode_from_slice(bytes, config).map_err(|e| decode_problem(&e))
+}
+
 /// Why bytes did not decode, in words for a person: bincode's own
 /// `Display` is its `Debug` (`UnexpectedEnd { additional: 1 }`).
-pub(crate) fn decode_problem(e: &bincode::error::DecodeError) -> String {
+fn decode_problem(e: &bincode::error::DecodeError) -> String {
     use bincode::error::DecodeError as D;
     match e {
         D::UnexpectedEnd { additional } => {
