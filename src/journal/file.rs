@@ -10,10 +10,16 @@ use std::path::{Path, PathBuf};
 use crate::save::guarded::{self, Access, Refused, guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
-use super::{
-    Checkpoint, Journal, JournalError, MAX_FILE, Start, Summary, blocks_of, decode, file_header,
-    start_block,
-};
+use super::actions::blocks_of;
+use super::block::{Checkpoint, file_header};
+use super::encoding::{Journal, claimed_after_cut, decode, encode};
+use super::error::JournalError;
+use super::start::{Start, start_block};
+use super::summary::{Summary, summarise};
+
+/// The largest journal file read: anything larger is refused before a
+/// byte of it is read.
+pub const MAX_FILE: u64 = 1024 * 1024 * 1024;
 
 /// Where NAME's journal lives in a saves directory.
 pub fn journal_path(dir: &Path, name: &str) -> PathBuf {
@@ -67,11 +73,11 @@ pub fn read_file(path: &Path) -> Result<Journal, JournalError> {
     decode(&bytes, &path.display().to_string())
 }
 
-/// Reads a journal file the cheap way ([`super::summarise`]), with
+/// Reads a journal file the cheap way ([`summarise`]), with
 /// [`read_file`]'s checks.
 pub fn read_summary(path: &Path) -> Result<Summary, JournalError> {
     let bytes = guarded::read(path, MAX_FILE).map_err(refused(path))?;
-    super::summarise(&bytes, &path.display().to_string())
+    summarise(&bytes, &path.display().to_string())
 }
 
 /// An open journal, appended to a block at a time. A run's actions are
@@ -159,7 +165,7 @@ impl JournalWriter {
         now: Checkpoint,
     ) -> Result<(JournalWriter, Option<String>), JournalError> {
         let rebuild = |why: String| -> Result<(JournalWriter, Option<String>), JournalError> {
-            let bytes = super::encode(start, digest, recording, now);
+            let bytes = encode(start, digest, recording, now);
             let writer = Self::replace(path, &bytes, recording.len())?;
             Ok((writer, Some(why)))
         };
@@ -223,7 +229,7 @@ impl JournalWriter {
         if let Some(cut) = &journal.cut
             && journal.start == *start
             && journal.recording.is_prefix_of(recording)
-            && super::claimed_after_cut(&bytes, cut).is_some_and(|end| end > recording.len())
+            && claimed_after_cut(&bytes, cut).is_some_and(|end| end > recording.len())
         {
             // Damaged before the loaded state's end, with intact blocks
             // after the damage that go past it: their actions cannot be
