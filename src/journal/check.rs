@@ -7,7 +7,10 @@ use crate::sim::Run;
 use crate::sim::record::Recording;
 use crate::sim::replay::{Cursor, ReplayError};
 
-use super::{Checkpoint, Start};
+use super::block::Checkpoint;
+use super::encoding::Journal;
+use super::error::JournalError;
+use super::start::Start;
 
 /// What a replay is expected to reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -463,7 +466,7 @@ pub enum JournalFit {
 
 /// How `journal` (start and actions) fits `recording` of the run begun by
 /// `start`.
-pub fn fit(journal: &super::Journal, start: &Start, recording: &Recording) -> JournalFit {
+pub fn fit(journal: &Journal, start: &Start, recording: &Recording) -> JournalFit {
     if journal.start != *start {
         return JournalFit::Other;
     }
@@ -487,7 +490,7 @@ pub fn fit(journal: &super::Journal, start: &Start, recording: &Recording) -> Jo
 /// journal that agrees with everything but its last block is found out.
 /// Also returns how many of the journal's checkpoints that part holds.
 pub fn expected_points(
-    journal: Option<&super::Journal>,
+    journal: Option<&Journal>,
     start: &Start,
     recording: &Recording,
     end: Expected,
@@ -543,7 +546,7 @@ pub fn check_save(
     start: &Start,
     recording: &Recording,
     end: Expected,
-    journal: Result<&super::Journal, &super::JournalError>,
+    journal: Result<&Journal, &JournalError>,
     journal_name: &str,
     allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),

@@ -1,18 +1,25 @@
-//! Journal files: read with the saves directory's rules (only a regular
-//! file, never through a link, never one larger than a journal can be),
-//! and written append-only, a block at a time, each synced.
+//! Journal files: read by the save module's guarded reader, under the
+//! saves directory's rules (only a regular file, never through a link,
+//! never one larger than a journal can be), and written append-only, a
+//! block at a time, each synced.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::save::{guarded, kind_of, sync_dir};
+use crate::save::guarded::{self, Access, Refused, guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
-use super::{
-    Checkpoint, Journal, JournalError, MAX_FILE, Start, Summary, blocks_of, decode, file_header,
-    start_block,
-};
+use super::actions::blocks_of;
+use super::block::{Checkpoint, file_header};
+use super::encoding::{Journal, claimed_after_cut, decode, encode};
+use super::error::JournalError;
+use super::start::{Start, start_block};
+use super::summary::{Summary, summarise};
+
+/// The largest journal file read: anything larger is refused before a
+/// byte of it is read.
+pub const MAX_FILE: u64 = 1024 * 1024 * 1024;
 
 /// Where NAME's journal lives in a saves directory.
 pub fn journal_path(dir: &Path, name: &str) -> PathBuf {
@@ -23,17 +30,6 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
     move |source| JournalError::Io {
         path: path.display().to_string(),
         source,
-    }
-}
-
-fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), JournalError> {
-    if meta.file_type().is_file() {
-        Ok(())
-    } else {
-        Err(JournalError::NotRegular {
-            path: path.display().to_string(),
-            kind: kind_of(meta),
-        })
     }
 }
 
@@ -53,64 +49,35 @@ fn open_error(path: &Path) -> impl FnOnce(io::Error) -> JournalError + '_ {
     }
 }
 
-/// Opens a journal: checked before the open (a FIFO or device is never
-/// opened) and on what was opened; refused if larger than a journal can be
-/// or, for writing, if it has other hard links (writing through one would
-/// change another file). Returns the file and its size.
-fn open_checked(path: &Path, write: bool) -> Result<(File, u64), JournalError> {
-    let before = fs::symlink_metadata(path).map_err(open_error(path))?;
-    check_regular(path, &before)?;
-    let file = guarded(OpenOptions::new().read(true).write(write))
-        .open(path)
-        .map_err(open_error(path))?;
-    let meta = file.metadata().map_err(io_error(path))?;
-    check_regular(path, &meta)?;
-    if meta.len() > MAX_FILE {
-        return Err(JournalError::TooLarge {
+/// A refusal of the guarded reader (the one saves are read by) as a
+/// [`JournalError`]: a journal that is not there is `Missing`.
+fn refused(path: &Path) -> impl FnOnce(Refused) -> JournalError + '_ {
+    move |refusal| match refusal {
+        Refused::Stat(e) | Refused::Open(e) => open_error(path)(e),
+        Refused::Read(e) => io_error(path)(e),
+        Refused::NotRegular(kind) => JournalError::NotRegular {
             path: path.display().to_string(),
-            size: meta.len(),
-        });
+            kind,
+        },
+        Refused::TooLarge(size) => JournalError::TooLarge {
+            path: path.display().to_string(),
+            size,
+        },
     }
-    #[cfg(unix)]
-    if write {
-        use std::os::unix::fs::MetadataExt;
-        if meta.nlink() != 1 {
-            return Err(JournalError::NotRegular {
-                path: path.display().to_string(),
-                kind: "a file with other hard links",
-            });
-        }
-    }
-    Ok((file, meta.len()))
 }
 
-fn read_all(file: File, size: u64, path: &Path) -> Result<Vec<u8>, JournalError> {
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_error(path))?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(JournalError::TooLarge {
-            path: path.display().to_string(),
-            size: bytes.len() as u64,
-        });
-    }
-    Ok(bytes)
-}
-
-/// Reads and decodes a journal file, with [`open_checked`]'s checks.
+/// Reads and decodes a journal file: only a regular file, never through a
+/// link, never one larger than a journal can be.
 pub fn read_file(path: &Path) -> Result<Journal, JournalError> {
-    let (file, size) = open_checked(path, false)?;
-    let bytes = read_all(file, size, path)?;
+    let bytes = guarded::read(path, MAX_FILE).map_err(refused(path))?;
     decode(&bytes, &path.display().to_string())
 }
 
-/// Reads a journal file the cheap way ([`super::summarise`]), with
-/// [`open_checked`]'s checks.
+/// Reads a journal file the cheap way ([`summarise`]), with
+/// [`read_file`]'s checks.
 pub fn read_summary(path: &Path) -> Result<Summary, JournalError> {
-    let (file, size) = open_checked(path, false)?;
-    let bytes = read_all(file, size, path)?;
-    super::summarise(&bytes, &path.display().to_string())
+    let bytes = guarded::read(path, MAX_FILE).map_err(refused(path))?;
+    summarise(&bytes, &path.display().to_string())
 }
 
 /// An open journal, appended to a block at a time. A run's actions are
@@ -198,7 +165,7 @@ impl JournalWriter {
         now: Checkpoint,
     ) -> Result<(JournalWriter, Option<String>), JournalError> {
         let rebuild = |why: String| -> Result<(JournalWriter, Option<String>), JournalError> {
-            let bytes = super::encode(start, digest, recording, now);
+            let bytes = encode(start, digest, recording, now);
             let writer = Self::replace(path, &bytes, recording.len())?;
             Ok((writer, Some(why)))
         };
@@ -213,7 +180,9 @@ impl JournalWriter {
             let (writer, _) = rebuild(String::new())?;
             Ok((writer, Some(say(&kept))))
         };
-        let (mut file, size) = match open_checked(path, true) {
+        // Opened for appending, so a file with other hard links is refused.
+        let opened = guarded::open(path, Access::ReadWrite, MAX_FILE).map_err(refused(path));
+        let (mut file, size) = match opened {
             Ok(opened) => opened,
             Err(JournalError::Missing(_)) => {
                 return rebuild(format!(
@@ -223,7 +192,8 @@ impl JournalWriter {
             }
             Err(e) => return Err(e),
         };
-        let bytes = read_all(file.try_clone().map_err(io_error(path))?, size, path)?;
+        let copy = file.try_clone().map_err(io_error(path))?;
+        let bytes = guarded::read_to_end(copy, size, MAX_FILE).map_err(refused(path))?;
         let journal = match decode(&bytes, &path.display().to_string()) {
             Ok(journal) => journal,
             Err(
@@ -259,7 +229,7 @@ impl JournalWriter {
         if let Some(cut) = &journal.cut
             && journal.start == *start
             && journal.recording.is_prefix_of(recording)
-            && super::claimed_after_cut(&bytes, cut).is_some_and(|end| end > recording.len())
+            && claimed_after_cut(&bytes, cut).is_some_and(|end| end > recording.len())
         {
             // Damaged before the loaded state's end, with intact blocks
             // after the damage that go past it: their actions cannot be

@@ -11,8 +11,10 @@ use std::path::Path;
 use crate::save::{SaveDir, SaveError};
 use crate::sim::Run;
 
+use super::error::JournalError;
+use super::file::{journal_path, read_file, read_summary};
 use super::session::start_of;
-use super::{JournalError, Summary, journal_path, read_file, read_summary};
+use super::summary::Summary;
 
 /// One lone journal of a saves directory.
 #[derive(Debug)]
@@ -21,7 +23,7 @@ pub struct LoneJournal {
     pub name: String,
     /// Bytes on disk.
     pub size: u64,
-    /// The journal read the cheap way ([`super::summarise`]), or why it
+    /// The journal read the cheap way ([`summarise`](crate::journal::summarise)), or why it
     /// cannot be used.
     pub status: Result<Summary, JournalError>,
 }

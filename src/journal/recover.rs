@@ -15,8 +15,10 @@ use super::check::{
     Allowance, Expected, JournalFit, Parting, check, check_between, fit, spaced, start_within,
     unstarted,
 };
+use super::encoding::{Cut, Journal};
+use super::error::JournalError;
+use super::file::read_file;
 use super::session::start_of;
-use super::{Cut, JournalError, read_file};
 
 /// Where a recovered run came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +114,7 @@ pub fn read_run(
         }
         match save::read_and_decode(&path) {
             Ok((run, summary)) => {
-                let journal = super::journal_path(saves.path(), name);
+                let journal = super::file::journal_path(saves.path(), name);
                 return Ok(match journal_past(&journal, &run, allowance, progress) {
                     Past::Further(rebuilt) => {
                         if let Some(cut) = &rebuilt.cut {
@@ -169,7 +171,7 @@ pub fn read_run(
             Err(e) => return Err(RecoverError::Save(e)),
         }
     }
-    let journal_path = super::journal_path(saves.path(), name);
+    let journal_path = super::file::journal_path(saves.path(), name);
     if !present(&journal_path) {
         if problems.is_empty() {
             return Err(RecoverError::Missing(SaveError::Missing {
@@ -299,7 +301,7 @@ impl Rebuilt {
 /// agrees, not only to the last compared. The error is what is wrong, for
 /// the caller to put after the journal's name.
 fn rebuild(
-    journal: super::Journal,
+    journal: Journal,
     also: Option<Expected>,
     allowance: &mut Allowance,
     progress: &mut dyn FnMut(u64),
@@ -452,7 +454,7 @@ pub enum Past {
 /// Whether the journal at `path` takes `loaded`'s run (a save's or a
 /// backup's) further than it goes (see [`Past`]). Reads only. The work is
 /// what a journal rebuild does anyway: the file decoded within
-/// [`super::MAX_FILE`], and a replay only when it holds more actions than
+/// [`MAX_FILE`](crate::journal::MAX_FILE), and a replay only when it holds more actions than
 /// the run, spending from `allowance` (the command's for the file).
 pub fn journal_past(
     path: &Path,

@@ -9,8 +9,12 @@ use std::path::Path;
 use crate::sim::Run;
 use crate::sim::record::Recording;
 
+use super::actions::FLUSH_ACTIONS;
+use super::block::Checkpoint;
 use super::check::{Allowance, JournalFit, Parting, check_between, fit, spaced, start_within};
-use super::{Checkpoint, FLUSH_ACTIONS, JournalError, JournalWriter, Start, journal_path};
+use super::error::JournalError;
+use super::file::{JournalWriter, journal_path, read_file};
+use super::start::Start;
 
 /// Before a loaded run goes on recording into NAME.journal in `dir`: when
 /// the journal holds the run's actions (all of them or the first) but a
@@ -33,7 +37,7 @@ pub fn set_aside_if_it_parts(
         return Ok(None);
     };
     let path = journal_path(dir, name);
-    let Ok(journal) = super::read_file(&path) else {
+    let Ok(journal) = read_file(&path) else {
         return Ok(None);
     };
     let start = start_of(run);

@@ -1,6 +1,19 @@
 use proptest::prelude::*;
 
-use super::*;
+use crate::config::Config;
+use crate::sim::record::Recording;
+use crate::sim::{Action, ItemKind, MonsterKind};
+
+use super::actions::{actions_block, blocks_of, encode_runs};
+use super::block::{
+    BLOCK_HEADER_LEN, Checkpoint, FILE_HEADER_LEN, KIND_ACTIONS, block, file_header,
+};
+use super::check;
+use super::encoding::{Cut, claimed_after_cut, decode};
+use super::error::JournalError;
+use super::file::{JournalWriter, journal_path, read_file};
+use super::start::{Start, start_block};
+use super::summary::summarise;
 
 fn start() -> Start {
     Start {
