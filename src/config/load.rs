@@ -425,20 +425,4 @@ mod tests {
         assert_eq!(c.dead_ends, DeadEndPolicy::Prune);
         assert_eq!(Config::from_ron(&c.to_ron(), "x").unwrap(), c);
     }
-
-    #[test]
-    fn default_field_error_points_at_nearest_written_parent() {
-        // A field left to its default is located at its nearest written
-        // ancestor, or at the start of the file.
-        let idx = FieldIndex::scan("(\n  rooms: (circle_share: 0.1),\n)");
-        assert_eq!(idx.locate("rooms.count.min"), (2, 3));
-        assert_eq!(idx.locate("tunnel.open_cost"), (1, 1));
-    }
-
-    #[test]
-    fn field_index_paths() {
-        let idx = FieldIndex::scan("(a: 1, b: (c: (d: 2), e: [1, 2]), // f: 3\n g: \"h: i\")");
-        let paths: Vec<&str> = idx.keys.iter().map(|k| k.0.as_str()).collect();
-        assert_eq!(paths, ["a", "b", "b.c", "b.c.d", "b.e", "g"]);
-    }
 }
