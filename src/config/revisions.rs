@@ -1,0 +1,98 @@
+//! Which generator and which rules a run belongs to. Kept on its own
+//! because it outlives any one config: saves and journals record it, and
+//! a change of output or rules on purpose is a new revision here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::problem::{Problem, check};
+
+/// The generator revision this build makes by default: 2 joins every
+/// door of a vault to the level (or walls it up), where 1 left doors that
+/// no corridor reached opening onto rock.
+pub const GENERATOR_REVISION: u16 = 2;
+/// The rules revision this build plays by default: 2 keeps an item's pack
+/// letter while it is carried and stacks identical potions and scrolls,
+/// where 1 closed the letters up and gave every item a letter of its own.
+pub const RULES_REVISION: u16 = 2;
+
+/// Which revision of the generator made a run's levels and which revision
+/// of the rules it plays by. A level is a function of (config, seed,
+/// depth) and a run of its actions: when either changes on purpose, old
+/// runs would regenerate into other levels and replay into other games.
+/// So a run records the revisions it began with, and this build keeps
+/// every older revision it still knows how to make, so an old save's
+/// levels not visited yet, and a replay of an old recording, come out as
+/// they were made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Revisions {
+    /// The generator's revision, 1 to [`GENERATOR_REVISION`].
+    pub generator: u16,
+    /// The rules' revision, 1 to [`RULES_REVISION`].
+    pub rules: u16,
+}
+
+impl Revisions {
+    /// What this build makes and plays by default.
+    pub const CURRENT: Revisions = Revisions {
+        generator: GENERATOR_REVISION,
+        rules: RULES_REVISION,
+    };
+    /// What every run saved before revisions were recorded (save format 5
+    /// and older, journals of those formats) was made and played by.
+    pub const FIRST: Revisions = Revisions {
+        generator: 1,
+        rules: 1,
+    };
+
+    /// Whether these are the first revisions, which a digest leaves out so
+    /// runs from before revisions digest as they did.
+    pub fn is_first(&self) -> bool {
+        *self == Revisions::FIRST
+    }
+
+    /// The first revision newer than this build makes, if any: which one
+    /// ("generator" or "rules"), the revision, and the newest this build
+    /// makes. A run of a newer revision is a newer delve's, named as such
+    /// rather than as a broken file.
+    pub fn newer_than_this_build(&self) -> Option<(&'static str, u16, u16)> {
+        if self.generator > GENERATOR_REVISION {
+            Some(("generator", self.generator, GENERATOR_REVISION))
+        } else if self.rules > RULES_REVISION {
+            Some(("rules", self.rules, RULES_REVISION))
+        } else {
+            None
+        }
+    }
+
+    /// Refuses a revision this build cannot make: 0, which never existed,
+    /// or a newer delve's, whose levels or rules this build does not know.
+    pub(super) fn check(&self) -> Result<(), Problem> {
+        for (value, newest, what) in [
+            (self.generator, GENERATOR_REVISION, "generator"),
+            (self.rules, RULES_REVISION, "rules"),
+        ] {
+            check(
+                (1..=newest).contains(&value),
+                &format!("revisions.{what}"),
+                || {
+                    format!(
+                        "this delve makes {what} revisions 1 to {newest}, got {value}{}",
+                        if value > newest {
+                            " (a newer delve's)"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for Revisions {
+    fn default() -> Self {
+        Revisions::CURRENT
+    }
+}
