@@ -432,97 +432,118 @@ impl App {
         }
     }
 
-    /// A key press.
+    /// A key press: a replay's controls first, then in turn a stop to the
+    /// activity under way, the terminal's keys, the unread messages, the
+    /// prompts, and last the command of the screen up.
     pub fn press(&mut self, key: Key) -> Result<(), GenerateError> {
         if self.replay.is_some() && !self.press_replay(key) {
             return Ok(());
         }
         let command = self.keymap.command(key);
-        let terminal = match command {
-            Some(Command::Suspend) => Some(Request::Suspend),
-            Some(Command::Redraw) => Some(Request::Redraw),
-            _ => None,
-        };
         if self.activity.is_some() {
-            // Any key stops travel; the key itself is not acted on, so a
-            // player pressing to stop cannot walk into something by
-            // accident. Ctrl-C still asks about quitting, and Ctrl-Z and
-            // Ctrl-R still suspend and redraw.
-            self.clear_messages();
-            self.stop(Some("You stop.".into()));
-            if command == Some(Command::Interrupt) {
-                self.mode = Mode::ConfirmQuit;
-            }
-            self.terminal_request = terminal.or(self.terminal_request);
+            self.press_during_activity(command);
             return Ok(());
         }
-        if terminal.is_some() {
+        if let Some(request) = terminal_request(command) {
             // About the terminal, not the game: the same on every screen and
             // at any size, and the screen comes back as it was.
-            self.terminal_request = terminal;
+            self.terminal_request = Some(request);
             return Ok(());
         }
-        if self.more() {
-            match key {
-                Key::Char(' ') | Key::Enter => {
-                    self.page += 1;
-                    return Ok(());
-                }
-                Key::Esc => {
-                    self.page = message_pages(&self.messages, usize::from(self.view.0)).len();
-                    return Ok(());
-                }
-                // Saving and quitting are never held up (nothing happens in
-                // the game), and the history shows every message at once.
-                _ if matches!(
-                    command,
-                    Some(Command::Interrupt | Command::History | Command::Save | Command::SaveQuit)
-                ) => {}
-                _ => return Ok(()),
-            }
+        if self.more() && !self.press_more(key, command) {
+            return Ok(());
         }
         match self.mode {
-            Mode::ConfirmQuit => {
-                match key {
-                    Key::Char('y' | 'Y') => self.request_save(true),
-                    Key::Char('n' | 'N') => self.quit = true,
-                    _ => self.mode = self.resting_mode(),
-                }
+            Mode::ConfirmQuit => self.press_confirm_quit(key),
+            Mode::Choose { verb } => return self.press_choose(verb, key),
+            Mode::Ended => self.press_ended(key, command),
+            _ => return self.press_command(key, command),
+        }
+        Ok(())
+    }
+
+    /// Any key stops the activity under way; the key itself is not acted
+    /// on, so a player pressing to stop cannot walk into something by
+    /// accident. Ctrl-C still asks about quitting, and Ctrl-Z and Ctrl-R
+    /// still suspend and redraw.
+    fn press_during_activity(&mut self, command: Option<Command>) {
+        self.clear_messages();
+        self.stop(Some("You stop.".into()));
+        if command == Some(Command::Interrupt) {
+            self.mode = Mode::ConfirmQuit;
+        }
+        self.terminal_request = terminal_request(command).or(self.terminal_request);
+    }
+
+    /// A key while the top line waits at [`MORE`](super::lines::MORE):
+    /// Space or Enter shows the next page, Esc skips them all. Returns
+    /// whether the key goes on to its usual handling: only saving and
+    /// quitting do (nothing happens in the game), and the history, which
+    /// shows every message at once.
+    fn press_more(&mut self, key: Key, command: Option<Command>) -> bool {
+        match key {
+            Key::Char(' ') | Key::Enter => {
+                self.page += 1;
+                false
+            }
+            Key::Esc => {
+                self.page = message_pages(&self.messages, usize::from(self.view.0)).len();
+                false
+            }
+            _ => matches!(
+                command,
+                Some(Command::Interrupt | Command::History | Command::Save | Command::SaveQuit)
+            ),
+        }
+    }
+
+    /// A key at the quit prompt: save and quit, quit, or go back.
+    fn press_confirm_quit(&mut self, key: Key) {
+        match key {
+            Key::Char('y' | 'Y') => self.request_save(true),
+            Key::Char('n' | 'N') => self.quit = true,
+            _ => self.mode = self.resting_mode(),
+        }
+    }
+
+    /// A key at the item prompt: a pack letter is used as `verb` asks; any
+    /// other key cancels.
+    fn press_choose(&mut self, verb: ItemVerb, key: Key) -> Result<(), GenerateError> {
+        self.clear_messages();
+        self.mode = Mode::Map;
+        if let Key::Char(c @ 'a'..='z') = key {
+            let slot = c as u8 - b'a';
+            let carried = self
+                .run
+                .combat()
+                .is_some_and(|s| s.hero.pack.get(usize::from(slot)).is_some());
+            if !carried {
+                self.note("You have no such item.".into());
                 return Ok(());
             }
-            Mode::Choose { verb } => {
-                self.clear_messages();
-                self.mode = Mode::Map;
-                if let Key::Char(c @ 'a'..='z') = key {
-                    let slot = c as u8 - b'a';
-                    let carried = self
-                        .run
-                        .combat()
-                        .is_some_and(|s| s.hero.pack.get(usize::from(slot)).is_some());
-                    if !carried {
-                        self.note("You have no such item.".into());
-                        return Ok(());
-                    }
-                    let events = self.act(verb.action(slot))?;
-                    if events == [Event::Blocked] {
-                        self.note(verb.refusal().into());
-                    }
-                }
-                return Ok(());
+            let events = self.act(verb.action(slot))?;
+            if events == [Event::Blocked] {
+                self.note(verb.refusal().into());
             }
-            Mode::Ended => {
-                // Only deliberate keys leave the summary, so keys typed
-                // ahead during the last moves cannot dismiss it unread.
-                match (key, command) {
-                    (_, Some(Command::Interrupt)) => self.mode = Mode::ConfirmQuit,
-                    (Key::Enter | Key::Esc | Key::Char(' '), _)
-                    | (_, Some(Command::SaveQuit | Command::Cancel)) => self.request_save(true),
-                    _ => {}
-                }
-                return Ok(());
-            }
+        }
+        Ok(())
+    }
+
+    /// A key on the summary of an ended run. Only deliberate keys leave
+    /// it, so keys typed ahead during the last moves cannot dismiss it
+    /// unread.
+    fn press_ended(&mut self, key: Key, command: Option<Command>) {
+        match (key, command) {
+            (_, Some(Command::Interrupt)) => self.mode = Mode::ConfirmQuit,
+            (Key::Enter | Key::Esc | Key::Char(' '), _)
+            | (_, Some(Command::SaveQuit | Command::Cancel)) => self.request_save(true),
             _ => {}
         }
+    }
+
+    /// A key on a screen that is not a prompt: saving and quitting work on
+    /// all of them, the rest is the screen's own.
+    fn press_command(&mut self, key: Key, command: Option<Command>) -> Result<(), GenerateError> {
         // While the screen is too small to show the map, only saving and
         // quitting work: nothing should happen that the player cannot see.
         if self.too_small()
@@ -535,33 +556,36 @@ impl App {
         }
         self.clear_messages();
         let Some(command) = command else {
-            if self.mode == Mode::Map {
-                let help = self.keymap.key_for(Command::Help);
-                self.page = 0;
-                self.messages = vec![match help {
-                    Some(h) => format!("Unknown key {key}; {h} lists the keys."),
-                    None => format!("Unknown key {key}."),
-                }];
-            }
+            self.unknown_key(key);
             return Ok(());
         };
         match command {
-            Command::Interrupt => {
-                self.mode = Mode::ConfirmQuit;
-                return Ok(());
-            }
-            Command::Save => {
-                self.request_save(false);
-                return Ok(());
-            }
-            Command::SaveQuit => {
-                self.request_save(true);
-                return Ok(());
-            }
-            _ => {}
+            Command::Interrupt => self.mode = Mode::ConfirmQuit,
+            Command::Save => self.request_save(false),
+            Command::SaveQuit => self.request_save(true),
+            _ => return self.screen_command(command),
         }
+        Ok(())
+    }
+
+    /// A key bound to nothing: on the map, says so and where the keys are
+    /// listed.
+    fn unknown_key(&mut self, key: Key) {
+        if self.mode == Mode::Map {
+            let help = self.keymap.key_for(Command::Help);
+            self.page = 0;
+            self.messages = vec![match help {
+                Some(h) => format!("Unknown key {key}; {h} lists the keys."),
+                None => format!("Unknown key {key}."),
+            }];
+        }
+    }
+
+    /// A command on the screen up: the map's acts in the game, the other
+    /// screens' move a cursor, scroll or close.
+    fn screen_command(&mut self, command: Command) -> Result<(), GenerateError> {
         match self.mode {
-            Mode::Map => self.map_command(command)?,
+            Mode::Map => return self.map_command(command),
             Mode::Overview => {
                 if matches!(command, Command::Overview | Command::Cancel) {
                     self.mode = Mode::Map;
@@ -572,25 +596,7 @@ impl App {
                     self.mode = Mode::Map;
                 }
             }
-            Mode::Look { cursor } => match command {
-                Command::Move { dx, dy } => {
-                    let level = &self.run.current().level;
-                    let x = (i32::from(cursor.x) + i32::from(dx))
-                        .clamp(0, i32::from(level.width()) - 1);
-                    let y = (i32::from(cursor.y) + i32::from(dy))
-                        .clamp(0, i32::from(level.height()) - 1);
-                    let cursor = Pos::new(x as u16, y as u16);
-                    self.mode = Mode::Look { cursor };
-                    self.follow();
-                }
-                Command::Look | Command::Cancel => {
-                    self.mode = Mode::Map;
-                    // Back to the view from before looking around.
-                    self.camera = self.look_return.take();
-                    self.follow();
-                }
-                _ => {}
-            },
+            Mode::Look { cursor } => self.look_command(cursor, command),
             Mode::History { scroll } => {
                 let most = self.history.len().saturating_sub(usize::from(self.view.1));
                 self.mode = scrolled(command, scroll, most, Command::History, |s| Mode::History {
@@ -608,12 +614,35 @@ impl App {
                 });
             }
             Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } => {
-                unreachable!("handled above")
+                unreachable!("handled by press")
             }
         }
         Ok(())
     }
 
+    /// A command in look mode: the move keys move the cursor (the camera
+    /// following it), and looking again or cancelling goes back to the map.
+    fn look_command(&mut self, cursor: Pos, command: Command) {
+        match command {
+            Command::Move { dx, dy } => {
+                let level = &self.run.current().level;
+                let x =
+                    (i32::from(cursor.x) + i32::from(dx)).clamp(0, i32::from(level.width()) - 1);
+                let y =
+                    (i32::from(cursor.y) + i32::from(dy)).clamp(0, i32::from(level.height()) - 1);
+                let cursor = Pos::new(x as u16, y as u16);
+                self.mode = Mode::Look { cursor };
+                self.follow();
+            }
+            Command::Look | Command::Cancel => {
+                self.mode = Mode::Map;
+                // Back to the view from before looking around.
+                self.camera = self.look_return.take();
+                self.follow();
+            }
+            _ => {}
+        }
+    }
     /// The mode to go back to from a prompt.
     fn resting_mode(&self) -> Mode {
         if self.run.outcome() == Outcome::Playing {
@@ -754,14 +783,10 @@ impl App {
         Some(format!("You cannot {verb} diagonally {place}."))
     }
 
-    /// One step of the activity under way.
+    /// One step of the activity under way, or of a replay playing on.
     pub fn tick(&mut self) -> Result<(), GenerateError> {
-        if let Some(control) = self.replay.as_mut() {
-            let turn = self.run.turn();
-            control.tick(&mut self.run);
-            if self.run.turn() != turn {
-                self.replayed(false);
-            }
+        if self.replay.is_some() {
+            self.tick_replay();
             return Ok(());
         }
         let Some(activity) = self.activity else {
@@ -771,65 +796,11 @@ impl App {
             return Ok(()); // paused until the player can see again
         }
         let action = match activity {
-            Activity::Travel(direction) => match travel_step(&mut self.run, direction) {
-                Some(action) => action,
-                None => {
-                    let known = {
-                        let state = self.run.current();
-                        state
-                            .level
-                            .stairs_going(direction)
-                            .any(|s| state.has_seen(s.pos))
-                    };
-                    let name = stairs_name(direction);
-                    let reason = if self.on_stairs(direction) {
-                        format!("You reach the {name}.")
-                    } else if known {
-                        format!("No known way leads to the {name}, and nothing is left to explore.")
-                    } else {
-                        format!("No {name} is known, and nothing is left to explore.")
-                    };
-                    self.stop(Some(reason));
-                    return Ok(());
-                }
-            },
-            Activity::Explore => {
-                // Exploring is for when nothing is in view; with a monster
-                // in sight the player decides (DCSS and Brogue refuse too).
-                if let Some(&id) = self.monsters_in_view().first() {
-                    let name = self.monster_name(id);
-                    self.stop(Some(format!("Not with {name} in view.")));
-                    return Ok(());
-                }
-                // The autopilot's own choice while it explores or fetches
-                // an item it sees (DCSS's auto-explore picks items up too);
-                // anything else it would do (rest, equip, take the stairs)
-                // is the player's to decide, so fetch what it would take
-                // and step toward the nearest unexplored cell instead: the
-                // level is explored only when neither is left.
-                let (action, plan) = decide(&mut self.run);
-                let action = match plan {
-                    Plan::Explore | Plan::Loot => Some(action),
-                    _ => {
-                        let moves = |a: &Action| *a != Action::Wait;
-                        fetch_step(&mut self.run)
-                            .filter(moves)
-                            .or_else(|| explore_step(&mut self.run).filter(moves))
-                    }
-                };
-                let Some(action) = action else {
-                    let depth = self.run.player().depth;
-                    let hint = match self.keymap.key_for(Command::Descend) {
-                        Some(k) if depth < self.run.config().levels => {
-                            format!("; {k} travels to the way down")
-                        }
-                        _ => String::new(),
-                    };
-                    self.stop(Some(format!("This level is explored{hint}.")));
-                    return Ok(());
-                };
-                action
-            }
+            Activity::Travel(direction) => self.travel_action(direction),
+            Activity::Explore => self.explore_action(),
+        };
+        let Some(action) = action else {
+            return Ok(()); // stopped, and said why
         };
         let (depth, lives) = (self.run.player().depth, self.run.player().lives);
         let events = self.act(action)?;
@@ -840,6 +811,88 @@ impl App {
         if self.activity.is_none() {
             return Ok(()); // act() stopped it (a monster came into view)
         }
+        self.stop_if_done(activity, depth, lives);
+        Ok(())
+    }
+
+    /// A tick of a replay: the recording plays on at its speed.
+    fn tick_replay(&mut self) {
+        let control = self.replay.as_mut().expect("a replay");
+        let turn = self.run.turn();
+        control.tick(&mut self.run);
+        if self.run.turn() != turn {
+            self.replayed(false);
+        }
+    }
+
+    /// Travel's next step toward a staircase going `direction`; `None`,
+    /// with the activity stopped and why said, when there is none.
+    fn travel_action(&mut self, direction: StairDirection) -> Option<Action> {
+        if let Some(action) = travel_step(&mut self.run, direction) {
+            return Some(action);
+        }
+        let known = {
+            let state = self.run.current();
+            state
+                .level
+                .stairs_going(direction)
+                .any(|s| state.has_seen(s.pos))
+        };
+        let name = stairs_name(direction);
+        let reason = if self.on_stairs(direction) {
+            format!("You reach the {name}.")
+        } else if known {
+            format!("No known way leads to the {name}, and nothing is left to explore.")
+        } else {
+            format!("No {name} is known, and nothing is left to explore.")
+        };
+        self.stop(Some(reason));
+        None
+    }
+
+    /// Auto-explore's next step; `None`, with the activity stopped and why
+    /// said, when a monster is in view or the level is explored.
+    fn explore_action(&mut self) -> Option<Action> {
+        // Exploring is for when nothing is in view; with a monster
+        // in sight the player decides (DCSS and Brogue refuse too).
+        if let Some(&id) = self.monsters_in_view().first() {
+            let name = self.monster_name(id);
+            self.stop(Some(format!("Not with {name} in view.")));
+            return None;
+        }
+        // The autopilot's own choice while it explores or fetches
+        // an item it sees (DCSS's auto-explore picks items up too);
+        // anything else it would do (rest, equip, take the stairs)
+        // is the player's to decide, so fetch what it would take
+        // and step toward the nearest unexplored cell instead: the
+        // level is explored only when neither is left.
+        let (action, plan) = decide(&mut self.run);
+        let action = match plan {
+            Plan::Explore | Plan::Loot => Some(action),
+            _ => {
+                let moves = |a: &Action| *a != Action::Wait;
+                fetch_step(&mut self.run)
+                    .filter(moves)
+                    .or_else(|| explore_step(&mut self.run).filter(moves))
+            }
+        };
+        if action.is_none() {
+            let depth = self.run.player().depth;
+            let hint = match self.keymap.key_for(Command::Descend) {
+                Some(k) if depth < self.run.config().levels => {
+                    format!("; {k} travels to the way down")
+                }
+                _ => String::new(),
+            };
+            self.stop(Some(format!("This level is explored{hint}.")));
+        }
+        action
+    }
+
+    /// After a step of `activity` taken at `depth` with `lives`: it ends
+    /// on a new level, a life lost, the run's end, or travel's staircase
+    /// reached (saying which key takes it).
+    fn stop_if_done(&mut self, activity: Activity, depth: u16, lives: u8) {
         if self.run.player().depth != depth
             || self.run.player().lives != lives
             || self.run.outcome() != Outcome::Playing
@@ -858,9 +911,7 @@ impl App {
                 stairs_name(direction)
             )));
         }
-        Ok(())
     }
-
     /// Runs the activity under way to its end (at most `limit` steps), as
     /// the shell would with no key pressed.
     pub fn finish(&mut self, limit: usize) -> Result<(), GenerateError> {
@@ -948,12 +999,8 @@ impl App {
     /// seconds old at the replay's speed, so it can be read but is not
     /// taken for news hundreds of turns later.
     fn replayed(&mut self, by_key: bool) {
+        let new = self.take_said();
         let log = self.run.log();
-        // A go-to back puts an earlier copy of the run in place, whose
-        // count of lines said is lower: nothing new then.
-        let new = self.run.said().saturating_sub(self.said);
-        let new = usize::try_from(new).unwrap_or(usize::MAX).min(log.len());
-        self.said = self.run.said();
         let lines = &log[log.len() - new..];
         let fresh = match (by_key, self.replay.as_ref()) {
             (true, Some(control)) => Some(control.last_said(&self.run)),
@@ -982,7 +1029,9 @@ impl App {
         self.in_view = (depth, self.monsters_in_view());
     }
 
-    /// Plays one action and collects what it brought.
+    /// Plays one action and collects what it brought: the lines the run
+    /// said, a new level's camera and autosave, the monsters come into
+    /// view, the run's end.
     fn act(&mut self, action: Action) -> Result<Vec<Event>, GenerateError> {
         let from = (self.run.player().depth, self.run.player().pos);
         let events = self.run.step(action)?;
@@ -991,10 +1040,8 @@ impl App {
             // the top line through a travel, it sends `g` after nothing.
             self.messages.retain(|m| !m.starts_with(SEE_HERE));
         }
+        let new = self.take_said();
         let log = self.run.log();
-        let new = self.run.said().saturating_sub(self.said);
-        let new = usize::try_from(new).unwrap_or(usize::MAX).min(log.len());
-        self.said = self.run.said();
         let lines = &log[log.len() - new..];
         self.messages.extend(lines.iter().cloned());
         self.history.extend(lines.iter().cloned());
@@ -1005,10 +1052,34 @@ impl App {
             self.request.get_or_insert(Request::Autosave);
         }
         self.follow();
+        self.watch_monsters();
+        if self.run.outcome() != Outcome::Playing && self.mode != Mode::Ended {
+            self.activity = None;
+            self.mode = Mode::Ended;
+            self.last_words = self.messages.clone();
+            // The finished run is saved at once, so its record survives.
+            self.request = Some(Request::Save);
+        }
+        Ok(events)
+    }
 
-        // A monster coming into view is announced, whatever the player is
-        // doing; it also stops travel, and with one already in view travel
-        // goes a step a press.
+    /// How many lines the run said since they were last taken (the newest
+    /// of its log), marking them taken. A go-to back in a replay puts an
+    /// earlier copy of the run in place, whose count of lines said is
+    /// lower: nothing new then.
+    fn take_said(&mut self) -> usize {
+        let new = self.run.said().saturating_sub(self.said);
+        let new = usize::try_from(new)
+            .unwrap_or(usize::MAX)
+            .min(self.run.log().len());
+        self.said = self.run.said();
+        new
+    }
+
+    /// A monster coming into view is announced, whatever the player is
+    /// doing; it also stops travel, and with one already in view travel
+    /// goes a step a press.
+    fn watch_monsters(&mut self) {
         let depth = self.run.player().depth;
         let in_view = self.monsters_in_view();
         let newcomers: Vec<String> = in_view
@@ -1037,17 +1108,7 @@ impl App {
             self.stop(reason);
         }
         self.in_view = (depth, in_view);
-
-        if self.run.outcome() != Outcome::Playing && self.mode != Mode::Ended {
-            self.activity = None;
-            self.mode = Mode::Ended;
-            self.last_words = self.messages.clone();
-            // The finished run is saved at once, so its record survives.
-            self.request = Some(Request::Save);
-        }
-        Ok(events)
     }
-
     /// "a rat": a monster on the player's level, by id.
     fn monster_name(&self, id: u32) -> String {
         let state = self.run.current();
@@ -1166,6 +1227,16 @@ impl App {
     /// ([`super::look::describe`]).
     pub fn describe(&self, p: Pos) -> String {
         super::look::describe(&self.run, p)
+    }
+}
+
+/// The request a key about the terminal makes (Ctrl-Z, Ctrl-R), if it is
+/// one.
+fn terminal_request(command: Option<Command>) -> Option<Request> {
+    match command {
+        Some(Command::Suspend) => Some(Request::Suspend),
+        Some(Command::Redraw) => Some(Request::Redraw),
+        _ => None,
     }
 }
 
