@@ -1,0 +1,220 @@
+//! Travel and auto-explore: an [`Activity`] started by a key and carried
+//! on a step a tick until it arrives or something stops it, and the stairs
+//! command that takes a staircase or travels to one. Apart from the keys,
+//! as the shell's clock drives it.
+
+use super::App;
+use crate::generate::GenerateError;
+use crate::level::{StairDirection, Tile};
+use crate::sim::{Action, Event, Outcome, Plan, decide, explore_step, fetch_step, travel_step};
+use crate::view::keymap::Command;
+
+/// Something that takes several turns, one a tick, until it arrives or is
+/// interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    /// Toward the nearest known staircase going this way (or exploring
+    /// toward one).
+    Travel(StairDirection),
+    /// The autopilot, while it explores.
+    Explore,
+}
+
+impl App {
+    /// What is being done over several ticks, if anything.
+    pub fn activity(&self) -> Option<Activity> {
+        self.activity
+    }
+
+    /// One step of the activity under way, or of a replay playing on.
+    pub fn tick(&mut self) -> Result<(), GenerateError> {
+        if self.replay.is_some() {
+            self.tick_replay();
+            return Ok(());
+        }
+        let Some(activity) = self.activity else {
+            return Ok(());
+        };
+        if self.too_small() {
+            return Ok(()); // paused until the player can see again
+        }
+        let action = match activity {
+            Activity::Travel(direction) => self.travel_action(direction),
+            Activity::Explore => self.explore_action(),
+        };
+        let Some(action) = action else {
+            return Ok(()); // stopped, and said why
+        };
+        let (depth, lives) = (self.run.player().depth, self.run.player().lives);
+        let events = self.act(action)?;
+        if events == [Event::Blocked] {
+            self.stop(None);
+            return Ok(());
+        }
+        if self.activity.is_none() {
+            return Ok(()); // act() stopped it (a monster came into view)
+        }
+        self.stop_if_done(activity, depth, lives);
+        Ok(())
+    }
+
+    /// Travel's next step toward a staircase going `direction`; `None`,
+    /// with the activity stopped and why said, when there is none.
+    fn travel_action(&mut self, direction: StairDirection) -> Option<Action> {
+        if let Some(action) = travel_step(&mut self.run, direction) {
+            return Some(action);
+        }
+        let known = {
+            let state = self.run.current();
+            state
+                .level
+                .stairs_going(direction)
+                .any(|s| state.has_seen(s.pos))
+        };
+        let name = stairs_name(direction);
+        let reason = if self.on_stairs(direction) {
+            format!("You reach the {name}.")
+        } else if known {
+            format!("No known way leads to the {name}, and nothing is left to explore.")
+        } else {
+            format!("No {name} is known, and nothing is left to explore.")
+        };
+        self.stop(Some(reason));
+        None
+    }
+
+    /// Auto-explore's next step; `None`, with the activity stopped and why
+    /// said, when a monster is in view or the level is explored.
+    fn explore_action(&mut self) -> Option<Action> {
+        // Exploring is for when nothing is in view; with a monster
+        // in sight the player decides (DCSS and Brogue refuse too).
+        if let Some(&id) = self.monsters_in_view().first() {
+            let name = self.monster_name(id);
+            self.stop(Some(format!("Not with {name} in view.")));
+            return None;
+        }
+        // The autopilot's own choice while it explores or fetches
+        // an item it sees (DCSS's auto-explore picks items up too);
+        // anything else it would do (rest, equip, take the stairs)
+        // is the player's to decide, so fetch what it would take
+        // and step toward the nearest unexplored cell instead: the
+        // level is explored only when neither is left.
+        let (action, plan) = decide(&mut self.run);
+        let action = match plan {
+            Plan::Explore | Plan::Loot => Some(action),
+            _ => {
+                let moves = |a: &Action| *a != Action::Wait;
+                fetch_step(&mut self.run)
+                    .filter(moves)
+                    .or_else(|| explore_step(&mut self.run).filter(moves))
+            }
+        };
+        if action.is_none() {
+            let depth = self.run.player().depth;
+            let hint = match self.keymap.key_for(Command::Descend) {
+                Some(k) if depth < self.run.config().levels => {
+                    format!("; {k} travels to the way down")
+                }
+                _ => String::new(),
+            };
+            self.stop(Some(format!("This level is explored{hint}.")));
+        }
+        action
+    }
+
+    /// After a step of `activity` taken at `depth` with `lives`: it ends
+    /// on a new level, a life lost, the run's end, or travel's staircase
+    /// reached (saying which key takes it).
+    fn stop_if_done(&mut self, activity: Activity, depth: u16, lives: u8) {
+        if self.run.player().depth != depth
+            || self.run.player().lives != lives
+            || self.run.outcome() != Outcome::Playing
+        {
+            self.stop(None);
+        } else if let Activity::Travel(direction) = activity
+            && self.on_stairs(direction)
+        {
+            let key = match direction {
+                StairDirection::Down => self.keymap.key_for(Command::Descend),
+                StairDirection::Up => self.keymap.key_for(Command::Ascend),
+            };
+            let hint = key.map_or(String::new(), |k| format!("; {k} takes it"));
+            self.stop(Some(format!(
+                "You reach the {}{hint}.",
+                stairs_name(direction)
+            )));
+        }
+    }
+
+    /// Runs the activity under way to its end (at most `limit` steps), as
+    /// the shell would with no key pressed.
+    pub fn finish(&mut self, limit: usize) -> Result<(), GenerateError> {
+        for _ in 0..limit {
+            if !self.busy() {
+                break;
+            }
+            self.tick()?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn start(&mut self, activity: Activity) -> Result<(), GenerateError> {
+        self.activity = Some(activity);
+        // The first step is taken at once, so a press always does something;
+        // with a monster in view that one step is all a press does.
+        self.tick()
+    }
+
+    pub(super) fn stop(&mut self, reason: Option<String>) {
+        self.activity = None;
+        if let Some(reason) = reason {
+            self.note(reason);
+        }
+    }
+
+    fn on_stairs(&self, direction: StairDirection) -> bool {
+        let level = &self.run.current().level;
+        level.tile(self.run.player().pos) == stairs_tile(direction)
+    }
+
+    /// The stairs going `direction`: taken when the player stands on them,
+    /// travelled to otherwise.
+    pub(super) fn stairs_command(
+        &mut self,
+        direction: StairDirection,
+    ) -> Result<(), GenerateError> {
+        let (tile, action) = match direction {
+            StairDirection::Down => (Tile::DownStairs, Action::Descend),
+            StairDirection::Up => (Tile::UpStairs, Action::Ascend),
+        };
+        let here = self.run.player().pos;
+        if self.run.current().level.tile(here) != tile {
+            return self.start(Activity::Travel(direction));
+        }
+        let events = self.act(action)?;
+        if events == [Event::Blocked] {
+            self.note(
+                if action == Action::Ascend && self.run.player().depth == 1 {
+                    "This staircase leads out of the dungeon; your way is down.".into()
+                } else {
+                    "These stairs lead nowhere.".into()
+                },
+            );
+        }
+        Ok(())
+    }
+}
+
+fn stairs_tile(direction: StairDirection) -> Tile {
+    match direction {
+        StairDirection::Down => Tile::DownStairs,
+        StairDirection::Up => Tile::UpStairs,
+    }
+}
+
+fn stairs_name(direction: StairDirection) -> &'static str {
+    match direction {
+        StairDirection::Down => "staircase down",
+        StairDirection::Up => "staircase up",
+    }
+}
