@@ -3,6 +3,10 @@
 //! way (lengths, checksum, flags) or in full (decompressed). What a block
 //! holds is `start.rs`'s and `actions.rs`'s.
 
+/// The largest journal file read: anything larger is refused before a
+/// byte of it is read.
+pub const MAX_FILE: u64 = 1024 * 1024 * 1024;
+
 /// The first bytes of every journal file, so another file in a journal's
 /// place is refused as such rather than read as a damaged journal.
 pub const MAGIC: &[u8; 8] = b"DELVEJNL";

@@ -1,8 +1,7 @@
 //! `JournalError`: why a journal cannot be used at all (a damaged block
 //! after the start is a [`Cut`](crate::journal::Cut), not an error).
 
-use super::block::VERSION;
-use super::file::MAX_FILE;
+use super::block::{MAX_FILE, VERSION};
 
 /// Why a journal cannot be used at all.
 #[derive(Debug, thiserror::Error)]

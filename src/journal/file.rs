@@ -11,15 +11,11 @@ use crate::save::guarded::{self, Access, Refused, guarded, kind_of, sync_dir};
 use crate::sim::record::Recording;
 
 use super::actions::blocks_of;
-use super::block::{Checkpoint, file_header};
+use super::block::{Checkpoint, MAX_FILE, file_header};
 use super::encoding::{Journal, claimed_after_cut, decode, encode};
 use super::error::JournalError;
 use super::start::{Start, start_block};
 use super::summary::{Summary, summarise};
-
-/// The largest journal file read: anything larger is refused before a
-/// byte of it is read.
-pub const MAX_FILE: u64 = 1024 * 1024 * 1024;
 
 /// Where NAME's journal lives in a saves directory.
 pub fn journal_path(dir: &Path, name: &str) -> PathBuf {

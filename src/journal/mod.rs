@@ -48,11 +48,11 @@ mod summary;
 
 pub use actions::{FLUSH_ACTIONS, actions_block, blocks_of, encode_runs};
 pub use block::{
-    BLOCK_HEADER_LEN, Checkpoint, FILE_HEADER_LEN, MAGIC, MAX_BLOCK, VERSION, file_header,
+    BLOCK_HEADER_LEN, Checkpoint, FILE_HEADER_LEN, MAGIC, MAX_BLOCK, MAX_FILE, VERSION, file_header,
 };
 pub use encoding::{Cut, Journal, decode, encode};
 pub use error::JournalError;
-pub use file::{JournalWriter, MAX_FILE, journal_path, read_file, read_summary};
+pub use file::{JournalWriter, journal_path, read_file, read_summary};
 pub use start::{OLDEST_STATE_FORMAT, STATE_FORMAT, Start, start_block};
 pub use summary::{Summary, summarise};
 

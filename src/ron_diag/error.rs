@@ -5,7 +5,12 @@
 
 use std::fmt;
 
-use crate::ron_diag::read::MAX_DATA_FILE_BYTES;
+/// The most bytes a data file may hold. The largest shipped file is a few
+/// kilobytes, and each list in a file has a cap of its own; without this
+/// one a file of gigabytes would be read whole and parsed before any cap
+/// could refuse it. Eight megabytes still hold two vaults of the largest
+/// level's size.
+pub const MAX_DATA_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Where a configuration came from and where in it a problem sits.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,12 +15,10 @@
 
 mod error;
 mod field_index;
-mod out_of_bounds;
 mod parse;
 mod read;
 
-pub use self::error::{ConfigError, Location};
+pub use self::error::{ConfigError, Location, MAX_DATA_FILE_BYTES};
 pub(crate) use self::field_index::{FieldIndex, after_comment};
 pub(crate) use self::parse::parse;
-pub use self::read::MAX_DATA_FILE_BYTES;
 pub(crate) use self::read::read_text;

@@ -3,9 +3,11 @@
 //! a person editing the file needs the field it was reading and words
 //! without type names, and an unclosed bracket named where it opened.
 
+mod out_of_bounds;
+
+use self::out_of_bounds::out_of_bounds;
 use crate::ron_diag::error::{ConfigError, Location};
 use crate::ron_diag::field_index::{FieldIndex, join};
-use crate::ron_diag::out_of_bounds::out_of_bounds;
 
 /// How a file's values are checked once parsed: errors located with the
 /// file's index, named by its origin.

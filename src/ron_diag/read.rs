@@ -4,14 +4,7 @@
 
 use std::path::Path;
 
-use crate::ron_diag::error::{ConfigError, Location};
-
-/// The most bytes a data file may hold. The largest shipped file is a few
-/// kilobytes, and each list in a file has a cap of its own; without this
-/// one a file of gigabytes would be read whole and parsed before any cap
-/// could refuse it. Eight megabytes still hold two vaults of the largest
-/// level's size.
-pub const MAX_DATA_FILE_BYTES: u64 = 8 * 1024 * 1024;
+use crate::ron_diag::error::{ConfigError, Location, MAX_DATA_FILE_BYTES};
 
 /// Reads a data file (the config, the vault, monster and item lists, the
 /// keymap: every one goes through here, so all are refused alike): at

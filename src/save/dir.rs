@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use crate::save::encoding::encode;
 use crate::save::error::{SaveError, io_error, open_error};
+use crate::save::format::HEADER_LEN;
 use crate::save::guarded::{guarded, kind_of, sync_dir};
-use crate::save::header::{HEADER_LEN, Summary, check_frame, read_header};
+use crate::save::header::{Summary, check_frame, read_header};
 use crate::save::read::{check_file, read_and_decode, read_save};
 use crate::sim::Run;
 

@@ -8,10 +8,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::save::error::SaveError;
-use crate::save::header::{
-    FLAG_ZSTD, FORMAT_VERSION, HEADER_LEN, MAX_BODY, Summary, check_frame, read_header,
-    write_header,
-};
+use crate::save::format::{FLAG_ZSTD, FORMAT_VERSION, HEADER_LEN, MAX_BODY};
+use crate::save::header::{Summary, check_frame, read_header, write_header};
 use crate::save::old_formats::{v1, v2, v3, v4, v5};
 use crate::sim::Run;
 

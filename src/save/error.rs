@@ -4,8 +4,8 @@
 use std::io;
 use std::path::Path;
 
+use crate::save::format::{FORMAT_VERSION, MAX_FILE};
 use crate::save::guarded::Refused;
-use crate::save::header::{FORMAT_VERSION, MAX_FILE};
 
 /// Why a save could not be read or written.
 #[derive(Debug, thiserror::Error)]

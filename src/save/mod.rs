@@ -33,6 +33,7 @@
 mod dir;
 pub(crate) mod encoding;
 mod error;
+mod format;
 pub(crate) mod guarded;
 mod header;
 pub(crate) mod old_formats;
@@ -41,7 +42,6 @@ mod read;
 pub use dir::{Checked, Listing, SaveDir, SaveLock};
 pub use encoding::{decode, encode};
 pub use error::SaveError;
-pub use header::{
-    FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BODY, MAX_FILE, MAX_STORED_BODY, Summary, summary,
-};
+pub use format::{FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_BODY, MAX_FILE, MAX_STORED_BODY};
+pub use header::{Summary, summary};
 pub use read::{check_file, read_and_decode};

@@ -5,8 +5,9 @@ use std::path::Path;
 
 use crate::save::encoding::decode;
 use crate::save::error::{SaveError, io_error, refused};
+use crate::save::format::{HEADER_LEN, MAX_FILE};
 use crate::save::guarded::{self, Access};
-use crate::save::header::{HEADER_LEN, MAX_FILE, Summary, check_frame, read_header};
+use crate::save::header::{Summary, check_frame, read_header};
 use crate::sim::Run;
 
 /// The bytes of a save file, read by the guarded reader: only a regular
