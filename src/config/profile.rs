@@ -652,6 +652,7 @@ mod tests {
     /// Saves and journals hold the config in bincode, which has no field
     /// names: every field of a profile must be written, set or not.
     #[test]
+    #[cfg(feature = "save")]
     fn a_config_with_profiles_round_trips_through_bincode() {
         let config = Config::from_ron(
             "(profiles: [(depths: (min: 2, max: 3), tunnel: (turn_penalty: 3)),

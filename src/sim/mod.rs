@@ -40,6 +40,7 @@ pub use kinds::table::{KindProblem, MAX_KINDS};
 pub use record::Recording;
 pub use replay::{Cursor, Replay, ReplayError};
 pub use rules::odds::HitOdds;
+#[cfg(feature = "save")]
 pub(crate) use state::RunState;
 #[cfg(feature = "save")]
 pub(crate) use state::compat::StompSimulation;
