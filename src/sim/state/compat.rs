@@ -8,6 +8,8 @@ use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::clock::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
+#[cfg(feature = "save")]
+use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::kinds::monster::{Colour, Trait};
 use crate::sim::state::{LevelState, Player, Run, RunState};
 use crate::sim::vocabulary::Outcome;
@@ -256,7 +258,7 @@ impl RunState {
     #[cfg(feature = "save")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn stomp(
-        kinds: Vec<crate::sim::MonsterKind>,
+        kinds: Vec<MonsterKind>,
         seed: u64,
         rng: Pcg64,
         levels: Vec<Option<LevelState>>,
