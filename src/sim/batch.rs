@@ -23,11 +23,11 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::generate::GenerateError;
-use crate::sim::agent::autopilot::play_headless;
+use crate::sim::agent::autopilot::autopilot;
 use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::state::Run;
-use crate::sim::vocabulary::Outcome;
+use crate::sim::vocabulary::{Action, Event, Outcome};
 
 /// What one run of a batch came to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -293,6 +293,23 @@ pub struct Report<'a> {
     pub runs: &'a [RunRecord],
     /// The same totals the text summary prints.
     pub summary: &'a Summary,
+}
+
+/// Plays the run headless with the autopilot until turn `stop_at` or the
+/// end of the run: what `delve simulate` does. A level that cannot be
+/// generated mid-run ends play with its error; the run keeps every turn
+/// played before it.
+pub fn play_headless(run: &mut Run, stop_at: u64) -> Result<(), GenerateError> {
+    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
+        let action = autopilot(run);
+        let events = run.step(action)?;
+        if events == [Event::Blocked] {
+            // The autopilot only chooses possible actions; if it ever does
+            // not, waiting keeps the run going rather than spinning.
+            run.step(Action::Wait)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

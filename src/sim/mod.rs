@@ -7,7 +7,7 @@
 //! the order levels are visited in.
 //!
 //! Layered from the bottom: the words (`vocabulary.rs`) and units
-//! (`clock.rs`); the kinds of things (`kinds/`) and what can be known of a
+//! (`units.rs`); the kinds of things (`kinds/`) and what can be known of a
 //! level (`world/`); the run's state (`state/`); the rules that change it
 //! (`rules/`) and the turn that applies them (`turn.rs`), with making a
 //! run (`start.rs`); then what plays, records and tells a run: `agent/`,
@@ -17,7 +17,6 @@
 
 pub(crate) mod agent;
 pub mod batch;
-pub(crate) mod clock;
 pub mod kinds;
 pub mod morgue;
 pub mod record;
@@ -26,13 +25,14 @@ pub(crate) mod rules;
 mod start;
 pub(crate) mod state;
 mod turn;
+pub(crate) mod units;
 pub(crate) mod vocabulary;
 pub(crate) mod world;
 
 pub use agent::Plan;
-pub use agent::autopilot::{autopilot, decide, explore_step, fetch_step, play_headless};
+pub use agent::autopilot::{autopilot, decide, explore_step, fetch_step};
 pub use agent::travel::travel_step;
-pub use clock::MAX_TURNS;
+pub use batch::play_headless;
 pub use kinds::item::{Item, ItemClass, ItemKind, PotionEffect, ScrollEffect, items_from_ron};
 pub use kinds::monster::{Colour, Monster, MonsterKind, Trait, monsters_from_ron};
 pub use kinds::place::vault_monsters;
@@ -42,10 +42,11 @@ pub use replay::{Cursor, Replay, ReplayError};
 pub use rules::odds::HitOdds;
 #[cfg(feature = "save")]
 pub(crate) use state::RunState;
+pub use state::combat_state::{CombatState, Floor, Hero, MAX_STACK, Pack, PackLine, slot_letter};
 #[cfg(feature = "save")]
 pub(crate) use state::compat::StompSimulation;
-pub use state::hero::{CombatState, Floor, Pack, slot_letter};
 pub use state::{LevelState, Player, Run};
+pub use units::MAX_TURNS;
 pub use vocabulary::{Action, Event, Outcome, PACK_SLOTS};
 pub use world::distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};
 pub use world::fov::visible_cells;

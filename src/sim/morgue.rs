@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::geom::Pos;
 use crate::sim::state::Run;
-use crate::sim::state::hero::slot_letter;
+use crate::sim::state::combat_state::slot_letter;
 use crate::sim::vocabulary::Outcome;
 
 /// Everything a morgue file tells, gathered from a run.

@@ -111,10 +111,10 @@ impl Recording {
             if !well_formed(&action) {
                 return Err(format!("an impossible action \"{action}\""));
             }
-            if recording.len + u64::from(times) > crate::sim::clock::MAX_TURNS {
+            if recording.len + u64::from(times) > crate::sim::units::MAX_TURNS {
                 return Err(format!(
                     "more than the {} actions a run can take",
-                    crate::sim::clock::MAX_TURNS
+                    crate::sim::units::MAX_TURNS
                 ));
             }
             recording.push_times(action, times);

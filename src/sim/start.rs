@@ -7,11 +7,11 @@ use crate::dungeon::Dungeon;
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection};
-use crate::sim::clock::level_work;
 use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::record::Recording;
 use crate::sim::state::{LevelState, Player, Run, RunState};
+use crate::sim::units::level_work;
 use crate::vault::Vault;
 
 impl Run {

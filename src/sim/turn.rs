@@ -1,8 +1,8 @@
 //! One turn of a run, and the one place that asks which rules a run
 //! plays by: the player's action, then every monster whose move comes
 //! before the player's next, each handed to Stomp's or Combat's rules
-//! (`rules/`) where the two differ. Taking the stairs, entering a level
-//! and winning are the same under both and live here too.
+//! (`rules/`) where the two differ. Taking the stairs and winning are the
+//! same under both; entering a level populates it by the run's rules.
 //!
 //! The rules of seeds 001 and 002:
 //! - Actors act in order of their next-move tick (speed s moves every
@@ -18,10 +18,10 @@ use crate::config::Goal;
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
-use crate::sim::clock::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, interval, level_work};
 use crate::sim::rules::population;
-use crate::sim::state::hero::Floor;
+use crate::sim::state::combat_state::Floor;
 use crate::sim::state::{LevelState, Run};
+use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, interval, level_work};
 use crate::sim::vocabulary::{Action, Event, Outcome};
 use crate::sim::world::distance::can_step;
 

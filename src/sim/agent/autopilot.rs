@@ -19,12 +19,10 @@
 //! Ties are broken by cell index, so the autopilot is deterministic.
 
 use crate::geom::Pos;
-
-use crate::generate::GenerateError;
 use crate::sim::agent::explore::{Plan, explore_then_stairs, first_step, frontier_of, step_to};
 use crate::sim::agent::hunt::hunt_step;
 use crate::sim::state::Run;
-use crate::sim::vocabulary::{Action, Event, Outcome};
+use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::{DIRECTIONS, LazyWalk, can_step};
 
 /// The autopilot's next action.
@@ -136,21 +134,4 @@ pub fn explore_step(run: &mut Run) -> Option<Action> {
     let step = frontier_of(run, &mut map).map(|f| first_step(&mut map, &state.level, here, f));
     run.put_walk(map);
     step
-}
-
-/// Plays the run headless with the autopilot until turn `stop_at` or the
-/// end of the run: what `delve simulate` does. A level that cannot be
-/// generated mid-run ends play with its error; the run keeps every turn
-/// played before it.
-pub fn play_headless(run: &mut Run, stop_at: u64) -> Result<(), GenerateError> {
-    while run.turn() < stop_at && run.outcome() == Outcome::Playing {
-        let action = autopilot(run);
-        let events = run.step(action)?;
-        if events == [Event::Blocked] {
-            // The autopilot only chooses possible actions; if it ever does
-            // not, waiting keeps the run going rather than spinning.
-            run.step(Action::Wait)?;
-        }
-    }
-    Ok(())
 }

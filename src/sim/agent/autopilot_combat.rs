@@ -5,10 +5,10 @@
 //! 1. Low on hit points with danger near: drink the best healing potion.
 //! 2. A monster adjacent: fight it when the fight is likely won (the
 //!    expected damage taken while killing it is well below the hit points
-//!    left); otherwise read teleportation, or drink healing, or step away
-//!    from it when a step gains distance, and fight as a last resort.
-//! 3. Drink potions of vigour when nothing is near; equip a better weapon
-//!    or armour from the pack.
+//!    left); otherwise read teleportation, drink healing when below half,
+//!    or drink stoneskin or vigour, and fight as a last resort.
+//! 3. Drink potions of vigour when nothing is near; then equip a better
+//!    weapon or armour from the pack.
 //! 4. Pick up what lies here (not gear worse than what is worn).
 //! 5. Read magic mapping on a level not yet explored.
 //! 6. Hurt with nothing in sight: rest.
@@ -31,7 +31,7 @@ use crate::sim::agent::hunt::hunt_step;
 use crate::sim::kinds::item::{ItemClass, PotionEffect, ScrollEffect, stacks};
 use crate::sim::rules::odds::{HitOdds, expected_damage};
 use crate::sim::state::Run;
-use crate::sim::state::hero::CombatState;
+use crate::sim::state::combat_state::CombatState;
 use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::{LazyWalk, can_step};
 
@@ -244,8 +244,8 @@ impl<'a> Situation<'a> {
     }
 
     /// Priority 2: With a monster adjacent: fight the quickest to kill when the
-    /// fight is likely won; else read teleportation, drink healing when
-    /// below half, or stoneskin or vigour; and fight as a last resort.
+    /// fight is likely won; else read teleportation, drink healing when below
+    /// half, or stoneskin or vigour; and fight as a last resort.
     fn fight_or_get_away(&self) -> Option<(Action, Plan)> {
         let level = &self.run.current().level;
         let target = self
@@ -281,7 +281,8 @@ impl<'a> Situation<'a> {
         Some(fight)
     }
 
-    /// Priority 3: Potions of vigour are for good: drink them when nothing is near.
+    /// Priority 3, first: potions of vigour are for good: drink them when
+    /// nothing is near.
     fn drink_vigour(&self) -> Option<(Action, Plan)> {
         if self.near_threat != 0.0 {
             return None;
@@ -293,7 +294,7 @@ impl<'a> Situation<'a> {
         Some((Action::Quaff { slot }, Plan::Heal))
     }
 
-    /// Priority 3: Better gear from the pack.
+    /// Priority 3, then: better gear from the pack.
     fn better_gear(&self) -> Option<(Action, Plan)> {
         let (slot, _) = self
             .combat
@@ -320,9 +321,9 @@ impl<'a> Situation<'a> {
             .then_some((Action::Wait, Plan::Rest))
     }
 
-    /// Priority 7: Hunt what it sees when healthy, keeping it in sight (what cannot
-    /// be reached so is left to exploring); hurt, with monsters about, let
-    /// them come, regenerating until healthy enough to hunt or explore.
+    /// Priority 7: Hunt what it sees when healthy, keeping it in sight (what
+    /// cannot be reached so is left to exploring); hurt, with monsters about,
+    /// let them come, regenerating until healthy enough to hunt or explore.
     fn hunt_or_wait(&self) -> Option<(Action, Plan)> {
         if self.hp * 100 >= self.max * 60 {
             let radius = self.run.config().simulation.sight_radius;

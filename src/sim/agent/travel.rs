@@ -1,6 +1,6 @@
 //! Travel: the player's way to a staircase over the cells they know, for
-//! the viewer's travel command. Beside [`explore_step`], which it falls
-//! back on, since both are rules of play rather than of the screen.
+//! the viewer's travel command. Among the agents, beside `explore_step`,
+//! which it falls back on: both are rules of play, not of the screen.
 
 use crate::grid_search::{Bfs, Moves, Visit, neighbours};
 use crate::level::{StairDirection, Tile};

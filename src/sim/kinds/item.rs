@@ -213,7 +213,7 @@ pub struct Item {
 /// Whether items of a class share a pack letter under the second rules:
 /// potions and scrolls, which are alike; weapons and armour each keep a
 /// letter of their own.
-pub fn stacks(class: ItemClass) -> bool {
+pub(crate) fn stacks(class: ItemClass) -> bool {
     matches!(class, ItemClass::Potion(_) | ItemClass::Scroll(_))
 }
 

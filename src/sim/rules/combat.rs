@@ -1,12 +1,12 @@
-//! Combat's rules (the game of seed 004): attacks both ways, losing a
-//! life and waking by the stairs, regeneration and the end of stoneskin,
-//! experience and the hit points it brings. The numbers come from
-//! [`odds`](crate::sim::rules::odds); this file moves the state.
+//! Combat's rules: attacks both ways, losing a life and waking by the
+//! stairs, regeneration and the end of stoneskin, experience and the hit
+//! points it brings. The numbers come from `odds.rs` and the hero's
+//! formulas in `state/combat_state.rs`; this file moves the state. The
+//! turn calls it only under Combat.
 
 use crate::geom::Pos;
 use crate::level::StairDirection;
-use crate::sim::kinds::monster::Monster;
-use crate::sim::rules::odds::{HitOdds, Strike, attack, experience_level, max_hp, regenerate};
+use crate::sim::rules::odds::{HitOdds, Strike, attack, regenerate};
 use crate::sim::state::Run;
 use crate::sim::vocabulary::{Event, Outcome};
 use crate::sim::world::distance::{DIRECTIONS, can_step};
@@ -17,39 +17,7 @@ impl Run {
         HitOdds::of(&self.config.simulation.combat)
     }
 
-    /// The player's experience level (1 under Stomp).
-    pub fn experience_level(&self) -> u16 {
-        let c = &self.config.simulation.combat;
-        self.combat().map_or(1, |s| {
-            experience_level(s.hero.xp, c.first_level_xp, c.max_level)
-        })
-    }
-
-    /// The player's maximum hit points (0 under Stomp).
-    pub fn max_hp(&self) -> u16 {
-        let c = &self.config.simulation.combat;
-        self.combat().map_or(0, |s| {
-            max_hp(
-                c.player_hp,
-                c.hp_per_level,
-                self.experience_level(),
-                s.hero.vigour,
-            )
-        })
-    }
-
-    /// The player's hit points (0 under Stomp).
-    pub fn hp(&self) -> u16 {
-        self.combat().map_or(0, |s| s.hero.hp)
-    }
-
-    /// A monster's hit points and maximum, by its id on the current level.
-    pub fn monster_hp(&self, m: &Monster) -> Option<(u16, u16)> {
-        let floor = self.floor()?;
-        let i = m.id as usize;
-        Some((*floor.monster_hp.get(i)?, *floor.monster_max_hp.get(i)?))
-    }
-
+    /// The player attacks the monster at index `m` instead of moving.
     pub(in crate::sim) fn player_attacks(&mut self, m: usize, events: &mut Vec<Event>) {
         let monster = self.current().monsters[m].clone();
         let kind = self.state.kinds[usize::from(monster.kind)].clone();
@@ -84,7 +52,7 @@ impl Run {
                     self.state.killed += 1;
                     let level_before = self.experience_level();
                     let max_before = self.max_hp();
-                    let state = self.combat_state_mut();
+                    let state = self.expect_combat_mut();
                     state.kills[usize::from(monster.kind)] += 1;
                     state.hero.xp = state.hero.xp.saturating_add(u32::from(max));
                     self.say(format!("You hit the {} for {damage}; it dies.", kind.name));
@@ -92,7 +60,7 @@ impl Run {
                     let level = self.experience_level();
                     if level > level_before {
                         let gain = self.max_hp().saturating_sub(max_before);
-                        let hero = &mut self.combat_state_mut().hero;
+                        let hero = &mut self.expect_combat_mut().hero;
                         hero.hp = hero.hp.saturating_add(gain);
                         self.say(format!("You reach experience level {level}."));
                     }
@@ -123,7 +91,7 @@ impl Run {
                 });
             }
             Strike::Hit(damage) => {
-                let hero = &mut self.combat_state_mut().hero;
+                let hero = &mut self.expect_combat_mut().hero;
                 hero.hp = hero.hp.saturating_sub(damage);
                 let hp = hero.hp;
                 events.push(Event::Attacked {
@@ -152,7 +120,7 @@ impl Run {
             lives,
         });
         if lives == 0 {
-            self.combat_state_mut().cause = Some(cause.to_string());
+            self.expect_combat_mut().cause = Some(cause.to_string());
             self.state.outcome = Outcome::Lost;
             self.say(format!("The {cause} kills you."));
             self.say("You die.".into());
@@ -160,7 +128,7 @@ impl Run {
             return;
         }
         let max = self.max_hp();
-        self.combat_state_mut().hero.hp = max;
+        self.expect_combat_mut().hero.hp = max;
         let level = &self.current().level;
         let stairs = level
             .stairs_going(StairDirection::Up)
@@ -169,12 +137,7 @@ impl Run {
             .unwrap_or_else(|| level.room_cell(0));
         let wake = self.free_cell_near(stairs);
         self.state.player.pos = wake;
-        // Rules 2 count lives in English; rules 1 said "1 lives left",
-        // and a replay of a run made under them must say it again.
-        let left = match self.config.revisions.rules {
-            1 => format!("{lives} lives"),
-            _ => crate::words::count(lives, "life", "lives"),
-        };
+        let left = self.lives_in_words(lives);
         self.say(format!(
             "The {cause} strikes you down; you wake by the stairs ({left} left)."
         ));
@@ -214,9 +177,7 @@ impl Run {
         let every = self.config.simulation.combat.regen_every;
         let max = self.max_hp();
         let turn = self.state.turn;
-        let Some(state) = self.combat_mut() else {
-            return;
-        };
+        let state = self.expect_combat_mut();
         state.hero.hp = regenerate(state.hero.hp, max, turn, every);
         if state.hero.stoneskin > 0 && turn >= state.hero.stoneskin_until {
             state.hero.stoneskin = 0;

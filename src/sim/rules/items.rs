@@ -1,5 +1,5 @@
-//! Items under Combat: what lies on the player's cell, picking up,
-//! dropping, wielding and wearing, and what each potion and scroll does.
+//! Items under Combat: picking up, dropping, wielding and wearing, and
+//! what each potion and scroll does. The turn calls it only under Combat.
 
 use rand::RngExt;
 
@@ -7,27 +7,14 @@ use crate::geom::Pos;
 use crate::level::Tile;
 use crate::sim::kinds::item::{Item, ItemClass, PotionEffect, ScrollEffect, stacks};
 use crate::sim::state::Run;
-use crate::sim::state::hero::slot_letter;
+use crate::sim::state::combat_state::slot_letter;
 use crate::sim::vocabulary::{Action, Event};
 use crate::sim::world::distance::DIRECTIONS;
 
 impl Run {
-    /// Items on the player's cell, top first.
-    pub fn items_here(&self) -> Vec<u16> {
-        let here = self.state.player.pos;
-        self.floor().map_or_else(Vec::new, |f| {
-            f.items
-                .iter()
-                .rev()
-                .filter(|i| i.pos == here)
-                .map(|i| i.kind)
-                .collect()
-        })
-    }
-
-    /// Pick up, drop, wield, quaff, read. False (no time passes) when the
-    /// action is not possible: nothing there, a full pack, the
-    /// wrong kind of item.
+    /// Pick up, drop, wield, quaff, read, under Combat only (the turn
+    /// checks). False (no time passes) when the action is not possible:
+    /// nothing there, a full pack, the wrong kind of item.
     pub(in crate::sim) fn use_item(&mut self, action: Action, events: &mut Vec<Event>) -> bool {
         // Rules 2 keep a letter's item while it is carried and stack
         // potions and scrolls; rules 1 closed the letters up and gave each
@@ -61,7 +48,7 @@ impl Run {
                     return false;
                 }
                 self.floor_mut().items.remove(at);
-                let state = self.combat_state_mut();
+                let state = self.expect_combat_mut();
                 let letter = state
                     .hero
                     .pack
@@ -79,7 +66,7 @@ impl Run {
                 true
             }
             Action::Drop { slot } => {
-                let state = self.combat_state_mut();
+                let state = self.expect_combat_mut();
                 let Some(kind) = state.hero.pack.take_one(usize::from(slot), keep_letters) else {
                     return false;
                 };
@@ -93,7 +80,7 @@ impl Run {
                 let Some(kind) = pack_item(self, slot) else {
                     return false;
                 };
-                let state = self.combat_state_mut();
+                let state = self.expect_combat_mut();
                 let class = state.kind(kind).class;
                 let name = state.describe(kind);
                 let (worn, verb) = match class {
@@ -139,7 +126,6 @@ impl Run {
         }
     }
 
-    /// Marks every open cell of the level, and the rock beside it, seen.
     /// Takes one item out of pack slot `slot` when `effect_of` finds an
     /// effect in its class (a potion to drink, a scroll to read), saying
     /// "You VERB NAME.": its effect and name. `None`, and nothing used, for
@@ -151,7 +137,7 @@ impl Run {
         verb: &str,
         effect_of: impl Fn(ItemClass) -> Option<E>,
     ) -> Option<(E, String)> {
-        let state = self.combat_mut()?;
+        let state = self.expect_combat_mut();
         let kind = state.hero.pack.get(usize::from(slot))?.kind;
         let effect = effect_of(state.kind(kind).class)?;
         let name = state.describe(kind);
@@ -166,19 +152,19 @@ impl Run {
             PotionEffect::Healing(dice) => {
                 let heal = dice.roll(&mut self.state.rng);
                 let max = self.max_hp();
-                let hero = &mut self.combat_state_mut().hero;
+                let hero = &mut self.expect_combat_mut().hero;
                 hero.hp = (u32::from(hero.hp) + heal).min(u32::from(max)) as u16;
                 self.say("You feel better.".into());
             }
             PotionEffect::Vigour(n) => {
-                let hero = &mut self.combat_state_mut().hero;
+                let hero = &mut self.expect_combat_mut().hero;
                 hero.vigour = hero.vigour.saturating_add(n);
                 hero.hp = hero.hp.saturating_add(n);
                 self.say("You feel vigorous.".into());
             }
             PotionEffect::Stoneskin { armour, turns } => {
                 let until = self.state.turn + u64::from(turns);
-                let hero = &mut self.combat_state_mut().hero;
+                let hero = &mut self.expect_combat_mut().hero;
                 hero.stoneskin = armour;
                 hero.stoneskin_until = until;
                 self.say("Your skin turns to stone.".into());
@@ -203,6 +189,7 @@ impl Run {
         }
     }
 
+    /// Marks every open cell of the level, and the rock beside it, seen.
     fn map_level(&mut self) {
         let state = self.current_mut();
         let level = &state.level;

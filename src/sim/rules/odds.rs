@@ -74,25 +74,6 @@ pub fn regenerate(hp: u16, max: u16, turn: u64, every: u16) -> u16 {
     hp + 1
 }
 
-/// The experience level reached with `xp` points: level 1 below `first`,
-/// then one more level each time the experience doubles, up to `cap`.
-pub fn experience_level(xp: u32, first: u32, cap: u16) -> u16 {
-    let mut level = 1u16;
-    let mut need = u64::from(first.max(1));
-    while u64::from(xp) >= need && level < cap {
-        level += 1;
-        need *= 2;
-    }
-    level
-}
-
-/// The player's maximum hit points at an experience level, plus what
-/// potions of vigour added.
-pub fn max_hp(base: u16, per_level: u16, level: u16, bonus: u16) -> u16 {
-    base.saturating_add(per_level.saturating_mul(level.saturating_sub(1)))
-        .saturating_add(bonus)
-}
-
 /// Expected damage a turn: the chance to hit times the mean roll. The
 /// autopilot weighs fights with it; it never decides an outcome.
 pub fn expected_damage(odds: &HitOdds, armour: u16, damage: &Dice) -> f64 {
@@ -170,17 +151,5 @@ mod tests {
         assert_eq!(regenerate(10, 10, 20, 10), 10);
         assert_eq!(regenerate(12, 10, 21, 10), 10);
         assert_eq!(regenerate(5, 10, 20, 0), 5);
-    }
-
-    #[test]
-    fn experience_doubles_a_level() {
-        assert_eq!(experience_level(0, 20, 20), 1);
-        assert_eq!(experience_level(19, 20, 20), 1);
-        assert_eq!(experience_level(20, 20, 20), 2);
-        assert_eq!(experience_level(39, 20, 20), 2);
-        assert_eq!(experience_level(40, 20, 20), 3);
-        assert_eq!(experience_level(u32::MAX, 20, 20), 20);
-        assert_eq!(max_hp(20, 5, 3, 4), 34);
-        assert_eq!(max_hp(u16::MAX, 5, 3, 4), u16::MAX);
     }
 }

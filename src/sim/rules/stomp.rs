@@ -1,4 +1,4 @@
-//! Stomp's rules (seed 002): the player stepping onto a monster crushes
+//! Stomp's rules (001's game): the player stepping onto a monster crushes
 //! it; a monster stepping onto the player dies and costs a life. Under
 //! Combat the player still crushes whatever stands on a staircase they
 //! arrive by, so the turn uses [`Run::player_arrives`] for both.
@@ -29,11 +29,7 @@ impl Run {
         self.current_mut().monsters.remove(i);
         self.state.player.lives = self.state.player.lives.saturating_sub(1);
         let lives = self.state.player.lives;
-        // As in Combat: rules 1's words are kept for their replays.
-        let left = match self.config.revisions.rules {
-            1 => format!("{lives} lives"),
-            _ => crate::words::count(lives, "life", "lives"),
-        };
+        let left = self.lives_in_words(lives);
         self.say(format!("The {name} hits you and dies; {left} left."));
         events.push(Event::Hit { kind: name, lives });
         if lives == 0 {

@@ -7,11 +7,11 @@
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
-use crate::sim::clock::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 #[cfg(feature = "save")]
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::kinds::monster::{Colour, Trait};
 use crate::sim::state::{LevelState, Player, Run, RunState};
+use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 use crate::sim::vocabulary::Outcome;
 
 use crate::config::profile::Profile;

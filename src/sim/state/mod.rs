@@ -1,11 +1,11 @@
 //! The state of a run: [`Run`], what a save holds of it (`RunState`),
 //! the player and the levels visited, and the questions anyone may ask of
-//! them. It knows no verbs: the rules (`rules/`) and the turn (`turn.rs`)
+//! them. It knows no rules: the rules (`rules/`) and the turn (`turn.rs`)
 //! change it; what a loaded run must satisfy is `validate.rs`'s, and what
 //! keeps old saves and digests readable is [`compat`]'s.
 
+pub mod combat_state;
 pub mod compat;
-pub mod hero;
 mod validate;
 
 use rand_pcg::Pcg64;
@@ -18,7 +18,7 @@ use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::kinds::place::monsters_wanted;
 use crate::sim::record::Recording;
-use crate::sim::state::hero::{CombatState, Floor};
+use crate::sim::state::combat_state::{CombatState, Floor, experience_level, max_hp};
 use crate::sim::vocabulary::Outcome;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
 use crate::sim::world::sight::Sight;
@@ -375,6 +375,15 @@ impl Run {
         self.refresh();
     }
 
+    /// "2 lives", "1 life": rules 2 count lives in English; rules 1 said
+    /// "1 lives", and a replay of a run made under them must say it again.
+    pub(in crate::sim) fn lives_in_words(&self, lives: u8) -> String {
+        match self.config.revisions.rules {
+            1 => format!("{lives} lives"),
+            _ => crate::words::count(lives, "life", "lives"),
+        }
+    }
+
     /// Logs a line, keeping the last [`LOG_LINES`].
     pub(in crate::sim) fn say(&mut self, line: String) {
         self.said += 1;
@@ -394,6 +403,52 @@ impl Run {
         self.state.combat.as_ref()
     }
 
+    /// The player's experience level (1 under Stomp).
+    pub fn experience_level(&self) -> u16 {
+        let c = &self.config.simulation.combat;
+        self.combat().map_or(1, |s| {
+            experience_level(s.hero.xp, c.first_level_xp, c.max_level)
+        })
+    }
+
+    /// The player's maximum hit points (0 under Stomp).
+    pub fn max_hp(&self) -> u16 {
+        let c = &self.config.simulation.combat;
+        self.combat().map_or(0, |s| {
+            max_hp(
+                c.player_hp,
+                c.hp_per_level,
+                self.experience_level(),
+                s.hero.vigour,
+            )
+        })
+    }
+
+    /// The player's hit points (0 under Stomp).
+    pub fn hp(&self) -> u16 {
+        self.combat().map_or(0, |s| s.hero.hp)
+    }
+
+    /// A monster's hit points and maximum, by its id on the current level.
+    pub fn monster_hp(&self, m: &Monster) -> Option<(u16, u16)> {
+        let floor = self.floor()?;
+        let i = m.id as usize;
+        Some((*floor.monster_hp.get(i)?, *floor.monster_max_hp.get(i)?))
+    }
+
+    /// Items on the player's cell, top first.
+    pub fn items_here(&self) -> Vec<u16> {
+        let here = self.state.player.pos;
+        self.floor().map_or_else(Vec::new, |f| {
+            f.items
+                .iter()
+                .rev()
+                .filter(|i| i.pos == here)
+                .map(|i| i.kind)
+                .collect()
+        })
+    }
+
     /// The Combat state of the player's level.
     pub fn floor(&self) -> Option<&Floor> {
         let slot = usize::from(self.state.player.depth) - 1;
@@ -403,17 +458,17 @@ impl Run {
     /// The Combat state of the player's level, for the Combat rules.
     pub(in crate::sim) fn floor_mut(&mut self) -> &mut Floor {
         let slot = usize::from(self.state.player.depth) - 1;
-        &mut self.combat_state_mut().floors[slot]
+        &mut self.expect_combat_mut().floors[slot]
     }
 
-    /// The Combat game's state, for the Combat rules, which run only under
-    /// them.
-    pub(in crate::sim) fn combat_state_mut(&mut self) -> &mut CombatState {
+    /// The Combat game's state, for the Combat rules, which the turn calls
+    /// only under Combat: a panic here is a rule called under Stomp.
+    pub(in crate::sim) fn expect_combat_mut(&mut self) -> &mut CombatState {
         self.state.combat.as_mut().expect("a Combat run")
     }
 
     /// Mutable access for tests and tools that build situations by hand
-    /// (items on the floor, a pack, hit points). Play never needs it.
+    /// (items on the floor, a pack, hit points); `None` for a Stomp run.
     pub fn combat_mut(&mut self) -> Option<&mut CombatState> {
         self.state.combat.as_mut()
     }

@@ -5,11 +5,11 @@
 
 use crate::geom::Shape;
 use crate::level::{Level, StairDirection};
-use crate::sim::clock::{MAX_TURNS, interval};
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::kinds::place::{monsters_wanted, vault_monsters};
 use crate::sim::state::{LOG_LINES, Run};
+use crate::sim::units::{MAX_TURNS, interval};
 use crate::sim::vocabulary::Outcome;
 use crate::vault::{Orientation, Vault};
 

@@ -10,8 +10,10 @@ use crate::level::Level;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
 use crate::sim::world::fov::visible_cells;
 
-/// The player's sight and the distance maps monsters and autopilots read,
-/// kept with the run between moves.
+/// What the run derives and keeps between moves, never saved: the
+/// player's sight, the distance maps monsters and autopilots read, what is
+/// known to be explored, and the run's work meter (every step, sight,
+/// search and level made counts there; see `Run::work`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sight {
     /// Cells visible from the player now (within the larger of the sight
@@ -25,9 +27,11 @@ pub(crate) struct Sight {
     /// reach is seen). Seeing more never adds a frontier then; only digging
     /// can, which clears it.
     pub(in crate::sim) explored: Cell<Option<u16>>,
+    /// Tunnelling distances to the player, for smart tunnellers: searched
+    /// on first use after a move.
     pub(in crate::sim) tunnelling: Option<DistanceMap>,
     /// Work done since the run was made or loaded, but for the walking
-    /// search's own (see [`Run::work`](crate::sim::Run::work)).
+    /// search's own (see `Run::work`).
     pub(in crate::sim) work: u64,
 }
 

@@ -325,6 +325,25 @@ impl CombatState {
     }
 }
 
+/// The experience level reached with `xp` points: level 1 below `first`,
+/// then one more level each time the experience doubles, up to `cap`.
+pub fn experience_level(xp: u32, first: u32, cap: u16) -> u16 {
+    let mut level = 1u16;
+    let mut need = u64::from(first.max(1));
+    while u64::from(xp) >= need && level < cap {
+        level += 1;
+        need *= 2;
+    }
+    level
+}
+
+/// The player's maximum hit points at an experience level, plus what
+/// potions of vigour added.
+pub fn max_hp(base: u16, per_level: u16, level: u16, bonus: u16) -> u16 {
+    base.saturating_add(per_level.saturating_mul(level.saturating_sub(1)))
+        .saturating_add(bonus)
+}
+
 /// The pack letter of a slot.
 pub fn slot_letter(slot: usize) -> char {
     (b'a' + slot.min(25) as u8) as char
@@ -410,5 +429,17 @@ mod tests {
         assert_eq!(article("orc"), "an orc");
         assert_eq!(slot_letter(0), 'a');
         assert_eq!(slot_letter(25), 'z');
+    }
+
+    #[test]
+    fn experience_doubles_a_level() {
+        assert_eq!(experience_level(0, 20, 20), 1);
+        assert_eq!(experience_level(19, 20, 20), 1);
+        assert_eq!(experience_level(20, 20, 20), 2);
+        assert_eq!(experience_level(39, 20, 20), 2);
+        assert_eq!(experience_level(40, 20, 20), 3);
+        assert_eq!(experience_level(u32::MAX, 20, 20), 20);
+        assert_eq!(max_hp(20, 5, 3, 4), 34);
+        assert_eq!(max_hp(u16::MAX, 5, 3, 4), u16::MAX);
     }
 }
