@@ -200,16 +200,21 @@ impl Run {
         self.prove_stack_on(cores)
     }
 
-    /// [`Run::prove_stack`] on at most `threads` threads.
-    fn prove_stack_on(&mut self, threads: usize) -> Result<(), GenerateError> {
-        let levels = usize::from(self.config.levels);
-        self.made.resize(levels, None);
-        let missing: Vec<u16> = (1..=self.config.levels)
+    /// The depths neither visited nor made ahead yet, shallowest first
+    /// (the cache of levels made ahead sized to the stack first).
+    fn unmade_depths(&mut self) -> Vec<u16> {
+        self.made.resize(usize::from(self.config.levels), None);
+        (1..=self.config.levels)
             .filter(|&d| {
                 let slot = usize::from(d) - 1;
                 self.state.levels[slot].is_none() && self.made[slot].is_none()
             })
-            .collect();
+            .collect()
+    }
+
+    /// [`Run::prove_stack`] on at most `threads` threads.
+    fn prove_stack_on(&mut self, threads: usize) -> Result<(), GenerateError> {
+        let missing = self.unmade_depths();
         if missing.is_empty() {
             return Ok(());
         }
@@ -238,14 +243,7 @@ impl Run {
     pub fn prove_stack_within(&mut self, limit: u64) -> Result<bool, GenerateError> {
         use rayon::prelude::*;
 
-        let levels = usize::from(self.config.levels);
-        self.made.resize(levels, None);
-        let missing: Vec<u16> = (1..=self.config.levels)
-            .filter(|&d| {
-                let slot = usize::from(d) - 1;
-                self.state.levels[slot].is_none() && self.made[slot].is_none()
-            })
-            .collect();
+        let missing = self.unmade_depths();
         let cells = u64::from(self.config.width) * u64::from(self.config.height);
         let least = (missing.len() as u64).saturating_mul(level_work(cells, 0));
         if least > limit {
