@@ -1,5 +1,5 @@
 //! Generation benchmarks: one default level (vaults and loops on), the
-//! same without them, an 80x21 level, a 1000x1000 level, and a default
+//! same without them, a cave and a labyrinth, an 80x21 level, a 1000x1000 level, and a default
 //! stack.
 //!
 //! Run with `cargo bench --bench generate`; the README lists the medians.
@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
-use delve::config::{LoopConfig, Range, RoomConfig, RoomLoopConfig, VaultConfig};
+use delve::config::{LevelKind, LoopConfig, Range, RoomConfig, RoomLoopConfig, VaultConfig};
 use delve::vault::Vault;
 use delve::vault::shipped;
 use delve::{Config, Dungeon, Generator};
@@ -53,6 +53,16 @@ fn one_level(c: &mut Criterion) {
     c.bench_function("level 150x150 (no vaults, no loops)", |b| {
         levels(b, &mut generator, &plain, &[], &mut seed)
     });
+    // The kinds that are not rooms, at their default settings.
+    for kind in [LevelKind::Cave, LevelKind::Labyrinth] {
+        let config = Config {
+            kind,
+            ..Config::default()
+        };
+        c.bench_function(&format!("level 150x150 ({})", kind.name()), |b| {
+            levels(b, &mut generator, &config, shipped(), &mut seed)
+        });
+    }
 }
 
 /// How cost grows with the level: 1000x1000 (44 times the cells of

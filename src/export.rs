@@ -32,6 +32,8 @@ struct JsonDungeon {
 #[derive(Serialize)]
 struct JsonLevel {
     depth: u16,
+    /// `rooms`, `cave` or `labyrinth`: the kind its depth's config made.
+    kind: &'static str,
     rows: Vec<String>,
     rooms: Vec<JsonRoom>,
     stairs: Vec<JsonStairs>,
@@ -74,6 +76,7 @@ pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
         .filter_map(|&d| dungeon.generated(d))
         .map(|level| JsonLevel {
             depth: level.depth(),
+            kind: dungeon.config().at_depth(level.depth()).kind.name(),
             rows: (0..level.height()).map(|y| level.row_string(y)).collect(),
             rooms: level
                 .rooms()
@@ -88,6 +91,7 @@ pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
                             Shape::Circle { .. } => "circle",
                             Shape::Merged(_) => "merged",
                             Shape::Vault(_) => "vault",
+                            Shape::Region(r) => r.kind.name(),
                         },
                         vault: match room.shape {
                             Shape::Vault(v) => Some(

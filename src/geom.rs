@@ -166,6 +166,45 @@ pub enum Shape {
     /// box, which the vault owns (its rock and corridors included); which of
     /// its cells are floor is read from the level's tiles.
     Vault(VaultBox),
+    /// An area of irregular outline that is not a room: a cave's chamber.
+    /// Like a vault's, the shape is a box and the level's tiles say the
+    /// rest: the area is the floor reached from `anchor` by orthogonal
+    /// steps over floor (stairs included), all of it inside `bounds`, which
+    /// is exactly its extent. [`crate::Level::area_of`] answers which area
+    /// a cell is in.
+    Region(RegionBox),
+}
+
+/// Where an irregular area lies: its box and one floor cell of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionBox {
+    /// The smallest rectangle holding the area's floor.
+    pub bounds: Rect,
+    /// A floor cell of the area, from which its floor is found.
+    pub anchor: Pos,
+    /// What the area is, for the exports and the player's eyes.
+    pub kind: RegionKind,
+}
+
+/// What kind of place an irregular area is.
+///
+/// Saved types only ever gain variants at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegionKind {
+    /// A cave's open chamber, wider than a passage.
+    Chamber,
+    /// A labyrinth's cell set aside for stairs and what lies about.
+    Landing,
+}
+
+impl RegionKind {
+    /// The word the exports use for it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RegionKind::Chamber => "chamber",
+            RegionKind::Landing => "landing",
+        }
+    }
 }
 
 /// Where a vault stands, and which vault of the run's list it is, laid down
@@ -256,8 +295,9 @@ impl Merged {
                 Shape::Rect(r) => push(Part::Rect(r)),
                 Shape::Circle { center, radius } => push(Part::Circle { center, radius }),
                 Shape::Merged(m) => m.parts().iter().copied().for_each(&mut push),
-                // Vaults never merge (rooms::merge_with refuses them).
-                Shape::Vault(_) => return None,
+                // Vaults never merge (rooms::merge_with refuses them), and
+                // regions are never placed as rooms.
+                Shape::Vault(_) | Shape::Region(_) => return None,
             }
         }
         if len == 0 || len > MAX_PARTS {
@@ -296,6 +336,7 @@ impl Shape {
                 }
             }
             Shape::Vault(v) => v.bounds,
+            Shape::Region(r) => r.bounds,
             Shape::Circle { center, radius } => Rect {
                 x: center.x - radius,
                 y: center.y - radius,
@@ -317,21 +358,26 @@ impl Shape {
             }
             Shape::Merged(m) => m.parts().iter().any(|part| part.shape().contains(p)),
             Shape::Vault(v) => v.bounds.contains(p),
+            Shape::Region(r) => r.bounds.contains(p),
         }
     }
 
-    /// A cell inside the shape: the middle of the bounding box, or for a
-    /// merged room the middle of its first part. (For a vault it may be
-    /// rock: [`crate::Level::room_cell`] gives a floor cell of any room.)
+    /// A cell inside the shape: the middle of the bounding box, for a
+    /// merged room the middle of its first part, for a region its anchor.
+    /// (For a vault it may be rock: [`crate::Level::room_cell`] gives a
+    /// floor cell of any room.)
     pub fn center(&self) -> Pos {
-        if let Shape::Merged(m) = self {
-            return m.parts[0].shape().center();
+        match self {
+            Shape::Merged(m) => return m.parts[0].shape().center(),
+            Shape::Region(r) => return r.anchor,
+            _ => {}
         }
         let b = self.bounds();
         Pos::new(b.x + (b.width - 1) / 2, b.y + (b.height - 1) / 2)
     }
 
-    /// Every cell of the shape, row by row.
+    /// Every cell of the shape, row by row (a vault's or a region's whole
+    /// box).
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         let b = self.bounds();
         // Rectangles, vaults and discs are one run of cells a row, so only
@@ -377,7 +423,9 @@ impl Shape {
     /// Cells in the shape; counted for circles and merged rooms, so not free for those.
     pub fn area(&self) -> usize {
         match *self {
-            Shape::Rect(r) | Shape::Vault(VaultBox { bounds: r, .. }) => {
+            Shape::Rect(r)
+            | Shape::Vault(VaultBox { bounds: r, .. })
+            | Shape::Region(RegionBox { bounds: r, .. }) => {
                 usize::from(r.width) * usize::from(r.height)
             }
             Shape::Circle { .. } | Shape::Merged(_) => self.cells().count(),

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::geom::{Dir, Pos};
 use crate::grid_search::{Bfs, Visit, step};
-use crate::layout::{Room, Tile};
+use crate::layout::{Room, Tile, mark_areas};
 use crate::sets::Sets;
 
 /// A node of the level graph.
@@ -95,7 +95,7 @@ struct Scratch {
 
 impl Scratch {
     fn fit(&mut self, cells: usize) {
-        if self.room_of.len() != cells || !self.clean {
+        if self.in_net.len() != cells || !self.clean {
             *self = Scratch {
                 room_of: vec![0; cells],
                 in_net: vec![false; cells],
@@ -116,36 +116,37 @@ thread_local! {
     static SETS: std::cell::RefCell<Sets> = std::cell::RefCell::default();
 }
 
-/// Marks (or, with `set` false, unmarks) each room's floor in `room_of`:
-/// part by part, the same cells as `shape.cells()` without walking a merged
-/// room's whole bounding box, a rectangle a row at a time. A vault's box
-/// holds rock, corridor and doors of its own; only its floor is the room.
-fn mark_rooms(room_of: &mut [u16], w: usize, tiles: &[Tile], rooms: &[Room], set: bool) {
-    for (i, room) in rooms.iter().enumerate() {
-        let id = if set { i as u16 + 1 } else { 0 };
-        let vault = matches!(room.shape, crate::geom::Shape::Vault(_));
-        for part in room.shape.plain_parts() {
-            if let crate::geom::Shape::Rect(r) = part {
-                for y in usize::from(r.y)..usize::from(r.y) + usize::from(r.height) {
-                    let row = y * w + usize::from(r.x);
-                    room_of[row..row + usize::from(r.width)].fill(id);
-                }
-                continue;
-            }
-            for p in part.cells() {
-                let c = usize::from(p.y) * w + usize::from(p.x);
-                if !vault || matches!(tiles[c], Tile::Floor | Tile::UpStairs | Tile::DownStairs) {
-                    room_of[c] = id;
-                }
-            }
-        }
-    }
-}
-
 impl LevelGraph {
-    /// Reads the graph off a grid. Room `i` is node `i`.
+    /// Reads the graph off a grid. Room (area) `i` is node `i`.
     pub fn build(width: u16, height: u16, tiles: &[Tile], rooms: &[Room]) -> LevelGraph {
-        SCRATCH.with_borrow_mut(|scratch| Self::build_in(scratch, width, height, tiles, rooms))
+        SCRATCH.with_borrow_mut(|scratch| {
+            let w = usize::from(width);
+            scratch.fit(w * usize::from(height));
+            // Taken while the graph is read: a build cut short leaves the
+            // scratch without it, and the next is made afresh.
+            let mut room_of = std::mem::take(&mut scratch.room_of);
+            room_of.resize(w * usize::from(height), 0);
+            mark_areas(&mut room_of, w, tiles, rooms, true);
+            let graph = Self::build_in(scratch, width, height, tiles, &room_of, rooms.len());
+            mark_areas(&mut room_of, w, tiles, rooms, false);
+            scratch.room_of = room_of;
+            graph
+        })
+    }
+
+    /// [`LevelGraph::build`] over a level's own map of areas (each cell's
+    /// area index + 1, 0 for none), which the level keeps.
+    pub(crate) fn from_areas(
+        width: u16,
+        height: u16,
+        tiles: &[Tile],
+        area_of: &[u16],
+        areas: usize,
+    ) -> LevelGraph {
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.fit(usize::from(width) * usize::from(height));
+            Self::build_in(scratch, width, height, tiles, area_of, areas)
+        })
     }
 
     fn build_in(
@@ -153,13 +154,14 @@ impl LevelGraph {
         width: u16,
         height: u16,
         tiles: &[Tile],
-        rooms: &[Room],
+        room_of: &[u16],
+        rooms: usize,
     ) -> LevelGraph {
         let (w, h) = (usize::from(width), usize::from(height));
         let n = w * h;
         scratch.fit(n);
         let Scratch {
-            room_of,
+            room_of: _,
             in_net,
             node_of,
             walked,
@@ -170,10 +172,9 @@ impl LevelGraph {
         graph.clear();
         // Left dirty if this build does not finish (a panic caught above us).
         *clean = false;
-        for i in 0..rooms.len() {
+        for i in 0..rooms {
             graph.add_node(Node::Room(i as u16));
         }
-        mark_rooms(room_of, w, tiles, rooms, true);
         // Network cells on the border are ignored (a level's border is
         // immutable rock), so the four neighbours of a network cell are
         // always inside the grid. The border of `in_net` is cleared here,
@@ -279,11 +280,10 @@ impl LevelGraph {
             walked[c as usize] = false;
         }
         net.clear();
-        mark_rooms(room_of, w, tiles, rooms, false);
         *clean = true;
         LevelGraph {
             graph: graph.clone(),
-            rooms: rooms.len() as u16,
+            rooms: rooms as u16,
         }
     }
 
@@ -431,10 +431,10 @@ mod tests {
                 }
             })
             .collect();
-        let fresh = LevelGraph::build_in(&mut Scratch::default(), 4, 8, &tall, &[]);
+        let fresh = LevelGraph::build_in(&mut Scratch::default(), 4, 8, &tall, &[0; 32], 0);
         let mut scratch = Scratch::default();
-        LevelGraph::build_in(&mut scratch, 8, 4, &wide, &[]);
-        let reused = LevelGraph::build_in(&mut scratch, 4, 8, &tall, &[]);
+        LevelGraph::build_in(&mut scratch, 8, 4, &wide, &[0; 32], 0);
+        let reused = LevelGraph::build_in(&mut scratch, 4, 8, &tall, &[0; 32], 0);
         assert!(reused == fresh, "{reused:?} against {fresh:?}");
         // Three dead ends and the junction.
         assert_eq!(fresh.node_count(), 4);

@@ -130,3 +130,95 @@ pub struct Stairs {
     /// Index of the room it stands in.
     pub room: u16,
 }
+
+/// Whether a tile is an area's floor: plain floor, or stairs standing on it.
+pub(crate) const fn is_area_floor(tile: Tile) -> bool {
+    matches!(tile, Tile::Floor | Tile::UpStairs | Tile::DownStairs)
+}
+
+/// Marks (or, with `set` false, unmarks) each area's floor in `area_of`
+/// with its index + 1: the one reading of which cells an area holds,
+/// shared by the level's map of areas and the graph. Part by part for
+/// rooms, without walking a merged room's whole bounding box, a rectangle
+/// a row at a time; a vault's box holds rock, corridor and doors of its
+/// own, so only its floor is marked; a region is the floor reached from
+/// its anchor inside its box. Unmarking clears exactly what marking set,
+/// so a buffer can be reused level after level.
+pub(crate) fn mark_areas(area_of: &mut [u16], w: usize, tiles: &[Tile], rooms: &[Room], set: bool) {
+    FLOOD.with_borrow_mut(|stack| mark_areas_with(area_of, w, tiles, rooms, set, stack));
+}
+
+thread_local! {
+    /// The stack of a region's flood, kept per thread so marking a level's
+    /// areas allocates nothing once warm.
+    static FLOOD: std::cell::RefCell<Vec<Pos>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn mark_areas_with(
+    area_of: &mut [u16],
+    w: usize,
+    tiles: &[Tile],
+    rooms: &[Room],
+    set: bool,
+    stack: &mut Vec<Pos>,
+) {
+    let at = |p: Pos| usize::from(p.y) * w + usize::from(p.x);
+    stack.clear();
+    if rooms.iter().any(|r| matches!(r.shape, Shape::Region(_))) {
+        // At the level's size at once, so it grows once per size.
+        stack.reserve(tiles.len());
+    }
+    for (i, room) in rooms.iter().enumerate() {
+        let id = if set { i as u16 + 1 } else { 0 };
+        if let Shape::Region(region) = room.shape {
+            let b = region.bounds;
+            if !set {
+                for p in Shape::Rect(b).cells() {
+                    if usize::from(area_of[at(p)]) == i + 1 {
+                        area_of[at(p)] = 0;
+                    }
+                }
+                continue;
+            }
+            let anchor = region.anchor;
+            if !b.contains(anchor) || !is_area_floor(tiles[at(anchor)]) || area_of[at(anchor)] != 0
+            {
+                continue;
+            }
+            area_of[at(anchor)] = id;
+            stack.push(anchor);
+            while let Some(p) = stack.pop() {
+                let neighbours = [
+                    (p.x.wrapping_sub(1), p.y),
+                    (p.x + 1, p.y),
+                    (p.x, p.y.wrapping_sub(1)),
+                    (p.x, p.y + 1),
+                ];
+                for (x, y) in neighbours {
+                    let n = Pos::new(x, y);
+                    if b.contains(n) && is_area_floor(tiles[at(n)]) && area_of[at(n)] == 0 {
+                        area_of[at(n)] = id;
+                        stack.push(n);
+                    }
+                }
+            }
+            continue;
+        }
+        let vault = matches!(room.shape, Shape::Vault(_));
+        for part in room.shape.plain_parts() {
+            if let Shape::Rect(r) = part {
+                for y in usize::from(r.y)..usize::from(r.y) + usize::from(r.height) {
+                    let row = y * w + usize::from(r.x);
+                    area_of[row..row + usize::from(r.width)].fill(id);
+                }
+                continue;
+            }
+            for p in part.cells() {
+                let c = at(p);
+                if !vault || is_area_floor(tiles[c]) {
+                    area_of[c] = id;
+                }
+            }
+        }
+    }
+}

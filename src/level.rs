@@ -6,11 +6,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::geom::{Dir, Pos, Shape};
+use crate::geom::{Dir, Pos, Rect, RegionBox, Shape};
 use crate::graph::LevelGraph;
 use crate::grid_search::{Bfs, Moves};
 
 pub use crate::layout::{Door, Hardness, Room, StairDirection, Stairs, Tile};
+
+use crate::layout::{is_area_floor, mark_areas};
 
 /// One level of the dungeon.
 ///
@@ -27,6 +29,10 @@ pub struct Level {
     pub(crate) rooms: Vec<Room>,
     pub(crate) stairs: Vec<Stairs>,
     pub(crate) graph: LevelGraph,
+    /// Each cell's area (index into `rooms` + 1; 0 for none), derived from
+    /// the tiles and the areas like the graph: an irregular area's cells
+    /// are known only by a flood of the tiles, so it is read once.
+    pub(crate) area_of: Vec<u16>,
     /// How many generation attempts were thrown away before this one
     /// (rooms too few, or verification failed). Diagnostic only.
     pub(crate) rejected_attempts: u32,
@@ -253,6 +259,9 @@ impl Stored<'_> {
                         && m.parts().iter().all(|p| shape_fits(p.shape(), w, h))
                 }
                 Shape::Vault(v) => shape_fits(Shape::Rect(v.bounds), w, h),
+                Shape::Region(r) => {
+                    shape_fits(Shape::Rect(r.bounds), w, h) && r.bounds.contains(r.anchor)
+                }
                 shape => shape_fits(shape, w, h),
             };
             if !fits {
@@ -274,6 +283,10 @@ impl Stored<'_> {
                 if !floor {
                     return Err(format!("vault room {i} has no floor"));
                 }
+                continue;
+            }
+            if let Shape::Region(r) = room.shape {
+                self.claim_region(i, r, &mut owner)?;
                 continue;
             }
             for part in room.shape.plain_parts() {
@@ -299,6 +312,62 @@ impl Stored<'_> {
             ));
         }
         Ok(owner)
+    }
+
+    /// Claims a region's floor for area `i`: the floor reached from its
+    /// anchor, which must fill its box's extent exactly and meet no other
+    /// area's floor (else the two would be one piece of floor).
+    fn claim_region(&self, i: usize, r: RegionBox, owner: &mut [u16]) -> Result<(), String> {
+        let me = i as u16 + 1;
+        let anchor = self.at(r.anchor);
+        if !is_area_floor(self.tiles[anchor]) {
+            return Err(format!("area {i}'s anchor at {} is no floor", r.anchor));
+        }
+        if owner[anchor] != 0 {
+            return Err(format!(
+                "areas {} and {i} overlap at {}",
+                owner[anchor] - 1,
+                r.anchor
+            ));
+        }
+        owner[anchor] = me;
+        let (mut lo, mut hi) = (r.anchor, r.anchor);
+        let mut stack = vec![r.anchor];
+        while let Some(p) = stack.pop() {
+            (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(p.x), lo.y.min(p.y), hi.x.max(p.x), hi.y.max(p.y));
+            // Floor is never on the border (checked first), so every
+            // neighbour is on the level.
+            for d in Dir::ALL {
+                let n = Pos::new(
+                    (i32::from(p.x) + d.dx()) as u16,
+                    (i32::from(p.y) + d.dy()) as u16,
+                );
+                let c = self.at(n);
+                if !is_area_floor(self.tiles[c]) || owner[c] == me {
+                    continue;
+                }
+                if owner[c] != 0 {
+                    return Err(format!("areas {} and {i} meet at {n}", owner[c] - 1));
+                }
+                owner[c] = me;
+                stack.push(n);
+            }
+        }
+        let extent = Rect {
+            x: lo.x,
+            y: lo.y,
+            width: hi.x - lo.x + 1,
+            height: hi.y - lo.y + 1,
+        };
+        if extent != r.bounds {
+            return Err(format!(
+                "area {i}'s floor spans {}x{} at {}, not its box",
+                extent.width,
+                extent.height,
+                Pos::new(extent.x, extent.y)
+            ));
+        }
+        Ok(())
     }
 
     fn check_doors(&self, in_vault: &[bool], owner: &[u16]) -> Result<(), String> {
@@ -413,7 +482,7 @@ fn shape_fits(shape: Shape, w: u16, h: u16) -> bool {
                 && u32::from(center.x) + u32::from(radius) < u32::from(w) - 1
                 && u32::from(center.y) + u32::from(radius) < u32::from(h) - 1
         }
-        Shape::Merged(_) | Shape::Vault(_) => false,
+        Shape::Merged(_) | Shape::Vault(_) | Shape::Region(_) => false,
     }
 }
 
@@ -432,7 +501,9 @@ impl Level {
         stairs: Vec<Stairs>,
         rejected_attempts: u32,
     ) -> Level {
-        let graph = LevelGraph::build(width, height, &tiles, &rooms);
+        let mut area_of = vec![0; usize::from(width) * usize::from(height)];
+        mark_areas(&mut area_of, usize::from(width), &tiles, &rooms, true);
+        let graph = LevelGraph::from_areas(width, height, &tiles, &area_of, rooms.len());
         Level {
             depth,
             width,
@@ -442,6 +513,7 @@ impl Level {
             rooms,
             stairs,
             graph,
+            area_of,
             rejected_attempts,
         }
     }
@@ -552,9 +624,21 @@ impl Level {
         }
     }
 
-    /// The index of the room whose outline holds `p`.
+    /// The index of the room whose outline holds `p` (a vault's whole
+    /// box; a region's floor alone).
     pub fn room_at(&self, p: Pos) -> Option<usize> {
-        self.rooms.iter().position(|r| r.contains(p))
+        self.area_of(p).or_else(|| {
+            self.rooms
+                .iter()
+                .position(|r| matches!(r.shape, Shape::Vault(_)) && r.contains(p))
+        })
+    }
+
+    /// The index of the area (room, vault or region) whose floor `p` is,
+    /// stairs included; `None` off every area's floor.
+    pub fn area_of(&self, p: Pos) -> Option<usize> {
+        let id = *self.area_of.get(self.index(p))?;
+        (id != 0).then(|| usize::from(id) - 1)
     }
 
     /// One row as 002 draws it: exactly `width` characters.
@@ -648,7 +732,13 @@ impl Level {
             return false;
         }
         self.tiles[i] = Tile::Corridor;
-        self.graph = LevelGraph::build(self.width, self.height, &self.tiles, &self.rooms);
+        self.graph = LevelGraph::from_areas(
+            self.width,
+            self.height,
+            &self.tiles,
+            &self.area_of,
+            self.rooms.len(),
+        );
         true
     }
 

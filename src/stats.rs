@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::config::CorridorStyle;
+use crate::config::{CorridorStyle, LevelKind};
 use crate::geom::Shape;
 use crate::graph::LevelGraph;
 use crate::grid_search::Bfs;
@@ -26,6 +26,9 @@ pub struct LevelStats {
     /// by depth; `None` when not known (a level is measured from its cells
     /// alone; [`LevelStats::with_style`] adds it).
     pub style: Option<CorridorStyle>,
+    /// The kind of level: rooms (in `style`), cave or labyrinth
+    /// ([`LevelStats::with_kind`] sets it; rooms until then).
+    pub kind: LevelKind,
     /// Rooms of all shapes.
     pub rooms: usize,
     /// Rectangular rooms.
@@ -84,6 +87,7 @@ impl LevelStats {
         LevelStats {
             depth: level.depth(),
             style: None,
+            kind: LevelKind::Rooms,
             rooms: level.rooms().len(),
             rect_rooms: count(|s| matches!(s, Shape::Rect(_))),
             circle_rooms: count(|s| matches!(s, Shape::Circle { .. })),
@@ -108,6 +112,31 @@ impl LevelStats {
     }
 }
 
+impl LevelStats {
+    /// The metrics with the kind of level it was made as.
+    pub fn with_kind(self, kind: LevelKind) -> LevelStats {
+        LevelStats { kind, ..self }
+    }
+
+    /// How tables group and name the level: its kind, or for rooms and
+    /// corridors its corridor style.
+    fn layout(&self) -> (LevelKind, Option<CorridorStyle>) {
+        match self.kind {
+            LevelKind::Rooms => (LevelKind::Rooms, self.style),
+            kind => (kind, None),
+        }
+    }
+}
+
+/// How tables name a layout: a kind other than rooms by its name, rooms
+/// by the corridor style as the config writes it, `-` if unknown.
+fn layout_name((kind, style): (LevelKind, Option<CorridorStyle>)) -> String {
+    if kind != LevelKind::Rooms {
+        return kind.name().to_string();
+    }
+    style_name(style)
+}
+
 /// How tables name a style: as the config writes it, `-` if unknown.
 fn style_name(style: Option<CorridorStyle>) -> String {
     style.map_or_else(|| "-".to_string(), |s| s.name().to_string())
@@ -115,12 +144,14 @@ fn style_name(style: Option<CorridorStyle>) -> String {
 
 /// The styles among `levels`, in order of first appearance, each with the
 /// indices of its levels.
-fn by_style(levels: &[LevelStats]) -> Vec<(Option<CorridorStyle>, Vec<usize>)> {
-    let mut groups: Vec<(Option<CorridorStyle>, Vec<usize>)> = Vec::new();
+type Layout = (LevelKind, Option<CorridorStyle>);
+
+fn by_style(levels: &[LevelStats]) -> Vec<(Layout, Vec<usize>)> {
+    let mut groups: Vec<(Layout, Vec<usize>)> = Vec::new();
     for (i, s) in levels.iter().enumerate() {
-        match groups.iter_mut().find(|g| g.0 == s.style) {
+        match groups.iter_mut().find(|g| g.0 == s.layout()) {
             Some(g) => g.1.push(i),
-            None => groups.push((s.style, vec![i])),
+            None => groups.push((s.layout(), vec![i])),
         }
     }
     groups
@@ -233,7 +264,7 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
         };
         rows.push(vec![
             s.depth.to_string(),
-            style_name(s.style),
+            layout_name(s.layout()),
             format!(
                 "{} ({}/{}/{}/{})",
                 s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms, s.vault_rooms
@@ -288,7 +319,7 @@ pub fn summary_table(levels: &[LevelStats], times_us: &[u64]) -> String {
         "max".into(),
     ];
     if split {
-        head.extend(styles.iter().map(|(style, _)| style_name(*style)));
+        head.extend(styles.iter().map(|(layout, _)| layout_name(*layout)));
     }
     let mut rows = vec![head];
     for (key, h, u) in METRICS {
@@ -316,7 +347,7 @@ pub fn summary_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     if split {
         let counts: Vec<String> = styles
             .iter()
-            .map(|(style, indices)| format!("{} {}", style_name(*style), indices.len()))
+            .map(|(layout, indices)| format!("{} {}", layout_name(*layout), indices.len()))
             .collect();
         out.push_str(&format!(
             "\nby style, the mean over its levels ({})\n",
@@ -384,7 +415,13 @@ pub fn summary_json(
     };
     let styles: Vec<serde_json::Value> = by_style(levels)
         .into_iter()
-        .map(|(style, indices)| {
+        .map(|((kind, style), indices)| {
+            // A kind other than rooms is named as the kind; rooms by
+            // their style, as before kinds.
+            let style = match kind {
+                LevelKind::Rooms => serde_json::json!(style),
+                kind => serde_json::json!(kind.name()),
+            };
             serde_json::json!({
                 "style": style,
                 "levels": indices.len(),

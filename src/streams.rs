@@ -35,6 +35,10 @@ pub(crate) enum Stage {
     Loops = 7,
     /// Items placed when a level is first visited (Combat rules).
     Items = 8,
+    /// A cave level's automaton.
+    Cave = 16,
+    /// A labyrinth level's maze.
+    Labyrinth = 17,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

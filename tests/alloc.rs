@@ -234,8 +234,10 @@ fn assert_none(name: &str, config: &Config) {
     );
     // The growth is a few dozen over a hundred levels, not a per-level
     // habit (before the lists were kept, a default level asked 40 to 70).
+    // A stack of several kinds of level (the shipped one has rooms, caves
+    // and a labyrinth) makes each kind's buffers once, about 40 more.
     assert!(
-        grown < first.len() as u64,
+        grown < 2 * first.len() as u64,
         "{name}: kept buffers grew {grown} times in {} levels: {first:?}",
         first.len()
     );

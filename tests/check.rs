@@ -3,34 +3,117 @@
 //! a level against all of them. Property tests run it over many seeds
 //! and configs.
 
+use delve::config::LevelKind;
 use delve::{Config, Level, Pos, Shape, StairDirection, Tile};
 
 /// Asserts every promise the generator makes about one level. `config`
 /// is the whole stack's: the level is held to its own depth's settings,
-/// its profiles applied.
+/// its profiles applied. The rules every level keeps, then those of its
+/// kind.
 pub fn level(level: &Level, config: &Config) {
     let cells = Cells::of(level);
     let own = config.at_depth(level.depth());
-    let own = &own;
+    every_level(level, config, &cells);
+    match own.kind {
+        LevelKind::Rooms => rooms_and_corridors(level, &own, &cells),
+        LevelKind::Cave => cave(&cells),
+        LevelKind::Labyrinth => labyrinth(&cells),
+    }
+}
+
+/// The rules of every kind of level: its size and border, areas that are
+/// floor and apart, doors that lead somewhere, the stairs its depth
+/// needs, one connected piece, and a graph that agrees with the tiles.
+pub fn every_level(level: &Level, config: &Config, cells: &Cells) {
     size_is_the_configured_one(level, config);
-    border_is_solid(&cells);
-    hardness_fits_the_tile(&cells);
-    rooms_are_as_many_and_as_large_as_configured(level, own);
-    rooms_lie_inside_the_border(&cells);
-    rooms_never_overlap(&cells);
-    room_cells_are_floor(&cells);
-    rooms_keep_their_gap(&cells);
-    corridors_stay_out_of_room_rings(&cells);
-    outside_rooms_only_rock_corridors_and_doors(&cells);
-    doors_at_most_max_per_room(level, own);
-    doors_join_their_room_to_a_corridor(&cells);
-    every_door_tile_is_a_rooms_door(&cells);
-    every_door_leads_somewhere(&cells);
+    border_is_solid(cells);
+    hardness_fits_the_tile(cells);
+    rooms_lie_inside_the_border(cells);
+    rooms_never_overlap(cells);
+    room_cells_are_floor(cells);
+    areas_are_separate_pieces(cells);
+    outside_rooms_only_rock_corridors_and_doors(cells);
+    every_door_tile_is_a_rooms_door(cells);
+    every_door_leads_somewhere(cells);
     stairs_as_many_as_the_depth_needs(level, config);
-    stairs_stand_on_their_rooms_floor(&cells);
+    stairs_stand_on_their_rooms_floor(cells);
     stairs_in_different_rooms(level);
-    one_connected_piece(&cells);
+    one_connected_piece(cells);
     graph_agrees_with_flood_fill(level);
+}
+
+/// The rules of rooms and corridors: rooms as configured and apart,
+/// entered only through doors, each door joining its room to a corridor.
+pub fn rooms_and_corridors(level: &Level, own: &Config, cells: &Cells) {
+    rooms_are_as_many_and_as_large_as_configured(level, own);
+    rooms_keep_their_gap(cells);
+    corridors_stay_out_of_room_rings(cells);
+    doors_at_most_max_per_room(level, own);
+    doors_join_their_room_to_a_corridor(cells);
+}
+
+/// The rules of caves: every area is a chamber wider than a passage.
+pub fn cave(cells: &Cells) {
+    chambers_are_wider_than_passages(cells);
+}
+
+/// The rules of labyrinths: corridors one cell wide, areas apart.
+pub fn labyrinth(cells: &Cells) {
+    maze_corridors_are_one_cell_wide(cells);
+    rooms_keep_their_gap(cells);
+}
+
+/// No two areas' floors meet orthogonally: each area is a piece of floor
+/// of its own (else a region's floor would run into another's).
+pub fn areas_are_separate_pieces(cells: &Cells) {
+    for (c, around) in cells.interior_with_neighbours() {
+        let me = cells.room_of[c];
+        // The orthogonal neighbours: up, left, right, down.
+        for n in [around[1], around[3], around[4], around[6]] {
+            let other = cells.room_of[n];
+            if me != 0 && other != 0 {
+                let (x, y) = cells.at(c);
+                assert_eq!(me, other, "areas {me} and {other} meet at {x},{y}");
+            }
+        }
+    }
+}
+
+/// Every cell of a cave's chambers lies in a 3x3 block of floor: chambers
+/// are wider than a passage, and narrower ground is passage. Only the
+/// automaton's ground is floor, so this holds cell by cell.
+pub fn chambers_are_wider_than_passages(cells: &Cells) {
+    let floor = |c: usize| cells.room_of[c] != 0;
+    let w = cells.width;
+    for (c, _) in cells.interior_with_neighbours() {
+        if !floor(c) || cells.in_vault(c) {
+            continue;
+        }
+        let (x, y) = cells.at(c);
+        let in_block = (y.saturating_sub(1).max(1)..=y + 1).any(|cy| {
+            (x.saturating_sub(1).max(1)..=x + 1).any(|cx| {
+                cx + 1 < w
+                    && cy + 1 < cells.height
+                    && (cy - 1..=cy + 1).all(|by| (cx - 1..=cx + 1).all(|bx| floor(by * w + bx)))
+            })
+        });
+        assert!(
+            in_block,
+            "chamber floor at {x},{y} is in no 3x3 block of floor"
+        );
+    }
+}
+
+/// A labyrinth's corridors are one cell wide: no 2x2 block of corridor.
+pub fn maze_corridors_are_one_cell_wide(cells: &Cells) {
+    let w = cells.width;
+    let corridor = |c: usize| cells.tiles()[c] == Tile::Corridor;
+    for (c, _) in cells.interior_with_neighbours() {
+        if corridor(c) && corridor(c + 1) && corridor(c + w) && corridor(c + w + 1) {
+            let (x, y) = cells.at(c);
+            panic!("a 2x2 block of corridor at {x},{y}");
+        }
+    }
 }
 
 /// A level's cells with, for each, the room whose floor it is (1-based; 0
@@ -52,6 +135,32 @@ impl<'a> Cells<'a> {
         let mut room_of = vec![0u16; width * height];
         let mut owner = vec![0u16; width * height];
         for (i, room) in level.rooms().iter().enumerate() {
+            if let Shape::Region(r) = room.shape {
+                // The floor reached from the anchor inside the box, found
+                // here, not asked of the level.
+                let floor = |c: usize| {
+                    matches!(
+                        level.tiles()[c],
+                        Tile::Floor | Tile::UpStairs | Tile::DownStairs
+                    )
+                };
+                let mut todo = vec![r.anchor];
+                while let Some(p) = todo.pop() {
+                    let c = usize::from(p.y) * width + usize::from(p.x);
+                    if !r.bounds.contains(p) || !floor(c) || owner[c] != 0 {
+                        continue;
+                    }
+                    owner[c] = i as u16 + 1;
+                    room_of[c] = i as u16 + 1;
+                    todo.extend([
+                        Pos::new(p.x - 1, p.y),
+                        Pos::new(p.x + 1, p.y),
+                        Pos::new(p.x, p.y - 1),
+                        Pos::new(p.x, p.y + 1),
+                    ]);
+                }
+                continue;
+            }
             let vault = matches!(room.shape, Shape::Vault(_));
             for p in room.shape.cells() {
                 let c = usize::from(p.y) * width + usize::from(p.x);
@@ -90,6 +199,18 @@ impl<'a> Cells<'a> {
 
     fn index(&self, p: Pos) -> usize {
         usize::from(p.y) * self.width + usize::from(p.x)
+    }
+
+    /// The cells of room `i`: its shape's, or a region's floor as found.
+    pub fn room_cells(&self, i: usize) -> Vec<Pos> {
+        let shape = self.level.rooms()[i].shape;
+        match shape {
+            Shape::Region(r) => Shape::Rect(r.bounds)
+                .cells()
+                .filter(|&p| usize::from(self.room_of[self.index(p)]) == i + 1)
+                .collect(),
+            _ => shape.cells().collect(),
+        }
     }
 
     fn tiles(&self) -> &'a [Tile] {
@@ -201,8 +322,8 @@ pub fn rooms_are_as_many_and_as_large_as_configured(level: &Level, config: &Conf
 
 /// No room cell lies on or past the border.
 pub fn rooms_lie_inside_the_border(cells: &Cells) {
-    for (i, room) in cells.level.rooms().iter().enumerate() {
-        for p in room.shape.cells() {
+    for i in 0..cells.level.rooms().len() {
+        for p in cells.room_cells(i) {
             assert!(
                 p.x > 0
                     && p.y > 0
@@ -216,8 +337,8 @@ pub fn rooms_lie_inside_the_border(cells: &Cells) {
 
 /// No cell is the floor of two rooms.
 pub fn rooms_never_overlap(cells: &Cells) {
-    for (i, room) in cells.level.rooms().iter().enumerate() {
-        for p in room.shape.cells() {
+    for i in 0..cells.level.rooms().len() {
+        for p in cells.room_cells(i) {
             let owner = cells.owner[cells.index(p)];
             assert_eq!(
                 usize::from(owner),
@@ -237,6 +358,34 @@ pub fn room_cells_are_floor(cells: &Cells) {
             assert!(
                 cells.room_of.contains(&(i as u16 + 1)),
                 "vault room {i} has no floor"
+            );
+            continue;
+        }
+        if let Shape::Region(r) = room.shape {
+            let t = cells.tiles()[cells.index(r.anchor)];
+            assert!(
+                matches!(t, Tile::Floor | Tile::UpStairs | Tile::DownStairs),
+                "area {i}'s anchor {:?} is {t:?}",
+                r.anchor
+            );
+            let found = cells.room_cells(i);
+            let (x0, y0) = (
+                found.iter().map(|p| p.x).min(),
+                found.iter().map(|p| p.y).min(),
+            );
+            let (x1, y1) = (
+                found.iter().map(|p| p.x).max(),
+                found.iter().map(|p| p.y).max(),
+            );
+            assert_eq!(
+                (x0, y0, x1, y1),
+                (
+                    Some(r.bounds.x),
+                    Some(r.bounds.y),
+                    Some(r.bounds.right()),
+                    Some(r.bounds.bottom())
+                ),
+                "area {i}'s box is not its floor's extent"
             );
             continue;
         }
@@ -441,10 +590,9 @@ pub fn stairs_as_many_as_the_depth_needs(level: &Level, config: &Config) {
 
 /// Stairs stand on their room's floor, as the tile of their direction.
 pub fn stairs_stand_on_their_rooms_floor(cells: &Cells) {
-    let rooms = cells.level.rooms();
     for s in cells.level.stairs() {
         assert!(
-            rooms[usize::from(s.room)].contains(s.pos),
+            usize::from(cells.room_of[cells.index(s.pos)]) == usize::from(s.room) + 1,
             "stairs {:?} not in room {}",
             s.pos,
             s.room

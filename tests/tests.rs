@@ -5,6 +5,7 @@ mod cli;
 mod combat;
 mod common;
 mod journal;
+mod kinds;
 mod layers;
 mod limits;
 mod messages;

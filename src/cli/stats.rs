@@ -47,8 +47,12 @@ pub fn run(args: StatsArgs) -> Result<(), CliError> {
             let start = std::time::Instant::now();
             let level = generator.level(&config, &vaults, seed.wrapping_add(k), depth)?;
             times_us.push(start.elapsed().as_micros() as u64);
-            let style = config.at_depth(depth).corridors;
-            measured.push(LevelStats::of(&level).with_style(style));
+            let own = config.at_depth(depth);
+            measured.push(
+                LevelStats::of(&level)
+                    .with_style(own.corridors)
+                    .with_kind(own.kind),
+            );
         }
     }
     let text = match (args.samples, args.format) {

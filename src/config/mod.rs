@@ -21,6 +21,7 @@ pub mod profile;
 
 mod corridors;
 mod hardness;
+mod kinds;
 mod limits;
 mod load;
 mod problem;
@@ -36,6 +37,7 @@ pub use crate::ron_diag::{ConfigError, Location, MAX_DATA_FILE_BYTES};
 
 pub use self::corridors::{CorridorStyle, DeadEndPolicy, LoopConfig, RoomLoopConfig, TunnelConfig};
 pub use self::hardness::HardnessConfig;
+pub use self::kinds::{CaveConfig, LabyrinthConfig, LevelKind};
 pub use self::limits::{
     MAX_ATTEMPTS_PER_ROOM, MAX_COST, MAX_DOORS, MAX_GIVE_UP_STREAK, MAX_GRID_SEGMENT,
     MAX_GRID_SPACING, MAX_LEVELS, MAX_LOOPS, MAX_ROOMS, MAX_SIDE, MAX_TOTAL_CELLS, MAX_VAULTS,
@@ -107,6 +109,12 @@ pub struct Config {
     /// and played by (save format 6 on). A file may leave it out and gets
     /// this build's; a run keeps the one it began with.
     pub revisions: Revisions,
+    /// How levels are laid out: rooms and corridors, caves or labyrinths.
+    pub kind: LevelKind,
+    /// The cellular automaton of `Cave` levels.
+    pub cave: CaveConfig,
+    /// The maze of `Labyrinth` levels.
+    pub labyrinth: LabyrinthConfig,
 }
 
 impl Default for Config {
@@ -131,6 +139,9 @@ impl Default for Config {
             vaults: VaultConfig::default(),
             profiles: Vec::new(),
             revisions: Revisions::CURRENT,
+            kind: LevelKind::Rooms,
+            cave: CaveConfig::default(),
+            labyrinth: LabyrinthConfig::default(),
         }
     }
 }
@@ -173,6 +184,9 @@ impl Config {
             vaults,
             profiles: _,
             revisions,
+            kind,
+            cave,
+            labyrinth,
         } = self;
         Config {
             width: *width,
@@ -194,6 +208,9 @@ impl Config {
             vaults: *vaults,
             profiles: Vec::new(),
             revisions: *revisions,
+            kind: *kind,
+            cave: cave.clone(),
+            labyrinth: labyrinth.clone(),
         }
     }
 }

@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Config, CorridorStyle, DeadEndPolicy, MAX_LEVELS, Problem, Range};
+use super::{Config, CorridorStyle, DeadEndPolicy, LevelKind, MAX_LEVELS, Problem, Range};
 
 /// The most profiles a config may have: every distinct stretch of depths
 /// is checked whenever a config is validated (before each level is
@@ -75,6 +75,12 @@ pub struct Profile {
     pub vaults: VaultPatch,
     /// Changes to the per-level monster counts of `simulation`.
     pub simulation: MonsterPatch,
+    /// The kind of level of the band.
+    pub kind: Option<LevelKind>,
+    /// Changes to `cave`.
+    pub cave: CavePatch,
+    /// Changes to `labyrinth`.
+    pub labyrinth: LabyrinthPatch,
 }
 
 /// A band of depths, both ends included. Either end may be left out: the
@@ -263,6 +269,25 @@ patch! {
 }
 
 patch! {
+    /// `cave` in a profile.
+    CavePatch for crate::config::CaveConfig {
+        open_share: f64,
+        passes: u8,
+        birth: u8,
+        survival: u8,
+        smallest_region: u16,
+    } ranges {}
+}
+
+patch! {
+    /// `labyrinth` in a profile.
+    LabyrinthPatch for crate::config::LabyrinthConfig {
+        loops: f64,
+        known: bool,
+    } ranges { halls }
+}
+
+patch! {
     /// `simulation` in a profile: only the per-level monster counts, since
     /// the other rules belong to the whole run.
     MonsterPatch for crate::config::SimulationConfig {
@@ -288,6 +313,9 @@ impl Profile {
         set(&mut c.dead_ends, self.dead_ends);
         self.vaults.apply(&mut c.vaults);
         self.simulation.apply(&mut c.simulation);
+        set(&mut c.kind, self.kind);
+        self.cave.apply(&mut c.cave);
+        self.labyrinth.apply(&mut c.labyrinth);
     }
 
     /// Whether the profile sets the config field at the dotted `path`
@@ -309,6 +337,9 @@ impl Profile {
             "dead_ends" => self.dead_ends.is_some(),
             "vaults" => self.vaults.sets(rest),
             "simulation" => self.simulation.sets(rest),
+            "kind" => self.kind.is_some(),
+            "cave" => self.cave.sets(rest),
+            "labyrinth" => self.labyrinth.sets(rest),
             _ => false,
         }
     }

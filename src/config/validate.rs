@@ -39,6 +39,7 @@ impl Config {
         self.check_corridor_layout()?;
         self.check_loops()?;
         self.check_vaults()?;
+        self.check_kinds()?;
         self.check_simulation()?;
         self.check_combat()?;
         self.check_retries()?;
@@ -225,6 +226,29 @@ impl Config {
             0,
             MAX_VAULTS.min(c.rooms.count.max),
         )?;
+        Ok(())
+    }
+
+    /// The cave's automaton and the labyrinth's maze, checked whatever
+    /// the kind (a profile may switch it on at depth).
+    fn check_kinds(&self) -> Result<(), Problem> {
+        let (cave, maze) = (&self.cave, &self.labyrinth);
+        check(
+            cave.open_share.is_finite() && cave.open_share > 0.0 && cave.open_share < 1.0,
+            "cave.open_share",
+            || format!("must be above 0 and below 1, got {}", cave.open_share),
+        )?;
+        within(cave.passes, 0..=12, "cave.passes")?;
+        within(cave.birth, 1..=8, "cave.birth")?;
+        within(cave.survival, 0..=8, "cave.survival")?;
+        within_unit(
+            cave.smallest_region,
+            1..=10_000,
+            " cells",
+            "cave.smallest_region",
+        )?;
+        check_fraction(maze.loops, "labyrinth.loops")?;
+        check_range(maze.halls, "labyrinth.halls", 0, 16)?;
         Ok(())
     }
 

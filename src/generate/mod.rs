@@ -25,6 +25,7 @@ pub mod budget;
 mod corridors;
 mod error;
 mod hardness;
+mod kinds;
 mod loops;
 mod rooms;
 mod stairs;
@@ -32,7 +33,7 @@ mod vault_doors;
 mod vault_place;
 pub(crate) mod verify;
 
-use crate::config::{Config, DeadEndPolicy};
+use crate::config::{Config, DeadEndPolicy, LevelKind};
 use crate::geom::{Rect, Shape, VaultBox};
 use crate::grid_search::Bfs;
 use crate::level::{Door, Level, Room, Tile};
@@ -60,6 +61,8 @@ pub struct Generator {
     work_spent: u64,
     /// The lists an attempt makes and drops, kept with their capacity.
     lists: Lists,
+    /// The buffers of the kinds of level other than rooms.
+    kinds: kinds::Kinds,
     /// The last config that passed validation: the same config again
     /// (the common case, level after level) is not checked again, since
     /// checking a config with profiles lists its stretches of depths.
@@ -455,6 +458,15 @@ fn join_rooms(
     Ok(())
 }
 
+/// What a kind lays out: the ground, the areas (vaults first) and how
+/// many of them are vaults, whose drawings say where stairs may stand.
+struct Laid {
+    tiles: Vec<Tile>,
+    hardness: Vec<u8>,
+    rooms: Vec<Room>,
+    vaults: usize,
+}
+
 enum Rejected {
     TooFewRooms(usize),
     Unjoined,
@@ -605,6 +617,9 @@ impl Generator {
         self.work_spent
     }
 
+    /// One attempt at a level: its kind lays out the ground and the areas,
+    /// then the finish every kind shares places the stairs, reads the
+    /// graph and verifies the level.
     #[allow(clippy::too_many_arguments)]
     fn attempt(
         &mut self,
@@ -616,7 +631,27 @@ impl Generator {
         attempt: u32,
         budget: &Budget,
     ) -> Result<Level, Rejected> {
-        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let at = (seed, depth, attempt);
+        // One line a kind.
+        let laid = match config.kind {
+            LevelKind::Rooms => self.lay_rooms(config, vaults, at, budget)?,
+            LevelKind::Cave => self.lay_kind(config, at, budget, Stage::Cave, kinds::cave::lay)?,
+            LevelKind::Labyrinth => {
+                self.lay_kind(config, at, budget, Stage::Labyrinth, kinds::labyrinth::lay)?
+            }
+        };
+        self.finish(config, laid, (up, down), at)
+    }
+
+    /// The rooms-and-corridors kind: hardness and rooms, then the corridor
+    /// stage. The level's vaults are rooms 0 to `vaults - 1`.
+    fn lay_rooms(
+        &mut self,
+        config: &Config,
+        vaults: &[Vault],
+        (seed, depth, attempt): (u64, u16, u32),
+        budget: &Budget,
+    ) -> Result<Laid, Rejected> {
         let mut ground = self.ground(config, vaults, seed, depth, attempt, budget)?;
         let lists = &mut self.lists;
         let laid = lists.laid;
@@ -639,11 +674,10 @@ impl Generator {
         }
         let lists = &mut self.lists;
         let Ground {
-            mut tiles,
+            tiles,
             hardness,
             mut shapes,
         } = ground;
-
         // The level's own list; the shapes go back to the generator.
         let rooms: Vec<Room> = shapes
             .drain(..)
@@ -651,7 +685,80 @@ impl Generator {
             .map(|(shape, doors)| Room { shape, doors })
             .collect();
         lists.shapes = shapes;
+        Ok(Laid {
+            tiles,
+            hardness,
+            rooms,
+            vaults: laid,
+        })
+    }
 
+    /// A kind of level other than rooms: the hardness field, then the
+    /// kind's own ground and areas from its own stream.
+    fn lay_kind(
+        &mut self,
+        config: &Config,
+        (seed, depth, attempt): (u64, u16, u32),
+        budget: &Budget,
+        stage: Stage,
+        lay: kinds::Lay,
+    ) -> Result<Laid, Rejected> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let lists = &mut self.lists;
+        let mut hardness = std::mem::take(&mut lists.spare_hardness);
+        hardness.clear();
+        hardness.resize(w * h, 0);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
+        hardness::fill(
+            &mut hardness,
+            &mut self.hardness,
+            w,
+            h,
+            &config.hardness,
+            &mut rng,
+        );
+        let mut tiles = std::mem::take(&mut lists.spare_tiles);
+        tiles.clear();
+        tiles.resize(w * h, Tile::Rock);
+        let mut rng = stage_rng(seed, depth, attempt, stage);
+        match lay(
+            &mut self.kinds,
+            config,
+            &mut tiles,
+            &mut hardness,
+            &mut rng,
+            budget,
+        ) {
+            Ok(rooms) => Ok(Laid {
+                tiles,
+                hardness,
+                rooms,
+                vaults: 0,
+            }),
+            Err(rejected) => {
+                (lists.spare_tiles, lists.spare_hardness) = (tiles, hardness);
+                Err(rejected)
+            }
+        }
+    }
+
+    /// The finish every kind shares: stairs far apart by walk, the level
+    /// assembled (its graph read off the grid) and verified.
+    fn finish(
+        &mut self,
+        config: &Config,
+        laid: Laid,
+        (up, down): (usize, usize),
+        (seed, depth, attempt): (u64, u16, u32),
+    ) -> Result<Level, Rejected> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let lists = &mut self.lists;
+        let Laid {
+            mut tiles,
+            hardness,
+            rooms,
+            vaults: laid,
+        } = laid;
         let counts = stairs::StairCounts { up, down };
         // One breadth-first search from the anchor room both proves the
         // level connected and ranks the rooms for the stairs.

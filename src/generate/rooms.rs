@@ -464,7 +464,7 @@ fn near(shape: &Shape, x: usize, y: usize) -> bool {
     match shape {
         // The dilated bounding box is exactly the rectangle's neighbourhood.
         Shape::Rect(_) | Shape::Vault(_) => true,
-        Shape::Circle { .. } | Shape::Merged(_) => (-1i32..=1).any(|dy| {
+        Shape::Circle { .. } | Shape::Merged(_) | Shape::Region(_) => (-1i32..=1).any(|dy| {
             (-1i32..=1).any(|dx| {
                 let (nx, ny) = (x as i32 + dx, y as i32 + dy);
                 nx >= 0 && ny >= 0 && shape.contains(Pos::new(nx as u16, ny as u16))

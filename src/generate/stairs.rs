@@ -10,7 +10,7 @@
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use crate::geom::Pos;
+use crate::geom::{Pos, RegionBox, Shape};
 use crate::level::{Room, StairDirection, Stairs, Tile};
 
 /// How many of each kind a level needs.
@@ -56,6 +56,10 @@ pub(crate) fn anchor(
     places: &StairPlaces<'_>,
     rng: &mut Pcg64,
 ) -> Option<usize> {
+    // A kind of level may lay out no area at all (a cave all passage).
+    if rooms == 0 {
+        return None;
+    }
     if counts.up > 0 {
         // With every room eligible this is the draw levels without vaults
         // always made.
@@ -78,6 +82,10 @@ pub(crate) struct Scratch {
     others: Vec<usize>,
     down: Vec<usize>,
     up: Vec<usize>,
+    /// An irregular area's cells, found from its anchor, and which of its
+    /// box's cells were reached.
+    region: Vec<Pos>,
+    seen: Vec<bool>,
 }
 
 /// Places the stairs and returns them, up stairs first, each kind in link
@@ -101,7 +109,13 @@ pub(crate) fn place(
 
     // Other rooms by path distance from the anchor, nearest first; ties go
     // to the earlier room.
-    let Scratch { others, down, up } = scratch;
+    let Scratch {
+        others,
+        down,
+        up,
+        region,
+        seen,
+    } = scratch;
     others.clear();
     others.extend((0..rooms.len()).filter(|&r| r != anchor && places.eligible(r)));
     // The anchor holds the first up staircase, or, on a level with none,
@@ -130,7 +144,10 @@ pub(crate) fn place(
         for &r in rooms_for {
             let pos = match places.vault_spots.get(r) {
                 Some(spots) => spots[rng.random_range(0..spots.len() as u32) as usize],
-                None => floor_cell(width, tiles, &rooms[r], rng),
+                None => match rooms[r].shape {
+                    Shape::Region(area) => region_cell(width, tiles, area, (region, seen), rng),
+                    _ => floor_cell(width, tiles, &rooms[r], rng),
+                },
             };
             tiles[usize::from(pos.y) * width + usize::from(pos.x)] = match direction {
                 StairDirection::Up => Tile::UpStairs,
@@ -173,6 +190,46 @@ fn floor_cell(width: usize, tiles: &[Tile], room: &Room, rng: &mut Pcg64) -> Pos
         .cells()
         .find(|p| tiles[usize::from(p.y) * width + usize::from(p.x)] == Tile::Floor)
         .unwrap_or_else(|| room.shape.center())
+}
+
+/// A random floor cell of an irregular area: its box may hold other
+/// areas' floor, so its own is found from its anchor.
+fn region_cell(
+    width: usize,
+    tiles: &[Tile],
+    region: RegionBox,
+    (cells, seen): (&mut Vec<Pos>, &mut Vec<bool>),
+    rng: &mut Pcg64,
+) -> Pos {
+    let b = region.bounds;
+    let at = |p: Pos| usize::from(p.y) * width + usize::from(p.x);
+    seen.clear();
+    // At the level's size at once, so a warm generator grows it once.
+    seen.reserve(tiles.len());
+    cells.reserve(tiles.len());
+    seen.resize(usize::from(b.width) * usize::from(b.height), false);
+    let local = |p: Pos| usize::from(p.y - b.y) * usize::from(b.width) + usize::from(p.x - b.x);
+    cells.clear();
+    cells.push(region.anchor);
+    seen[local(region.anchor)] = true;
+    let mut next = 0;
+    while let Some(&p) = cells.get(next) {
+        next += 1;
+        for (dx, dy) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1)] {
+            let n = Pos::new((i32::from(p.x) + dx) as u16, (i32::from(p.y) + dy) as u16);
+            if b.contains(n) && !seen[local(n)] && crate::layout::is_area_floor(tiles[at(n)]) {
+                seen[local(n)] = true;
+                cells.push(n);
+            }
+        }
+    }
+    // Stairs stand on plain floor; a region holds one staircase at most,
+    // so its floor is all plain when its stairs are placed.
+    cells.retain(|&p| tiles[at(p)] == Tile::Floor);
+    cells
+        .get(rng.random_range(0..cells.len().max(1) as u32) as usize)
+        .copied()
+        .unwrap_or(region.anchor)
 }
 
 #[cfg(test)]

@@ -1,6 +1,136 @@
 //! The formats this build no longer writes but still loads: each a mirror
 //! of what its runs held, decoded as written and converted into today's
-//! `Run`. The journal reads its format-3 to 5 starts with the same mirrors.
+//! `Run`. The journal reads its format-3 to 6 starts with the same mirrors.
+
+/// Format 6 (issues 15 to 24), read by this build: format 7 added the
+/// kind of level and the cave's and labyrinth's settings to `Config` and
+/// to each profile (last). A format-6 run's levels are all rooms and
+/// corridors, as they were made.
+pub(crate) mod v6 {
+    use serde::Deserialize;
+
+    use crate::config::profile::{
+        self, Band, HardnessPatch, LoopPatch, MonsterPatch, RangePatch, RoomLoopPatch, RoomPatch,
+        StairsPatch, TunnelPatch, VaultPatch,
+    };
+    use crate::config::{
+        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, Revisions,
+        RoomConfig, RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
+    };
+    use crate::sim::RunState;
+    use crate::sim::record::Recording;
+    use crate::vault::Vault;
+
+    /// Format 6's profile: today's without the kind of level.
+    #[derive(Deserialize)]
+    pub(crate) struct Profile {
+        depths: Band,
+        rooms: RoomPatch,
+        hardness: HardnessPatch,
+        tunnel: TunnelPatch,
+        stairs: StairsPatch,
+        corridors: Option<CorridorStyle>,
+        grid_spacing: Option<u16>,
+        grid_segment: RangePatch,
+        rooms_may_overlap: Option<bool>,
+        extra_loops: LoopPatch,
+        room_loops: RoomLoopPatch,
+        dead_ends: Option<DeadEndPolicy>,
+        vaults: VaultPatch,
+        simulation: MonsterPatch,
+    }
+
+    impl From<Profile> for profile::Profile {
+        fn from(p: Profile) -> Self {
+            profile::Profile {
+                depths: p.depths,
+                rooms: p.rooms,
+                hardness: p.hardness,
+                tunnel: p.tunnel,
+                stairs: p.stairs,
+                corridors: p.corridors,
+                grid_spacing: p.grid_spacing,
+                grid_segment: p.grid_segment,
+                rooms_may_overlap: p.rooms_may_overlap,
+                extra_loops: p.extra_loops,
+                room_loops: p.room_loops,
+                dead_ends: p.dead_ends,
+                vaults: p.vaults,
+                simulation: p.simulation,
+                ..profile::Profile::default()
+            }
+        }
+    }
+
+    /// Format 6's config: today's without the kind of level and its
+    /// settings.
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        width: u16,
+        height: u16,
+        levels: u16,
+        rooms: RoomConfig,
+        hardness: HardnessConfig,
+        tunnel: TunnelConfig,
+        stairs: StairsConfig,
+        corridors: CorridorStyle,
+        grid_spacing: u16,
+        #[serde(with = "crate::config::grid_segment_field")]
+        grid_segment: Range,
+        rooms_may_overlap: bool,
+        extra_loops: LoopConfig,
+        dead_ends: DeadEndPolicy,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+        room_loops: RoomLoopConfig,
+        vaults: VaultConfig,
+        profiles: Vec<Profile>,
+        revisions: Revisions,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                width: c.width,
+                height: c.height,
+                levels: c.levels,
+                rooms: c.rooms,
+                hardness: c.hardness,
+                tunnel: c.tunnel,
+                stairs: c.stairs,
+                corridors: c.corridors,
+                grid_spacing: c.grid_spacing,
+                grid_segment: c.grid_segment,
+                rooms_may_overlap: c.rooms_may_overlap,
+                extra_loops: c.extra_loops,
+                dead_ends: c.dead_ends,
+                simulation: c.simulation,
+                generation_retries: c.generation_retries,
+                room_loops: c.room_loops,
+                vaults: c.vaults,
+                profiles: c.profiles.into_iter().map(Into::into).collect(),
+                revisions: c.revisions,
+                ..config::Config::default()
+            }
+        }
+    }
+
+    /// A format-6 run: its config as format 6 had it, then the state,
+    /// recording and vaults as today.
+    #[derive(Deserialize)]
+    pub(in crate::save) struct Run {
+        config: Config,
+        state: RunState,
+        recording: Option<Recording>,
+        vaults: Vec<Vault>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+        }
+    }
+}
 
 /// Format 5 (issues 10 to 12), read by this build: format 6 added the
 /// revisions of the generator and the rules to `Config` (last). A format-5
@@ -10,7 +140,6 @@
 pub(crate) mod v5 {
     use serde::Deserialize;
 
-    use crate::config::profile::Profile;
     use crate::config::{self, Revisions, RoomLoopConfig, SimulationConfig, VaultConfig};
     use crate::sim::RunState;
     use crate::sim::record::Recording;
@@ -27,7 +156,7 @@ pub(crate) mod v5 {
         generation_retries: u16,
         room_loops: RoomLoopConfig,
         vaults: VaultConfig,
-        profiles: Vec<Profile>,
+        profiles: Vec<super::v6::Profile>,
     }
 
     impl From<Config> for config::Config {
@@ -35,7 +164,7 @@ pub(crate) mod v5 {
             config::Config {
                 room_loops: c.room_loops,
                 vaults: c.vaults,
-                profiles: c.profiles,
+                profiles: c.profiles.into_iter().map(Into::into).collect(),
                 revisions: Revisions::FIRST,
                 ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
             }
@@ -319,6 +448,7 @@ pub(crate) mod v2 {
             vaults: config::VaultConfig::NONE,
             profiles: Vec::new(),
             revisions: config::Revisions::FIRST,
+            ..config::Config::default()
         }
     }
 

@@ -14,7 +14,7 @@
 //! - Only the player's level moves; the others keep their state until the
 //!   player returns.
 
-use crate::config::Goal;
+use crate::config::{Goal, LevelKind};
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
@@ -211,10 +211,18 @@ impl Run {
                 }
             }
             let cells = usize::from(level.width()) * usize::from(level.height());
+            let mut seen = vec![0u64; cells.div_ceil(64)];
+            // A known labyrinth (Angband's) is on the map from the start.
+            let at_depth = self.config.at_depth(depth);
+            if at_depth.kind == LevelKind::Labyrinth && at_depth.labyrinth.known {
+                for c in 0..cells {
+                    seen[c / 64] |= 1 << (c % 64);
+                }
+            }
             self.state.levels[slot] = Some(LevelState {
                 level,
                 monsters,
-                seen: vec![0; cells.div_ceil(64)],
+                seen,
             });
         }
         // A level that waited while the player was away does not get to

@@ -97,7 +97,7 @@ impl Rules {
                         }
                     }
                 }
-                Shape::Circle { .. } | Shape::Merged(_) | Shape::Vault(_) => {
+                Shape::Circle { .. } | Shape::Merged(_) | Shape::Vault(_) | Shape::Region(_) => {
                     for y in y0..=y1 {
                         for x in x0..=x1 {
                             let c = y * w + x;

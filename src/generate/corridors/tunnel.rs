@@ -241,7 +241,8 @@ impl Tunnel {
                     crate::geom::Shape::Rect(_) => self.step[row].fill(0),
                     crate::geom::Shape::Circle { .. }
                     | crate::geom::Shape::Merged(_)
-                    | crate::geom::Shape::Vault(_) => {
+                    | crate::geom::Shape::Vault(_)
+                    | crate::geom::Shape::Region(_) => {
                         for c in row {
                             if rules.in_ring(c) || site.room_id[c] != 0 {
                                 self.step[c] = 0;

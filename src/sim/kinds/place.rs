@@ -1,5 +1,5 @@
 //! Where a level's monsters and items start: distinct floor cells of
-//! rooms other than the arrival room, drawn from the level's own stream.
+//! areas (rooms, chambers, landings) other than the arrival area, drawn from the level's own stream.
 //! Stomp's monsters, Combat's monsters and the items all use this one
 //! drawing, each from its own stream. Also how many monsters a level
 //! starts with and which its vaults draw, which the state's checks read.
@@ -36,14 +36,16 @@ pub(in crate::sim) fn each_free_room_cell(
     let (mut placed, mut tries) = (0, 0);
     while placed < wanted && tries < wanted * 100 {
         tries += 1;
-        let room = &level.rooms()[rooms[rng.random_range(0..rooms.len() as u32) as usize]];
-        let b = room.shape.bounds();
+        let r = rooms[rng.random_range(0..rooms.len() as u32) as usize];
+        let b = level.rooms()[r].shape.bounds();
         let p = Pos::new(
             rng.random_range(b.x..=b.right()),
             rng.random_range(b.y..=b.bottom()),
         );
         let i = level.index(p);
-        if room.contains(p) && level.tile(p) == Tile::Floor && taken[i / 64] & (1 << (i % 64)) == 0
+        if level.area_of(p) == Some(r)
+            && level.tile(p) == Tile::Floor
+            && taken[i / 64] & (1 << (i % 64)) == 0
         {
             taken[i / 64] |= 1 << (i % 64);
             placed += 1;

@@ -220,7 +220,7 @@ impl Run {
                 self.state.rng.random_range(b.y..=b.bottom()),
             );
             let state = self.current();
-            if state.level.rooms()[r].contains(p)
+            if state.level.area_of(p) == Some(r)
                 && state.level.tile(p) == Tile::Floor
                 && state.monster_at(p).is_none()
                 && p != self.state.player.pos

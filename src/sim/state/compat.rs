@@ -14,11 +14,14 @@ use crate::sim::state::{LevelState, Player, Run, RunState};
 use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 use crate::sim::vocabulary::Outcome;
 
-use crate::config::profile::Profile;
+use crate::config::profile::{
+    Band, CavePatch, HardnessPatch, LabyrinthPatch, LoopPatch, MonsterPatch, Profile, RangePatch,
+    RoomLoopPatch, RoomPatch, StairsPatch, TunnelPatch, VaultPatch,
+};
 use crate::config::{
-    CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
-    Revisions, RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig,
-    VaultConfig,
+    CaveConfig, CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig,
+    LabyrinthConfig, LevelKind, LoopConfig, Range, Revisions, RoomConfig, RoomLoopConfig, Rules,
+    SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
 };
 
 /// The config as a run's digest sees it: the fields of save format 1 in
@@ -60,11 +63,86 @@ pub(crate) struct DigestConfig<'a> {
     #[serde(skip_serializing_if = "no_vaults")]
     vaults: &'a VaultConfig,
     /// Left out when there are none, as for runs from before profiles.
-    #[serde(skip_serializing_if = "<[Profile]>::is_empty")]
-    profiles: &'a [Profile],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    profiles: Vec<DigestProfile<'a>>,
     /// Left out at the first revisions, as for runs from before them.
     #[serde(skip_serializing_if = "Revisions::is_first")]
     revisions: Revisions,
+    /// Left out for rooms and corridors, as for runs from before kinds of
+    /// level; the kinds' settings likewise while they are the defaults.
+    #[serde(skip_serializing_if = "is_rooms")]
+    kind: LevelKind,
+    #[serde(skip_serializing_if = "is_default_cave")]
+    cave: &'a CaveConfig,
+    #[serde(skip_serializing_if = "is_default_labyrinth")]
+    labyrinth: &'a LabyrinthConfig,
+}
+
+/// A profile as a digest sees it: save format 6's fields in their order,
+/// then the kind of level and its settings only when the profile sets
+/// them, so a run with profiles digests as it did before kinds.
+#[derive(Serialize)]
+pub(crate) struct DigestProfile<'a> {
+    depths: &'a Band,
+    rooms: &'a RoomPatch,
+    hardness: &'a HardnessPatch,
+    tunnel: &'a TunnelPatch,
+    stairs: &'a StairsPatch,
+    corridors: Option<CorridorStyle>,
+    grid_spacing: Option<u16>,
+    grid_segment: &'a RangePatch,
+    rooms_may_overlap: Option<bool>,
+    extra_loops: &'a LoopPatch,
+    room_loops: &'a RoomLoopPatch,
+    dead_ends: Option<DeadEndPolicy>,
+    vaults: &'a VaultPatch,
+    simulation: &'a MonsterPatch,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<LevelKind>,
+    #[serde(skip_serializing_if = "is_unset_cave")]
+    cave: &'a CavePatch,
+    #[serde(skip_serializing_if = "is_unset_labyrinth")]
+    labyrinth: &'a LabyrinthPatch,
+}
+
+impl<'a> DigestProfile<'a> {
+    fn of(p: &'a Profile) -> DigestProfile<'a> {
+        DigestProfile {
+            depths: &p.depths,
+            rooms: &p.rooms,
+            hardness: &p.hardness,
+            tunnel: &p.tunnel,
+            stairs: &p.stairs,
+            corridors: p.corridors,
+            grid_spacing: p.grid_spacing,
+            grid_segment: &p.grid_segment,
+            rooms_may_overlap: p.rooms_may_overlap,
+            extra_loops: &p.extra_loops,
+            room_loops: &p.room_loops,
+            dead_ends: p.dead_ends,
+            vaults: &p.vaults,
+            simulation: &p.simulation,
+            kind: p.kind,
+            cave: &p.cave,
+            labyrinth: &p.labyrinth,
+        }
+    }
+}
+
+fn is_rooms(k: &LevelKind) -> bool {
+    *k == LevelKind::Rooms
+}
+fn is_default_cave(c: &&CaveConfig) -> bool {
+    **c == CaveConfig::default()
+}
+fn is_default_labyrinth(c: &&LabyrinthConfig) -> bool {
+    **c == LabyrinthConfig::default()
+}
+fn is_unset_cave(c: &&CavePatch) -> bool {
+    **c == CavePatch::default()
+}
+fn is_unset_labyrinth(c: &&LabyrinthPatch) -> bool {
+    **c == LabyrinthPatch::default()
 }
 
 /// The simulation settings as they were before Combat, field by field:
@@ -193,8 +271,11 @@ impl<'a> DigestConfig<'a> {
             dead_ends: c.dead_ends,
             room_loops: &c.room_loops,
             vaults: &c.vaults,
-            profiles: &c.profiles,
+            profiles: c.profiles.iter().map(DigestProfile::of).collect(),
             revisions: c.revisions,
+            kind: c.kind,
+            cave: &c.cave,
+            labyrinth: &c.labyrinth,
         }
     }
 }

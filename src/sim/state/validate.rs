@@ -3,7 +3,8 @@
 //! that passes can be played without a panic or a runaway loop. Only the
 //! state is read; nothing here knows how a turn is played.
 
-use crate::geom::Shape;
+use crate::config::LevelKind;
+use crate::geom::{RegionKind, Shape};
 use crate::level::{Level, StairDirection};
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
@@ -232,9 +233,34 @@ impl Run {
     /// stairs each way that link it to its neighbours (the k-th down
     /// staircase leads to the k-th up staircase below).
     fn check_layout(&self, level: &Level) -> Result<(), String> {
-        let rooms = &self.config.at_depth(level.depth()).rooms;
+        let own = self.config.at_depth(level.depth());
+        let rooms = &own.rooms;
         let count = level.rooms().len();
-        if count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max) {
+        // Each kind's areas: rooms as configured; a cave's chambers; a
+        // labyrinth's halls (with at most three doors) and landings.
+        let (fits, doors, what): (fn(&Shape) -> bool, u8, &str) = match own.kind {
+            LevelKind::Rooms => (
+                |s: &Shape| !matches!(s, Shape::Region(_)),
+                rooms.max_doors,
+                "a room",
+            ),
+            LevelKind::Cave => (
+                |s: &Shape| matches!(s, Shape::Region(r) if r.kind == RegionKind::Chamber),
+                0,
+                "a chamber",
+            ),
+            LevelKind::Labyrinth => (
+                |s: &Shape| {
+                    matches!(s, Shape::Rect(_))
+                        || matches!(s, Shape::Region(r) if r.kind == RegionKind::Landing)
+                },
+                rooms.max_doors.min(3),
+                "a hall or a landing",
+            ),
+        };
+        if own.kind == LevelKind::Rooms
+            && (count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max))
+        {
             return Err(format!(
                 "{count} rooms, where the config makes {} to {}",
                 rooms.count.min, rooms.count.max
@@ -243,9 +269,19 @@ impl Run {
         if let Some(i) = level
             .rooms()
             .iter()
-            .position(|r| r.doors.len() > usize::from(rooms.max_doors))
+            .position(|r| !matches!(r.shape, Shape::Vault(_)) && !fits(&r.shape))
         {
-            return Err(format!("room {i} has more than {} doors", rooms.max_doors));
+            return Err(format!(
+                "area {i} is not {what}, which a {} level has",
+                own.kind.name()
+            ));
+        }
+        if let Some(i) = level.rooms().iter().position(|r| {
+            // A rooms level counts its vaults' doors too, as it always did.
+            (own.kind == LevelKind::Rooms || !matches!(r.shape, Shape::Vault(_)))
+                && r.doors.len() > usize::from(doors)
+        }) {
+            return Err(format!("room {i} has more than {doors} doors"));
         }
         // A vault room must be one of the run's vaults, laid down in a way
         // it allows, filling its box.

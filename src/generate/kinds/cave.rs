@@ -1,0 +1,321 @@
+//! Cave levels: organic caverns grown by a cellular automaton.
+//!
+//! 1. Random fill: each cell off the border starts open with chance
+//!    `cave.open_share`.
+//! 2. Smoothing passes, Brogue's `designCavern` and Angband's caverns'
+//!    rule: a rock cell with at least `birth` open neighbours of its eight
+//!    opens, an open cell with fewer than `survival` closes (cells off the
+//!    level count as rock).
+//! 3. Open regions (orthogonal pieces) smaller than `smallest_region` are
+//!    filled back with rock.
+//! 4. The rest are joined into one piece by passages dug through rock as
+//!    the Tunnel prices it (hardness, `tunnel.*`): one search from every
+//!    region at once finds, for each rock cell, the cheapest way to the
+//!    nearest region; where two regions' searches meet is a candidate
+//!    passage, and Kruskal's rule over the candidates, cheapest first,
+//!    with a union-find of the regions, keeps the passages that join a
+//!    region to another not yet joined (a minimum spanning tree of the
+//!    regions under the Tunnel's prices).
+//! 5. Open ground a 3x3 block of open cells covers is chamber floor; each
+//!    orthogonal piece of it is an area of the level (a node of its
+//!    graph), and every other open cell is passage (corridor), an edge.
+//!
+//! Draws only from its own stream; the result depends on (config, hardness,
+//! stream) alone.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::RegionKind;
+use crate::grid_search::{BucketQueue, orthogonal};
+use crate::level::{Room, Tile};
+use crate::sets::Sets;
+
+use super::super::Rejected;
+use super::super::WorkStage;
+use super::super::budget::Budget;
+use super::super::corridors::site::rock_costs;
+use super::region_room;
+
+/// Not reached by the search.
+const UNSEEN: u32 = u32::MAX;
+
+/// The cave's buffers, kept from level to level.
+#[derive(Default)]
+pub(in crate::generate) struct Scratch {
+    open: Vec<bool>,
+    next: Vec<bool>,
+    /// Per cell: its region (index + 1), 0 for rock.
+    region: Vec<u32>,
+    sizes: Vec<u32>,
+    stack: Vec<u32>,
+    /// Per cell: the search's cost to reach it from the nearest region.
+    cost: Vec<u32>,
+    /// Per cell: the cell the search came from (itself for a region's).
+    came: Vec<u32>,
+    queue: BucketQueue,
+    prices: Vec<u32>,
+    /// (cost, cell, neighbour) where two regions' searches meet.
+    meetings: Vec<(u32, u32, u32)>,
+    sets: Sets,
+    /// Each chamber's extent and first cell, as found.
+    found: Vec<((usize, usize, usize, usize), usize)>,
+}
+
+/// Lays a cave into `tiles` (all rock on entry) and `hardness` (the noise,
+/// border 255), and returns its chambers as areas.
+pub(in crate::generate) fn lay(
+    kinds: &mut super::Kinds,
+    config: &Config,
+    tiles: &mut [Tile],
+    hardness: &mut [u8],
+    rng: &mut Pcg64,
+    budget: &Budget,
+) -> Result<Vec<Room>, Rejected> {
+    let s = &mut kinds.cave;
+    let (w, h) = (usize::from(config.width), usize::from(config.height));
+    let cells = w * h;
+    let cave = &config.cave;
+    // Fill, passes, regions, the search and the chambers each walk the grid
+    // a few times.
+    if !budget.spend(cells * (usize::from(cave.passes) + 12)) {
+        return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
+    }
+    // Each list at its largest size at once, so a warm generator's lists
+    // grow once per size of level rather than level by level.
+    s.stack.reserve(cells);
+    s.sizes.reserve(cells / 2);
+    s.meetings.reserve(2 * cells);
+    s.found.reserve(cells / 9 + 1);
+    s.queue.reserve(2 * cells);
+    let inside = |c: usize| {
+        let (x, y) = (c % w, c / w);
+        x > 0 && y > 0 && x + 1 < w && y + 1 < h
+    };
+    s.open.clear();
+    s.open
+        .extend((0..cells).map(|c| inside(c) && rng.random_bool(cave.open_share)));
+    for _ in 0..cave.passes {
+        smooth(&s.open, &mut s.next, w, h, cave.birth, cave.survival);
+        std::mem::swap(&mut s.open, &mut s.next);
+    }
+    let regions = find_regions(s, w, u32::from(cave.smallest_region));
+    if regions == 0 {
+        return Err(Rejected::TooFewRooms(0));
+    }
+    // Chambers are read off the automaton's ground, before passages are dug.
+    s.next.clear();
+    s.next.resize(cells, false);
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            let block = (y - 1..=y + 1).all(|by| (x - 1..=x + 1).all(|bx| s.open[by * w + bx]));
+            if block {
+                for by in y - 1..=y + 1 {
+                    s.next[by * w + x - 1..=by * w + x + 1].fill(true);
+                }
+            }
+        }
+    }
+    for c in 0..cells {
+        if s.open[c] {
+            tiles[c] = if s.next[c] {
+                Tile::Floor
+            } else {
+                Tile::Corridor
+            };
+            hardness[c] = 0;
+        }
+    }
+    join_regions(s, config, w, regions, tiles, hardness);
+    Ok(label_areas(s, w, tiles))
+}
+
+/// One smoothing pass from `open` into `next`.
+fn smooth(open: &[bool], next: &mut Vec<bool>, w: usize, h: usize, birth: u8, survival: u8) {
+    next.clear();
+    next.resize(open.len(), false);
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            let c = y * w + x;
+            let mut around = 0u8;
+            for row in [c - w, c, c + w] {
+                around += u8::from(open[row - 1]) + u8::from(open[row]) + u8::from(open[row + 1]);
+            }
+            around -= u8::from(open[c]);
+            next[c] = if open[c] {
+                around >= survival
+            } else {
+                around >= birth
+            };
+        }
+    }
+}
+
+/// Labels the open pieces into `s.region` (fills back those smaller than
+/// `smallest`) and returns how many are left.
+fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
+    let cells = s.open.len();
+    s.region.clear();
+    s.region.resize(cells, 0);
+    s.sizes.clear();
+    for start in 0..cells {
+        if !s.open[start] || s.region[start] != 0 {
+            continue;
+        }
+        let id = s.sizes.len() as u32 + 1;
+        s.region[start] = id;
+        s.stack.clear();
+        s.stack.push(start as u32);
+        let mut size = 0u32;
+        while let Some(c) = s.stack.pop() {
+            size += 1;
+            for n in orthogonal(c as usize, w) {
+                if s.open[n] && s.region[n] == 0 {
+                    s.region[n] = id;
+                    s.stack.push(n as u32);
+                }
+            }
+        }
+        s.sizes.push(size);
+    }
+    // Renumber the kept regions 1..=k in order; fill back the rest.
+    // (In place: each size becomes the region's new number.)
+    let mut kept = 0u32;
+    for size in &mut s.sizes {
+        *size = if *size >= smallest {
+            kept += 1;
+            kept
+        } else {
+            0
+        };
+    }
+    for c in 0..cells {
+        if s.region[c] != 0 {
+            s.region[c] = s.sizes[s.region[c] as usize - 1];
+            s.open[c] = s.region[c] != 0;
+        }
+    }
+    kept
+}
+
+/// Joins the `regions` into one piece: passages through rock, priced as
+/// the Tunnel prices its corridors, chosen as a minimum spanning tree.
+fn join_regions(
+    s: &mut Scratch,
+    config: &Config,
+    w: usize,
+    regions: u32,
+    tiles: &mut [Tile],
+    hardness: &mut [u8],
+) {
+    if regions < 2 {
+        return;
+    }
+    let cells = tiles.len();
+    rock_costs(config, &mut s.prices);
+    let highest = s.prices[..255].iter().copied().max().unwrap_or(1);
+    s.cost.clear();
+    s.cost.resize(cells, UNSEEN);
+    s.came.clear();
+    s.came.resize(cells, 0);
+    s.queue.reset((highest as usize + 1).next_power_of_two(), 0);
+    for c in 0..cells {
+        if s.region[c] != 0 {
+            s.cost[c] = 0;
+            s.came[c] = c as u32;
+            s.queue.push(0, c as u32);
+        }
+    }
+    // One search from every region at once; each rock cell takes the
+    // region of the cell it was reached from.
+    while let Some((cost, c)) = s.queue.pop() {
+        let c = c as usize;
+        if cost > s.cost[c] {
+            continue;
+        }
+        for n in orthogonal(c, w) {
+            // The border's hardness is 255, and the border is never dug.
+            if hardness[n] == 255 || s.region[n] != 0 && s.cost[n] == 0 {
+                continue;
+            }
+            let next = cost + s.prices[usize::from(hardness[n])];
+            if next < s.cost[n] {
+                s.cost[n] = next;
+                s.came[n] = c as u32;
+                s.region[n] = s.region[c];
+                s.queue.push(next, n as u32);
+            }
+        }
+    }
+    s.meetings.clear();
+    for c in 0..cells {
+        if s.cost[c] == UNSEEN {
+            continue;
+        }
+        for n in [c + 1, c + w] {
+            if n < cells && s.cost[n] != UNSEEN && s.region[n] != s.region[c] {
+                s.meetings.push((s.cost[c] + s.cost[n], c as u32, n as u32));
+            }
+        }
+    }
+    s.meetings.sort_unstable();
+    s.sets.reset(regions as usize + 1);
+    let mut joins = 1;
+    for i in 0..s.meetings.len() {
+        let (_, a, b) = s.meetings[i];
+        let (ra, rb) = (s.region[a as usize], s.region[b as usize]);
+        if !s.sets.union(ra as usize, rb as usize) {
+            continue;
+        }
+        for end in [a, b] {
+            let mut c = end as usize;
+            while s.cost[c] != 0 {
+                tiles[c] = Tile::Corridor;
+                hardness[c] = 0;
+                c = s.came[c] as usize;
+            }
+        }
+        joins += 1;
+        if joins == regions {
+            break;
+        }
+    }
+}
+
+/// Each orthogonal piece of chamber floor as an area, in the order of its
+/// first cell.
+fn label_areas(s: &mut Scratch, w: usize, tiles: &[Tile]) -> Vec<Room> {
+    let cells = tiles.len();
+    s.region.clear();
+    s.region.resize(cells, 0);
+    s.found.clear();
+    for start in 0..cells {
+        if tiles[start] != Tile::Floor || s.region[start] != 0 {
+            continue;
+        }
+        s.region[start] = 1;
+        s.stack.clear();
+        s.stack.push(start as u32);
+        let (mut x0, mut y0, mut x1, mut y1) = (w, usize::MAX, 0, 0);
+        while let Some(c) = s.stack.pop() {
+            let (x, y) = (c as usize % w, c as usize / w);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            for n in orthogonal(c as usize, w) {
+                if tiles[n] == Tile::Floor && s.region[n] == 0 {
+                    s.region[n] = 1;
+                    s.stack.push(n as u32);
+                }
+            }
+        }
+        s.found.push(((x0, y0, x1, y1), start));
+    }
+    // The level's own list, made once at its size.
+    let mut rooms = Vec::with_capacity(s.found.len());
+    rooms.extend(
+        s.found
+            .iter()
+            .map(|&(extent, anchor)| region_room(extent, anchor, w, RegionKind::Chamber)),
+    );
+    rooms
+}

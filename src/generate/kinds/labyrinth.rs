@@ -1,0 +1,287 @@
+//! Labyrinth levels: a maze of one-cell corridors on the lattice of odd
+//! cells, as Angband's labyrinth levels are.
+//!
+//! 1. Halls: `labyrinth.halls` small rooms (3 or 5 cells a side) set on
+//!    the lattice, never touching each other or the lattice's edge, so the
+//!    rest of the lattice stays one piece.
+//! 2. The maze: a randomised depth-first walk over the other lattice cells
+//!    opens the wall between each cell and the next (a perfect maze: one
+//!    way between any two cells).
+//! 3. Loops: each wall still standing between two maze cells is knocked
+//!    through with chance `labyrinth.loops`.
+//! 4. Doors: each hall gets one to three doors onto the maze.
+//! 5. Landings: the maze's dead ends (or, in a maze with too few, cells of
+//!    it drawn at random) become one-cell areas, floor, where stairs and
+//!    what lies about may stand. The halls and the landings are the
+//!    level's areas; the maze is corridor.
+//!
+//! Draws only from its own stream.
+
+use rand::RngExt;
+use rand_pcg::Pcg64;
+
+use crate::config::Config;
+use crate::geom::{Rect, RegionKind, Shape};
+use crate::level::{Door, Room, Tile};
+
+use super::super::budget::Budget;
+use super::super::{Rejected, WorkStage};
+use super::region_room;
+
+/// The most landings a labyrinth has: enough for stairs far apart and for
+/// what lies about, few enough that the maze stays a maze.
+const MAX_LANDINGS: usize = 48;
+/// The fewest landings a labyrinth has, its dead ends or not.
+const MIN_LANDINGS: usize = 12;
+/// A hall is two or three lattice cells a side.
+const HALL_SIDES: (u32, u32) = (2, 3);
+/// Places tried for each hall.
+const HALL_TRIES: u32 = 40;
+
+/// The labyrinth's buffers, kept from level to level.
+#[derive(Default)]
+pub(in crate::generate) struct Scratch {
+    /// Per lattice cell: 0 maze, else the hall's index + 1.
+    hall: Vec<u16>,
+    visited: Vec<bool>,
+    stack: Vec<u32>,
+    dead_ends: Vec<u32>,
+    /// Each hall's lattice cells: (column, row, columns, rows).
+    halls: Vec<(usize, usize, usize, usize)>,
+    exits: Vec<(usize, usize)>,
+    landings: Vec<usize>,
+}
+
+/// Lays a labyrinth into `tiles` (all rock) and `hardness` (the noise) and
+/// returns its halls and landings.
+pub(in crate::generate) fn lay(
+    kinds: &mut super::Kinds,
+    config: &Config,
+    tiles: &mut [Tile],
+    hardness: &mut [u8],
+    rng: &mut Pcg64,
+    budget: &Budget,
+) -> Result<Vec<Room>, Rejected> {
+    let s = &mut kinds.labyrinth;
+    let w = usize::from(config.width);
+    let h = usize::from(config.height);
+    // Lattice cell (i, j) is the level's cell (2i + 1, 2j + 1).
+    let (lw, lh) = ((w - 1) / 2, (h - 1) / 2);
+    let lattice = lw * lh;
+    if !budget.spend(w * h * 6) {
+        return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
+    }
+    // Each list at its largest size at once (see the cave's).
+    s.stack.reserve(lattice);
+    s.dead_ends.reserve(lattice);
+    s.landings.reserve(MAX_LANDINGS);
+    s.halls.reserve(16);
+    s.exits.reserve(12);
+    let cell = |l: usize| (2 * (l % lw) + 1) + (2 * (l / lw) + 1) * w;
+    let open = |c: usize, tiles: &mut [Tile], hardness: &mut [u8], tile: Tile| {
+        tiles[c] = tile;
+        hardness[c] = 0;
+    };
+
+    // 1. Halls, as rectangles of lattice cells.
+    s.hall.clear();
+    s.hall.resize(lattice, 0);
+    let maze = &config.labyrinth;
+    let wanted = rng.random_range(u32::from(maze.halls.min)..=u32::from(maze.halls.max));
+    s.halls.clear();
+    for _ in 0..wanted {
+        for _ in 0..HALL_TRIES {
+            let cw = rng.random_range(HALL_SIDES.0..=HALL_SIDES.1) as usize;
+            let ch = rng.random_range(HALL_SIDES.0..=HALL_SIDES.1) as usize;
+            // At least one lattice cell from the edge, and from each other.
+            if lw < cw + 2 || lh < ch + 2 {
+                break;
+            }
+            let i0 = rng.random_range(1..=(lw - cw - 1) as u32) as usize;
+            let j0 = rng.random_range(1..=(lh - ch - 1) as u32) as usize;
+            let clear =
+                (j0 - 1..=j0 + ch).all(|j| (i0 - 1..=i0 + cw).all(|i| s.hall[j * lw + i] == 0));
+            if !clear {
+                continue;
+            }
+            let id = s.halls.len() as u16 + 1;
+            for j in j0..j0 + ch {
+                for i in i0..i0 + cw {
+                    s.hall[j * lw + i] = id;
+                }
+            }
+            s.halls.push((i0, j0, cw, ch));
+            break;
+        }
+    }
+
+    // 2. The maze, a depth-first walk from the first maze cell.
+    s.visited.clear();
+    s.visited.resize(lattice, false);
+    let Some(first) = (0..lattice).find(|&l| s.hall[l] == 0) else {
+        return Err(Rejected::TooFewRooms(0));
+    };
+    let neighbours = |l: usize| {
+        let (i, j) = (l % lw, l / lw);
+        [
+            (i > 0).then(|| l - 1),
+            (i + 1 < lw).then(|| l + 1),
+            (j > 0).then(|| l - lw),
+            (j + 1 < lh).then(|| l + lw),
+        ]
+    };
+    s.visited[first] = true;
+    open(cell(first), tiles, hardness, Tile::Corridor);
+    s.stack.clear();
+    s.stack.push(first as u32);
+    while let Some(&top) = s.stack.last() {
+        let l = top as usize;
+        let mut choices = [0usize; 4];
+        let mut n = 0;
+        for m in neighbours(l).into_iter().flatten() {
+            if !s.visited[m] && s.hall[m] == 0 {
+                choices[n] = m;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            s.stack.pop();
+            continue;
+        }
+        let m = choices[rng.random_range(0..n as u32) as usize];
+        s.visited[m] = true;
+        open((cell(l) + cell(m)) / 2, tiles, hardness, Tile::Corridor);
+        open(cell(m), tiles, hardness, Tile::Corridor);
+        s.stack.push(m as u32);
+    }
+
+    // 3. Loops: walls between two maze cells, right and down of each.
+    if maze.loops > 0.0 {
+        for l in 0..lattice {
+            if s.hall[l] != 0 {
+                continue;
+            }
+            let (i, j) = (l % lw, l / lw);
+            for m in [(i + 1 < lw).then(|| l + 1), (j + 1 < lh).then(|| l + lw)]
+                .into_iter()
+                .flatten()
+            {
+                let wall = (cell(l) + cell(m)) / 2;
+                if s.hall[m] == 0 && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
+                    open(wall, tiles, hardness, Tile::Corridor);
+                }
+            }
+        }
+    }
+
+    // 4. Landings: dead ends of the maze (one way out), a random choice of
+    // them, else maze cells at random; none beside a hall's door (halls
+    // get theirs next, on the maze's edge cells, which are never dead ends
+    // of it: a hall keeps a cell of maze all round).
+    s.dead_ends.clear();
+    for l in 0..lattice {
+        if s.hall[l] != 0 || next_to_hall(&s.hall, l, lw, lh) {
+            continue;
+        }
+        let c = cell(l);
+        let ways = [c - 1, c + 1, c - w, c + w]
+            .iter()
+            .filter(|&&n| tiles[n] != Tile::Rock)
+            .count();
+        if ways == 1 {
+            s.dead_ends.push(l as u32);
+        }
+    }
+    s.landings.clear();
+    while s.landings.len() < MAX_LANDINGS && !s.dead_ends.is_empty() {
+        let k = rng.random_range(0..s.dead_ends.len() as u32) as usize;
+        s.landings.push(s.dead_ends.swap_remove(k) as usize);
+    }
+    let free = (0..lattice)
+        .filter(|&l| s.visited[l] && !next_to_hall(&s.hall, l, lw, lh))
+        .count();
+    let mut tries = 0;
+    while s.landings.len() < MIN_LANDINGS.min(free) && tries < 100 * MIN_LANDINGS {
+        tries += 1;
+        let l = rng.random_range(0..lattice as u32) as usize;
+        if s.visited[l] && !next_to_hall(&s.hall, l, lw, lh) && !s.landings.contains(&l) {
+            s.landings.push(l);
+        }
+    }
+    // In the order of their cells, so the areas' order says nothing of
+    // the draw.
+    s.landings.sort_unstable();
+
+    // 5. Halls: floor, and one to three doors onto the maze.
+    let max_doors = usize::from(config.rooms.max_doors).clamp(1, 3);
+    let mut rooms = Vec::with_capacity(s.halls.len() + s.landings.len());
+    for &(i0, j0, cw, ch) in &s.halls {
+        let (x, y) = (2 * i0 + 1, 2 * j0 + 1);
+        let (width, height) = (2 * cw - 1, 2 * ch - 1);
+        for row in y..y + height {
+            for c in row * w + x..row * w + x + width {
+                open(c, tiles, hardness, Tile::Floor);
+            }
+        }
+        hall_exits(&mut s.exits, i0, j0, cw, ch, lw);
+        let count = (rng.random_range(1..=max_doors as u32) as usize).min(s.exits.len());
+        let mut doors: Vec<Door> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let k = rng.random_range(0..s.exits.len() as u32) as usize;
+            let (inner, outer) = s.exits.swap_remove(k);
+            let door = (cell(inner) + cell(outer)) / 2;
+            open(door, tiles, hardness, Tile::Door);
+            doors.push(Door {
+                pos: crate::geom::Pos::new((door % w) as u16, (door / w) as u16),
+            });
+        }
+        rooms.push(Room {
+            shape: Shape::Rect(Rect {
+                x: x as u16,
+                y: y as u16,
+                width: width as u16,
+                height: height as u16,
+            }),
+            doors,
+        });
+    }
+
+    for &l in &s.landings {
+        let c = cell(l);
+        open(c, tiles, hardness, Tile::Floor);
+        let (x, y) = (c % w, c / w);
+        rooms.push(region_room((x, y, x, y), c, w, RegionKind::Landing));
+    }
+    Ok(rooms)
+}
+
+/// Whether lattice cell `l` is beside a hall (where one of its doors may
+/// open).
+fn next_to_hall(hall: &[u16], l: usize, lw: usize, lh: usize) -> bool {
+    let (i, j) = (l % lw, l / lw);
+    (i > 0 && hall[l - 1] != 0)
+        || (i + 1 < lw && hall[l + 1] != 0)
+        || (j > 0 && hall[l - lw] != 0)
+        || (j + 1 < lh && hall[l + lw] != 0)
+}
+
+/// The (hall, maze) lattice cell pairs across a hall's wall, where a door
+/// may stand, into `exits`: above, below, left and right of the hall.
+fn hall_exits(
+    exits: &mut Vec<(usize, usize)>,
+    i0: usize,
+    j0: usize,
+    cw: usize,
+    ch: usize,
+    lw: usize,
+) {
+    exits.clear();
+    for i in i0..i0 + cw {
+        exits.push((j0 * lw + i, (j0 - 1) * lw + i));
+        exits.push(((j0 + ch - 1) * lw + i, (j0 + ch) * lw + i));
+    }
+    for j in j0..j0 + ch {
+        exits.push((j * lw + i0, j * lw + i0 - 1));
+        exits.push((j * lw + i0 + cw - 1, j * lw + i0 + cw));
+    }
+}

@@ -1,0 +1,223 @@
+//! Caves and labyrinths: every promise of a level, over random configs of
+//! each kind, with and without profiles; their stairs far apart by walk;
+//! a known labyrinth on the map from the first step; runs of every kind
+//! that play, save and load.
+
+use delve::config::{LevelKind, Range};
+use delve::geom::RegionKind;
+use delve::profile::{Band, Profile};
+use delve::stats::LevelStats;
+use delve::{Config, Dungeon, Shape, Tile, generate_level};
+use proptest::prelude::*;
+
+use crate::check;
+use crate::properties::{profile, small_config};
+
+/// The two kinds that are not rooms.
+const KINDS: [LevelKind; 2] = [LevelKind::Cave, LevelKind::Labyrinth];
+
+/// A small random config of a kind, with random automaton and maze
+/// settings.
+fn kind_config() -> impl Strategy<Value = Config> {
+    (
+        small_config(),
+        prop::sample::select(&KINDS[..]),
+        (0.3f64..0.6, 0u8..=6, 4u8..=6, 3u8..=5, 1u16..=80),
+        (0.0f64..=0.5, 0u16..=4, 0u16..=4, any::<bool>()),
+    )
+        .prop_map(|(mut c, kind, cave, maze)| {
+            c.kind = kind;
+            (
+                c.cave.open_share,
+                c.cave.passes,
+                c.cave.birth,
+                c.cave.survival,
+                c.cave.smallest_region,
+            ) = cave;
+            c.labyrinth.loops = maze.0;
+            c.labyrinth.halls = Range::new(maze.1, maze.1 + maze.2);
+            c.labyrinth.known = maze.3;
+            c
+        })
+        .prop_filter("valid config", |c| c.validate().is_ok())
+}
+
+/// The stack of `config` with every promise checked, or `None` when a
+/// random config asked for more stairs than its levels had areas for, or
+/// a rooms band could not place or join its rooms (the typed error, never
+/// a broken level).
+fn checked(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCaseError> {
+    match Dungeon::generate_all(config.clone(), seed) {
+        Ok(dungeon) => {
+            for d in 1..=config.levels {
+                check::level(dungeon.generated(d).unwrap(), config);
+            }
+            crate::stack::check_links(&dungeon);
+            crate::stack::check_reachable(&dungeon);
+            Ok(Some(dungeon))
+        }
+        // Rooms bands of a mixed stack fail as rooms do (see
+        // `properties::checked_stack`).
+        Err(
+            delve::GenerateError::TooFewRooms { .. }
+            | delve::GenerateError::TooFewStairRooms { .. }
+            | delve::GenerateError::Crowded { .. }
+            | delve::GenerateError::Unjoinable { .. },
+        ) => Ok(None),
+        Err(e) => Err(TestCaseError::fail(format!("unexpected error: {e}"))),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Every promise of every level, and of the kind's own rules, for
+    /// random caves and labyrinths from 30x15 up.
+    #[test]
+    fn caves_and_labyrinths_keep_every_promise(config in kind_config(), seed in any::<u64>()) {
+        let made = checked(&config, seed)?;
+        // The automaton and the maze always find room for a level's few
+        // stairs at these settings: only odd random configs fail.
+        if config.kind == LevelKind::Labyrinth {
+            prop_assert!(made.is_some(), "a labyrinth failed: {config:?}");
+        }
+    }
+
+    /// Kinds mixed by profile: a stack whose bands switch kinds keeps
+    /// every promise, each level held to its own depth's kind.
+    #[test]
+    fn stacks_that_mix_kinds_keep_every_promise(
+        config in small_config(),
+        profiles in prop::collection::vec((profile(), prop::sample::select(&[LevelKind::Rooms, LevelKind::Cave, LevelKind::Labyrinth][..])), 1..=3),
+        seed in any::<u64>(),
+    ) {
+        let config = Config {
+            profiles: profiles
+                .into_iter()
+                .map(|(p, kind)| Profile { kind: Some(kind), ..p })
+                .collect(),
+            ..config
+        };
+        prop_assume!(config.validate().is_ok());
+        checked(&config, seed)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Full-size caves and labyrinths (150x150, ten levels' worth of
+    /// depths) keep every promise with the default settings.
+    #[test]
+    fn default_caves_and_labyrinths_keep_every_promise(seed in any::<u64>(), depth in 1u16..=10, kind in prop::sample::select(&KINDS[..])) {
+        let config = Config { kind, ..Config::default() };
+        let level = generate_level(&config, seed, depth).unwrap();
+        check::level(&level, &config);
+    }
+}
+
+/// Stairs stand far apart by walk on every kind: the first up and first
+/// down staircase at least half the level's longest walk between two
+/// areas apart, on every level of seeds 1 to 6 (the Rooms kind's
+/// measure, `delve stats`' `stair_distance` and `longest_room_path`).
+#[test]
+fn stairs_stand_far_apart_on_every_kind() {
+    for kind in [LevelKind::Rooms, LevelKind::Cave, LevelKind::Labyrinth] {
+        let config = Config {
+            kind,
+            width: 100,
+            height: 60,
+            levels: 4,
+            ..Config::default()
+        };
+        for seed in 1..=6 {
+            let dungeon = Dungeon::generate_all(config.clone(), seed).unwrap();
+            for d in 1..=config.levels {
+                let s = LevelStats::of(dungeon.generated(d).unwrap());
+                let Some(apart) = s.stair_distance else {
+                    continue;
+                };
+                assert!(
+                    2 * apart >= s.longest_room_path,
+                    "{kind:?} seed {seed} depth {d}: stairs {apart} apart, longest walk {}",
+                    s.longest_room_path
+                );
+            }
+        }
+    }
+}
+
+/// A cave's areas are its chambers and a labyrinth's its halls and
+/// landings: the level lists them with their own shapes.
+#[test]
+fn each_kind_lists_its_own_areas() {
+    let cave = generate_level(
+        &Config {
+            kind: LevelKind::Cave,
+            ..Config::default()
+        },
+        3,
+        2,
+    )
+    .unwrap();
+    assert!(cave.rooms().len() >= 2);
+    assert!(
+        cave.rooms()
+            .iter()
+            .all(|r| matches!(r.shape, Shape::Region(b) if b.kind == RegionKind::Chamber))
+    );
+    let maze = Config {
+        kind: LevelKind::Labyrinth,
+        ..Config::default()
+    };
+    let level = generate_level(&maze, 3, 2).unwrap();
+    let landings = level
+        .rooms()
+        .iter()
+        .filter(|r| matches!(r.shape, Shape::Region(b) if b.kind == RegionKind::Landing))
+        .count();
+    let halls = level
+        .rooms()
+        .iter()
+        .filter(|r| matches!(r.shape, Shape::Rect(_)))
+        .count();
+    assert!(landings >= 12, "{landings} landings");
+    assert!((2..=5).contains(&halls), "{halls} halls");
+    // A labyrinth is mostly corridor, a cave mostly floor.
+    let count = |l: &delve::Level, t: Tile| l.tiles().iter().filter(|&&x| x == t).count();
+    assert!(count(&level, Tile::Corridor) > count(&level, Tile::Floor));
+    assert!(count(&cave, Tile::Floor) > count(&cave, Tile::Corridor));
+}
+
+/// The kinds are settings like any other: the same seed and config make
+/// the same level, and a profile's kind is the band's.
+#[test]
+fn a_profile_sets_the_kind_of_its_band() {
+    let config = Config {
+        levels: 3,
+        width: 80,
+        height: 40,
+        profiles: vec![Profile {
+            depths: Band { min: 2, max: 2 },
+            kind: Some(LevelKind::Cave),
+            ..Profile::default()
+        }],
+        ..Config::default()
+    };
+    let a = Dungeon::generate_all(config.clone(), 9).unwrap();
+    let b = Dungeon::generate_all(config.clone(), 9).unwrap();
+    for d in 1..=3 {
+        assert_eq!(a.generated(d), b.generated(d));
+    }
+    let chambers = |d: u16| {
+        a.generated(d)
+            .unwrap()
+            .rooms()
+            .iter()
+            .filter(|r| matches!(r.shape, Shape::Region(_)))
+            .count()
+    };
+    assert_eq!(chambers(1), 0);
+    assert!(chambers(2) > 0);
+    assert_eq!(chambers(3), 0);
+}
