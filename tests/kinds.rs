@@ -161,11 +161,10 @@ fn each_kind_lists_its_own_areas() {
     )
     .unwrap();
     assert!(cave.rooms().len() >= 2);
-    assert!(
-        cave.rooms()
-            .iter()
-            .all(|r| matches!(r.shape, Shape::Region(b) if b.kind == RegionKind::Chamber))
-    );
+    assert!(cave.rooms().iter().all(|r| {
+        matches!(r.shape, Shape::Vault(_))
+            || matches!(r.shape, Shape::Region(b) if b.kind == RegionKind::Chamber)
+    }));
     let maze = Config {
         kind: LevelKind::Labyrinth,
         ..Config::default()
@@ -181,6 +180,27 @@ fn each_kind_lists_its_own_areas() {
         .iter()
         .filter(|r| matches!(r.shape, Shape::Rect(_)))
         .count();
+    // Vaults go into every kind: some of these levels have them.
+    let vaults = |config: &Config| {
+        (1..=20u64)
+            .map(|seed| generate_level(config, seed, 2).unwrap())
+            .filter(|l| l.rooms().iter().any(|r| matches!(r.shape, Shape::Vault(_))))
+            .count()
+    };
+    let cave_config = Config {
+        kind: LevelKind::Cave,
+        ..Config::default()
+    };
+    assert!(
+        vaults(&cave_config) >= 5,
+        "caves with vaults: {}",
+        vaults(&cave_config)
+    );
+    assert!(
+        vaults(&maze) >= 5,
+        "labyrinths with vaults: {}",
+        vaults(&maze)
+    );
     assert!(landings >= 12, "{landings} landings");
     assert!((2..=5).contains(&halls), "{halls} halls");
     // A labyrinth is mostly corridor, a cave mostly floor.

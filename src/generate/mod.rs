@@ -254,19 +254,7 @@ impl Generator {
         );
         let placed = &lists.vaults.placed;
         lists.vault_shapes.clear();
-        lists.vault_shapes.extend(placed.iter().map(|p| {
-            Shape::Vault(VaultBox {
-                bounds: Rect {
-                    x: p.x,
-                    y: p.y,
-                    width: p.width,
-                    height: p.height,
-                },
-                vault: p.vault as u16,
-                quarter_turns: p.orientation.quarter_turns,
-                mirrored: p.orientation.mirrored,
-            })
-        }));
+        lists.vault_shapes.extend(placed.iter().map(vault_box));
         let mut shapes = std::mem::take(&mut lists.shapes);
         rooms::place(
             config,
@@ -327,6 +315,21 @@ impl Generator {
         (lists.spare_tiles, lists.spare_hardness, lists.shapes) =
             (ground.tiles, ground.hardness, ground.shapes);
     }
+}
+
+/// A placed vault as a room's shape: its box, which vault, how laid.
+fn vault_box(p: &vault_place::PlacedVault) -> Shape {
+    Shape::Vault(VaultBox {
+        bounds: Rect {
+            x: p.x,
+            y: p.y,
+            width: p.width,
+            height: p.height,
+        },
+        vault: p.vault as u16,
+        quarter_turns: p.orientation.quarter_turns,
+        mirrored: p.orientation.mirrored,
+    })
 }
 
 /// Lays a placed vault's drawing into the level, cell by cell, and lists
@@ -635,9 +638,12 @@ impl Generator {
         // One line a kind.
         let laid = match config.kind {
             LevelKind::Rooms => self.lay_rooms(config, vaults, at, budget)?,
-            LevelKind::Cave => self.lay_kind(config, at, budget, Stage::Cave, kinds::cave::lay)?,
+            LevelKind::Cave => {
+                self.lay_kind(config, vaults, at, budget, Stage::Cave, kinds::cave::lay)?
+            }
             LevelKind::Labyrinth => {
-                self.lay_kind(config, at, budget, Stage::Labyrinth, kinds::labyrinth::lay)?
+                let lay = kinds::labyrinth::lay;
+                self.lay_kind(config, vaults, at, budget, Stage::Labyrinth, lay)?
             }
         };
         self.finish(config, laid, (up, down), at)
@@ -693,11 +699,16 @@ impl Generator {
         })
     }
 
-    /// A kind of level other than rooms: the hardness field, then the
-    /// kind's own ground and areas from its own stream.
+    /// A kind of level other than rooms: the hardness field, the vaults
+    /// (placed as on rooms levels, from the rooms' stream), then the kind's
+    /// own ground and areas from its own stream, kept a cell clear of every
+    /// vault, and last a corridor from each vault door to the nearest open
+    /// ground.
+    #[allow(clippy::too_many_arguments)]
     fn lay_kind(
         &mut self,
         config: &Config,
+        vaults: &[Vault],
         (seed, depth, attempt): (u64, u16, u32),
         budget: &Budget,
         stage: Stage,
@@ -720,21 +731,77 @@ impl Generator {
         let mut tiles = std::mem::take(&mut lists.spare_tiles);
         tiles.clear();
         tiles.resize(w * h, Tile::Rock);
+        self.room_id.clear();
+        self.room_id.resize(w * h, 0);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Rooms);
+        vault_place::place(
+            &mut lists.vaults,
+            vaults,
+            config.vaults.count,
+            depth,
+            (config.width, config.height),
+            &mut rng,
+            &mut self.room_id,
+            1,
+            budget,
+        );
+        let placed = &lists.vaults.placed;
+        lists.laid = placed.len();
+        if lists.entrances.len() < placed.len() {
+            lists.entrances.resize_with(placed.len(), Vec::new);
+            lists.stair_spots.resize_with(placed.len(), Vec::new);
+        }
+        for (i, p) in placed.iter().enumerate() {
+            lay_vault(
+                p,
+                vaults,
+                w,
+                (&mut tiles, &mut hardness, &mut self.room_id),
+                &mut lists.entrances[i],
+                &mut lists.stair_spots[i],
+            );
+        }
+        // The vaults' boxes, which the kind keeps a cell clear of.
+        self.kinds.fence(w, h, placed.iter().map(vault_box));
         let mut rng = stage_rng(seed, depth, attempt, stage);
-        match lay(
+        let laid_out = lay(
             &mut self.kinds,
             config,
             &mut tiles,
             &mut hardness,
             &mut rng,
             budget,
-        ) {
-            Ok(rooms) => Ok(Laid {
-                tiles,
-                hardness,
-                rooms,
-                vaults: 0,
-            }),
+            lists.laid,
+        )
+        .and_then(|rooms| {
+            self.kinds.join_vault_doors(
+                config,
+                w,
+                (&mut tiles, &mut hardness),
+                &lists.entrances[..lists.laid],
+                budget,
+            )?;
+            Ok(rooms)
+        });
+        match laid_out {
+            Ok(mut rooms) => {
+                // The vaults first, in the room the kind left for them.
+                let doors = self.kinds.vault_doors.drain(..);
+                let vault_rooms = lists.vaults.placed.iter().zip(doors);
+                rooms.splice(
+                    0..0,
+                    vault_rooms.map(|(p, doors)| Room {
+                        shape: vault_box(p),
+                        doors,
+                    }),
+                );
+                Ok(Laid {
+                    tiles,
+                    hardness,
+                    rooms,
+                    vaults: lists.laid,
+                })
+            }
             Err(rejected) => {
                 (lists.spare_tiles, lists.spare_hardness) = (tiles, hardness);
                 Err(rejected)

@@ -145,7 +145,22 @@ pub(crate) fn place(
             let pos = match places.vault_spots.get(r) {
                 Some(spots) => spots[rng.random_range(0..spots.len() as u32) as usize],
                 None => match rooms[r].shape {
-                    Shape::Region(area) => region_cell(width, tiles, area, (region, seen), rng),
+                    // An irregular area may be wide: the anchor's first up
+                    // staircase stands on the cell the walks are measured
+                    // from, every other staircase on its area's cell
+                    // farthest from it.
+                    Shape::Region(area) if r == anchor && direction == StairDirection::Up => {
+                        if tiles[usize::from(area.anchor.y) * width + usize::from(area.anchor.x)]
+                            == Tile::Floor
+                        {
+                            area.anchor
+                        } else {
+                            region_cell(width, tiles, area, (region, seen), distance)
+                        }
+                    }
+                    Shape::Region(area) => {
+                        region_cell(width, tiles, area, (region, seen), distance)
+                    }
                     _ => floor_cell(width, tiles, &rooms[r], rng),
                 },
             };
@@ -192,14 +207,16 @@ fn floor_cell(width: usize, tiles: &[Tile], room: &Room, rng: &mut Pcg64) -> Pos
         .unwrap_or_else(|| room.shape.center())
 }
 
-/// A random floor cell of an irregular area: its box may hold other
-/// areas' floor, so its own is found from its anchor.
+/// The floor cell of an irregular area farthest by walk (`distance`)
+/// from where the stairs are measured from, the first in row order of
+/// those as far: its box may hold other areas' floor, so its own is found
+/// from its anchor.
 fn region_cell(
     width: usize,
     tiles: &[Tile],
     region: RegionBox,
     (cells, seen): (&mut Vec<Pos>, &mut Vec<bool>),
-    rng: &mut Pcg64,
+    distance: &[u32],
 ) -> Pos {
     let b = region.bounds;
     let at = |p: Pos| usize::from(p.y) * width + usize::from(p.x);
@@ -225,9 +242,10 @@ fn region_cell(
     }
     // Stairs stand on plain floor; a region holds one staircase at most,
     // so its floor is all plain when its stairs are placed.
-    cells.retain(|&p| tiles[at(p)] == Tile::Floor);
     cells
-        .get(rng.random_range(0..cells.len().max(1) as u32) as usize)
+        .iter()
+        .filter(|&&p| tiles[at(p)] == Tile::Floor)
+        .min_by_key(|&&p| (std::cmp::Reverse(distance[at(p)]), p.y, p.x))
         .copied()
         .unwrap_or(region.anchor)
 }

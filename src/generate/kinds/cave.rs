@@ -72,8 +72,11 @@ pub(in crate::generate) fn lay(
     hardness: &mut [u8],
     rng: &mut Pcg64,
     budget: &Budget,
+    vaults: usize,
 ) -> Result<Vec<Room>, Rejected> {
-    let s = &mut kinds.cave;
+    let super::Kinds {
+        cave: s, fenced, ..
+    } = kinds;
     let (w, h) = (usize::from(config.width), usize::from(config.height));
     let cells = w * h;
     let cave = &config.cave;
@@ -94,11 +97,16 @@ pub(in crate::generate) fn lay(
         x > 0 && y > 0 && x + 1 < w && y + 1 < h
     };
     s.open.clear();
+    // Vaults and the cell round them stay rock (each cell draws all the
+    // same, so a vault moves nothing else).
     s.open
-        .extend((0..cells).map(|c| inside(c) && rng.random_bool(cave.open_share)));
+        .extend((0..cells).map(|c| inside(c) && rng.random_bool(cave.open_share) && !fenced[c]));
     for _ in 0..cave.passes {
         smooth(&s.open, &mut s.next, w, h, cave.birth, cave.survival);
         std::mem::swap(&mut s.open, &mut s.next);
+        for (open, &fence) in s.open.iter_mut().zip(fenced.iter()) {
+            *open &= !fence;
+        }
     }
     let regions = find_regions(s, w, u32::from(cave.smallest_region));
     if regions == 0 {
@@ -127,8 +135,8 @@ pub(in crate::generate) fn lay(
             hardness[c] = 0;
         }
     }
-    join_regions(s, config, w, regions, tiles, hardness);
-    Ok(label_areas(s, w, tiles))
+    join_regions(s, config, w, regions, (tiles, hardness), fenced);
+    Ok(label_areas(s, w, tiles, fenced, vaults))
 }
 
 /// One smoothing pass from `open` into `next`.
@@ -206,8 +214,8 @@ fn join_regions(
     config: &Config,
     w: usize,
     regions: u32,
-    tiles: &mut [Tile],
-    hardness: &mut [u8],
+    (tiles, hardness): (&mut [Tile], &mut [u8]),
+    fenced: &[bool],
 ) {
     if regions < 2 {
         return;
@@ -235,8 +243,9 @@ fn join_regions(
             continue;
         }
         for n in orthogonal(c, w) {
-            // The border's hardness is 255, and the border is never dug.
-            if hardness[n] == 255 || s.region[n] != 0 && s.cost[n] == 0 {
+            // The border's hardness is 255, and the border is never dug;
+            // nor a vault, nor the cell round it.
+            if hardness[n] == 255 || fenced[n] || s.region[n] != 0 && s.cost[n] == 0 {
                 continue;
             }
             let next = cost + s.prices[usize::from(hardness[n])];
@@ -284,14 +293,21 @@ fn join_regions(
 }
 
 /// Each orthogonal piece of chamber floor as an area, in the order of its
-/// first cell.
-fn label_areas(s: &mut Scratch, w: usize, tiles: &[Tile]) -> Vec<Room> {
+/// first cell (a vault's floor, fenced, is no chamber's).
+fn label_areas(
+    s: &mut Scratch,
+    w: usize,
+    tiles: &[Tile],
+    fenced: &[bool],
+    vaults: usize,
+) -> Vec<Room> {
     let cells = tiles.len();
     s.region.clear();
     s.region.resize(cells, 0);
     s.found.clear();
     for start in 0..cells {
-        if tiles[start] != Tile::Floor || s.region[start] != 0 {
+        // A vault's floor is the vault's.
+        if tiles[start] != Tile::Floor || s.region[start] != 0 || fenced[start] {
             continue;
         }
         s.region[start] = 1;
@@ -311,7 +327,7 @@ fn label_areas(s: &mut Scratch, w: usize, tiles: &[Tile]) -> Vec<Room> {
         s.found.push(((x0, y0, x1, y1), start));
     }
     // The level's own list, made once at its size.
-    let mut rooms = Vec::with_capacity(s.found.len());
+    let mut rooms = Vec::with_capacity(vaults + s.found.len());
     rooms.extend(
         s.found
             .iter()

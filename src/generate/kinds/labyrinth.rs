@@ -35,6 +35,8 @@ const MAX_LANDINGS: usize = 48;
 const MIN_LANDINGS: usize = 12;
 /// A hall is two or three lattice cells a side.
 const HALL_SIDES: (u32, u32) = (2, 3);
+/// What `Scratch::hall` holds for a lattice cell a vault takes.
+const VAULT: u16 = u16::MAX;
 /// Places tried for each hall.
 const HALL_TRIES: u32 = 40;
 
@@ -61,8 +63,13 @@ pub(in crate::generate) fn lay(
     hardness: &mut [u8],
     rng: &mut Pcg64,
     budget: &Budget,
+    vaults: usize,
 ) -> Result<Vec<Room>, Rejected> {
-    let s = &mut kinds.labyrinth;
+    let super::Kinds {
+        labyrinth: s,
+        fenced,
+        ..
+    } = kinds;
     let w = usize::from(config.width);
     let h = usize::from(config.height);
     // Lattice cell (i, j) is the level's cell (2i + 1, 2j + 1).
@@ -83,9 +90,15 @@ pub(in crate::generate) fn lay(
         hardness[c] = 0;
     };
 
-    // 1. Halls, as rectangles of lattice cells.
+    // 1. Halls, as rectangles of lattice cells, kept off the vaults (a
+    // lattice cell in a vault or beside one is no part of the maze).
     s.hall.clear();
     s.hall.resize(lattice, 0);
+    for l in 0..lattice {
+        if fenced[cell(l)] {
+            s.hall[l] = VAULT;
+        }
+    }
     let maze = &config.labyrinth;
     let wanted = rng.random_range(u32::from(maze.halls.min)..=u32::from(maze.halls.max));
     s.halls.clear();
@@ -167,7 +180,8 @@ pub(in crate::generate) fn lay(
                 .flatten()
             {
                 let wall = (cell(l) + cell(m)) / 2;
-                if s.hall[m] == 0 && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
+                let maze_cells = s.visited[l] && s.visited[m];
+                if maze_cells && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
                     open(wall, tiles, hardness, Tile::Corridor);
                 }
             }
@@ -180,7 +194,7 @@ pub(in crate::generate) fn lay(
     // of it: a hall keeps a cell of maze all round).
     s.dead_ends.clear();
     for l in 0..lattice {
-        if s.hall[l] != 0 || next_to_hall(&s.hall, l, lw, lh) {
+        if !s.visited[l] || next_to_hall(&s.hall, l, lw, lh) {
             continue;
         }
         let c = cell(l);
@@ -214,7 +228,7 @@ pub(in crate::generate) fn lay(
 
     // 5. Halls: floor, and one to three doors onto the maze.
     let max_doors = usize::from(config.rooms.max_doors).clamp(1, 3);
-    let mut rooms = Vec::with_capacity(s.halls.len() + s.landings.len());
+    let mut rooms = Vec::with_capacity(vaults + s.halls.len() + s.landings.len());
     for &(i0, j0, cw, ch) in &s.halls {
         let (x, y) = (2 * i0 + 1, 2 * j0 + 1);
         let (width, height) = (2 * cw - 1, 2 * ch - 1);

@@ -12,11 +12,17 @@ pub(super) mod cave;
 pub(super) mod labyrinth;
 
 use crate::geom::{Pos, Rect, RegionBox, RegionKind, Shape};
-use crate::level::Room;
+use crate::grid_search::{BucketQueue, orthogonal};
+use crate::level::{Door, Room, Tile};
+
+use super::budget::Budget;
+use super::corridors::site::rock_costs;
+use super::{Rejected, WorkStage};
 
 /// How a kind lays out a level: into `tiles` (all rock on entry) and
 /// `hardness` (the noise, border 255), drawing from its own stream, within
-/// the level's budget; it returns its areas.
+/// the level's budget; it returns its areas, in a list with room for
+/// `usize` more (the vaults, which go first).
 pub(super) type Lay = fn(
     &mut Kinds,
     &crate::config::Config,
@@ -24,6 +30,7 @@ pub(super) type Lay = fn(
     &mut [u8],
     &mut rand_pcg::Pcg64,
     &super::budget::Budget,
+    usize,
 ) -> Result<Vec<Room>, super::Rejected>;
 
 /// Every kind's buffers, kept from level to level.
@@ -31,7 +38,156 @@ pub(super) type Lay = fn(
 pub(super) struct Kinds {
     pub(super) cave: cave::Scratch,
     pub(super) labyrinth: labyrinth::Scratch,
+    /// Per cell: inside a vault's box, or a cell from it. The kind lays
+    /// nothing here; only a vault's door corridors cross the margin.
+    fenced: Vec<bool>,
+    /// Per cell: inside a vault's box.
+    in_box: Vec<bool>,
+    /// The search from a vault door's porch to open ground.
+    queue: BucketQueue,
+    cost: Vec<u32>,
+    came: Vec<u32>,
+    reached: Vec<u32>,
+    prices: Vec<u32>,
+    /// Each vault's doors, as joined, until the level takes them.
+    pub(super) vault_doors: Vec<Vec<Door>>,
 }
+
+impl Kinds {
+    /// Marks the vaults' boxes and the cell round each, which the kind
+    /// keeps clear.
+    pub(super) fn fence(&mut self, w: usize, h: usize, boxes: impl Iterator<Item = Shape>) {
+        for grid in [&mut self.fenced, &mut self.in_box] {
+            grid.clear();
+            grid.resize(w * h, false);
+        }
+        for shape in boxes {
+            let b = shape.bounds();
+            let (x0, y0) = (usize::from(b.x), usize::from(b.y));
+            let (x1, y1) = (usize::from(b.right()), usize::from(b.bottom()));
+            for y in y0.saturating_sub(1)..=(y1 + 1).min(h - 1) {
+                for x in x0.saturating_sub(1)..=(x1 + 1).min(w - 1) {
+                    self.fenced[y * w + x] = true;
+                    self.in_box[y * w + x] = (x0..=x1).contains(&x) && (y0..=y1).contains(&y);
+                }
+            }
+        }
+    }
+
+    /// Joins every door on a vault's edge (`entrances`, rock until now) to
+    /// the nearest open ground outside every vault, by the cheapest way
+    /// through rock as the Tunnel prices it, and makes it a door. Returns
+    /// each vault's doors. The way ends at the first open cell it comes
+    /// beside, so it never runs along a corridor. A door with no way out
+    /// (rock all round, which a level in one piece never leaves) fails the
+    /// attempt. Each vault's doors are left in `vault_doors`.
+    pub(super) fn join_vault_doors(
+        &mut self,
+        config: &crate::config::Config,
+        w: usize,
+        (tiles, hardness): (&mut [Tile], &mut [u8]),
+        entrances: &[Vec<u32>],
+        budget: &Budget,
+    ) -> Result<(), Rejected> {
+        self.vault_doors.clear();
+        if entrances.is_empty() {
+            return Ok(());
+        }
+        let cells = tiles.len();
+        rock_costs(config, &mut self.prices);
+        let highest = self.prices[..255].iter().copied().max().unwrap_or(1);
+        self.cost.clear();
+        self.cost.resize(cells, UNSEEN);
+        self.came.clear();
+        self.came.resize(cells, 0);
+        // (The last level's cells, which `cost` has forgotten already.)
+        self.reached.clear();
+        for list in entrances {
+            let mut joined = Vec::with_capacity(list.len());
+            for &door in list {
+                let door = door as usize;
+                let Some(porch) = orthogonal(door, w).into_iter().find(|&n| !self.in_box[n]) else {
+                    continue;
+                };
+                let end = self.search(w, tiles, hardness, porch, highest, budget)?;
+                let mut c = end;
+                while c != porch {
+                    c = self.came[c] as usize;
+                    if tiles[c] == Tile::Rock {
+                        tiles[c] = Tile::Corridor;
+                        hardness[c] = 0;
+                    }
+                }
+                tiles[door] = Tile::Door;
+                hardness[door] = 0;
+                joined.push(Door {
+                    pos: Pos::new((door % w) as u16, (door / w) as u16),
+                });
+            }
+            self.vault_doors.push(joined);
+        }
+        Ok(())
+    }
+
+    /// The cheapest way from `porch` to open ground outside the vaults:
+    /// the open cell reached (the way back is in `came`).
+    fn search(
+        &mut self,
+        w: usize,
+        tiles: &[Tile],
+        hardness: &[u8],
+        porch: usize,
+        highest: u32,
+        budget: &Budget,
+    ) -> Result<usize, Rejected> {
+        // Forget the last search's cells only.
+        for &c in &self.reached {
+            self.cost[c as usize] = UNSEEN;
+        }
+        self.reached.clear();
+        self.queue
+            .reset((highest as usize + 1).next_power_of_two(), 0);
+        self.cost[porch] = 0;
+        self.reached.push(porch as u32);
+        self.queue.push(0, porch as u32);
+        while let Some((cost, c)) = self.queue.pop() {
+            let c = c as usize;
+            if cost > self.cost[c] {
+                continue;
+            }
+            if tiles[c] != Tile::Rock {
+                if !budget.spend(self.reached.len()) {
+                    return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+                }
+                return Ok(c);
+            }
+            for n in orthogonal(c, w) {
+                if self.in_box[n] || hardness[n] == 255 && tiles[n] == Tile::Rock {
+                    continue;
+                }
+                // Open ground costs nothing to step onto: the way stops at
+                // the first open cell beside it.
+                let price = if tiles[n] == Tile::Rock {
+                    self.prices[usize::from(hardness[n])]
+                } else {
+                    0
+                };
+                if cost + price < self.cost[n] {
+                    if self.cost[n] == UNSEEN {
+                        self.reached.push(n as u32);
+                    }
+                    self.cost[n] = cost + price;
+                    self.came[n] = c as u32;
+                    self.queue.push(cost + price, n as u32);
+                }
+            }
+        }
+        Err(Rejected::Unjoined)
+    }
+}
+
+/// Not reached by a search.
+const UNSEEN: u32 = u32::MAX;
 
 /// An irregular area of `kind` whose floor spans `(x0, y0)` to `(x1, y1)`
 /// inclusive, found from the cell `anchor` (an index into a grid `w` wide).
