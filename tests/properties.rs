@@ -56,8 +56,9 @@ pub fn small_config() -> impl Strategy<Value = Config> {
             0u16..=40,
             1u16..=60,
         ),
+        (0u16..=3, 0u16..=3),
     )
-        .prop_map(|(size, room, circle, misc, tunnel)| {
+        .prop_map(|(size, room, circle, misc, tunnel, vaults)| {
             let (width, height, levels) = size;
             let (count_min, count_extra, rw, rw_extra, rh, rh_extra) = room;
             let (share, radius_min, radius_extra) = circle;
@@ -88,6 +89,9 @@ pub fn small_config() -> impl Strategy<Value = Config> {
             c.tunnel.hardness_weight = weight;
             c.tunnel.turn_penalty = turn;
             c.tunnel.open_cost = open;
+            // Vaults in every style (Grid and Straight place them from
+            // generator revision 3, this build's).
+            c.vaults.count = Range::new(vaults.0.min(vaults.1), vaults.0.max(vaults.1));
             c
         })
         .prop_filter("valid config", |c| c.validate().is_ok())
@@ -360,10 +364,12 @@ proptest! {
     /// doors no corridor reached after the loops, by the shortest way on
     /// the level as it then is, so a level with loops may join a door by
     /// another way than the same level without: there, loops are held to
-    /// opening cells under revision 1, and pruning under both.
+    /// opening cells under revision 1, and pruning under all three
+    /// (revision 3's Grid and Straight levels hold vaults, each joined by
+    /// a last leg before the loops).
     #[test]
     fn loops_add_and_pruning_removes(seed in any::<u64>(), style in prop::sample::select(&STYLES[..])) {
-        for generator in [1, 2] {
+        for generator in [1, 2, 3] {
             let variant = |f: &dyn Fn(&mut Config)| variant(style, |c| {
                 c.revisions.generator = generator;
                 f(c);
@@ -376,12 +382,12 @@ proptest! {
             let looped = generate_level(&looped_config, seed, 1).unwrap();
             // Revision 1 left vault doors leading nowhere, which the checks
             // of a level now refuse.
-            if generator == 2 {
+            if generator >= 2 {
                 check::level(&looped, &looped_config);
             }
             let pruned_config = variant(&|c| c.dead_ends = DeadEndPolicy::Prune);
             let pruned = generate_level(&pruned_config, seed, 1).unwrap();
-            if generator == 2 {
+            if generator >= 2 {
                 check::level(&pruned, &pruned_config);
             }
             prop_assert_eq!(pruned.graph().dead_ends(), 0);

@@ -1,9 +1,11 @@
 //! Generator revisions: a run keeps the generator it began with. Revision 1
 //! (every run saved before revisions) must make its levels byte for byte as
 //! the build that made them did; revision 2 joins every vault door that no
-//! corridor reached (or walls it up), and differs from 1 only there.
+//! corridor reached (or walls it up), and differs from 1 only there;
+//! revision 3 places vaults on Grid and Straight levels too, and differs
+//! from 2 only there.
 
-use delve::config::{CorridorStyle, DeadEndPolicy, Revisions};
+use delve::config::{CorridorStyle, DeadEndPolicy, Range, Revisions};
 use delve::vault::shipped;
 use delve::{Config, Generator, Level, Shape, Tile};
 
@@ -80,6 +82,52 @@ fn shipped_before_kinds() -> Config {
     Config::from_ron(&std::fs::read_to_string(path).unwrap(), path).unwrap()
 }
 
+/// Every style's default level, and with rooms overlapping and dead ends
+/// pruned, beside `configs`: what revisions 2 and 3 are compared on.
+fn every_style() -> Vec<(&'static str, Config, u64)> {
+    let mut all = configs();
+    for (name, pruned, corridors) in [
+        ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
+        (
+            "straight",
+            "straight, overlap, pruned",
+            CorridorStyle::Straight,
+        ),
+    ] {
+        let plain = Config {
+            corridors,
+            ..Config::default()
+        };
+        let overlap_pruned = Config {
+            rooms_may_overlap: true,
+            dead_ends: DeadEndPolicy::Prune,
+            ..plain.clone()
+        };
+        all.push((name, plain, 2));
+        all.push((pruned, overlap_pruned, 2));
+    }
+    all
+}
+
+/// FNV-1a of the levels of seeds 1 to `seeds` of each config, made by
+/// generator `revision`.
+fn fingerprints(configs: &[(&'static str, Config, u64)], revision: u16) -> Vec<u64> {
+    let mut generator = Generator::default();
+    let mut got = Vec::new();
+    for (_, config, seeds) in configs {
+        let config = with_generator(config, revision);
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for seed in 1..=*seeds {
+            for depth in 1..=config.levels {
+                let level = generator.level(&config, shipped(), seed, depth).unwrap();
+                fingerprint(&level, &mut hash);
+            }
+        }
+        got.push(hash);
+    }
+    got
+}
+
 fn with_generator(config: &Config, generator: u16) -> Config {
     Config {
         revisions: Revisions {
@@ -117,6 +165,78 @@ fn generator_revision_1_makes_the_levels_it_always_made() {
     }
     let names: Vec<&str> = configs().iter().map(|c| c.0).collect();
     assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
+/// Generator revision 2 makes its levels exactly as the build before
+/// revision 3 did (the hashes were taken there, at 221c429), in every
+/// style: Grid and Straight levels without vaults among them.
+#[test]
+fn generator_revision_2_makes_the_levels_it_always_made() {
+    let want: [u64; 9] = [
+        0x720e_adb9_a319_c85f,
+        0xc70e_e167_bdb3_397c,
+        0x572c_1e34_93fe_762b,
+        0xd262_ba31_cfdf_c68e,
+        0x8305_688d_960d_48d4,
+        0x5cd4_a2b1_3d9d_8b63,
+        0xa938_b10c_b2b3_37b2,
+        0x5583_6adb_ed8b_6959,
+        0x45a3_4dea_9c03_96cf,
+    ];
+    let got = fingerprints(&every_style(), 2);
+    let names: Vec<&str> = every_style().iter().map(|c| c.0).collect();
+    assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
+/// Generator revision 3 places vaults on Grid and Straight levels, each
+/// joined by a last leg, and changes nothing else: Tunnel and DeadEnd
+/// levels (the shipped stack's but for its grid halls, depths 4 to 6) are
+/// revision 2's byte for byte, and so are Grid and Straight levels that
+/// ask for no vault. Its Grid and Straight levels keep every promise, and
+/// their vaults stand as drawn.
+#[test]
+fn generator_revision_3_differs_only_where_grid_and_straight_levels_place_vaults() {
+    let (mut g2, mut g3) = (Generator::default(), Generator::default());
+    let (mut levels, mut vaults) = (0, 0);
+    for (name, config, seeds) in every_style() {
+        let (two, three) = (with_generator(&config, 2), with_generator(&config, 3));
+        let without = |c: &Config| {
+            let mut c = c.clone();
+            c.vaults.count = Range::new(0, 0);
+            c
+        };
+        let (two_without, three_without) = (without(&two), without(&three));
+        for seed in 1..=seeds {
+            for depth in 1..=config.levels {
+                let a = g2.level(&two, shipped(), seed, depth).unwrap();
+                let b = g3.level(&three, shipped(), seed, depth).unwrap();
+                let at = format!("{name} seed {seed} depth {depth}");
+                let style = three.at_depth(depth).corridors;
+                if !matches!(style, CorridorStyle::Grid | CorridorStyle::Straight) {
+                    assert!(a == b, "{at} changed");
+                    continue;
+                }
+                assert!(
+                    !a.rooms().iter().any(|r| matches!(r.shape, Shape::Vault(_))),
+                    "{at}: revision 2 placed a vault"
+                );
+                check::level(&b, &three);
+                crate::vaults::vaults_as_drawn(&b, shipped());
+                levels += 1;
+                vaults += b
+                    .rooms()
+                    .iter()
+                    .filter(|r| matches!(r.shape, Shape::Vault(_)))
+                    .count();
+                let a = g2.level(&two_without, shipped(), seed, depth).unwrap();
+                let b = g3.level(&three_without, shipped(), seed, depth).unwrap();
+                assert!(a == b, "{at} without vaults changed");
+            }
+        }
+    }
+    // 92 Grid and Straight levels, each asking for 0 to 2 vaults.
+    assert_eq!(levels, 92);
+    assert!(vaults >= levels / 2, "{vaults} vaults in {levels} levels");
 }
 
 /// The doors on vault edges of `level` that no corridor reached: the cell

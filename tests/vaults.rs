@@ -212,7 +212,9 @@ proptest! {
             // DeadEnd corridors grow blindly and may never meet an awkward
             // vault's door (one door, facing a crowded side): such a level
             // is refused with the style's usual "cannot join" error, never
-            // made broken. Every other style that places vaults makes it.
+            // made broken. Every other style makes it (Grid and Straight,
+            // which place vaults from generator revision 3, by a last leg
+            // to each vault).
             let level = match generator.level(&config, &vaults, seed, depth) {
                 Ok(level) => level,
                 Err(delve::GenerateError::Unjoinable { .. }) if style == CorridorStyle::DeadEnd => {
@@ -643,13 +645,15 @@ proptest! {
 
     /// Issue 23, items 13 and 14: whatever drawing the file's checks let
     /// through, a level that places it passes its own verification, and
-    /// Tunnel levels, which can reach any door, are made. (A vault of
-    /// doors and corridors alone once failed every level.)
+    /// Tunnel levels, which can reach any door, are made, and so are Grid
+    /// and Straight levels, whose vaults a last leg at the Tunnel's prices
+    /// joins (generator revision 3). (A vault of doors and corridors alone
+    /// once failed every level.)
     #[test]
     fn any_drawing_the_checks_accept_makes_levels(
         draft in random_drawing(),
         seed in any::<u64>(),
-        style in prop::sample::select(&[CorridorStyle::Tunnel, CorridorStyle::DeadEnd][..]),
+        style in prop::sample::select(&STYLES[..]),
     ) {
         let Ok(vaults) = build(std::slice::from_ref(&draft), &|_| false) else {
             return Ok(());
@@ -669,4 +673,58 @@ proptest! {
             }
         }
     }
+}
+
+/// Generator revision 3 on a Grid or Straight level whose every room is a
+/// vault: the style has no ordinary room to join, the first vault is where
+/// the level begins, and a last leg joins the other vault to it.
+#[test]
+fn a_grid_or_straight_level_of_vaults_alone_is_one_piece() {
+    let drafts: Vec<VaultDraft> = [
+        (
+            "up",
+            ["xxx+xxx", "x.....x", "+..<..x", "x.....x", "xxxxxxx"],
+        ),
+        (
+            "down",
+            ["xxxxxxx", "x.....x", "x..>..+", "x.....x", "xxx+xxx"],
+        ),
+    ]
+    .into_iter()
+    .map(|(name, map)| VaultDraft {
+        name: name.into(),
+        depths: Range::new(1, 10),
+        weight: 1,
+        rotate: true,
+        mirror: true,
+        map: map.iter().map(|r| r.to_string()).collect(),
+    })
+    .collect();
+    let vaults = build(&drafts, &|_| false).expect("drawn to be valid");
+    let mut made = 0;
+    for corridors in [CorridorStyle::Grid, CorridorStyle::Straight] {
+        let mut config = Config::from_ron(
+            "(width: 60, height: 30, levels: 3,
+              rooms: (count: (min: 2, max: 2)),
+              stairs: (per_level: 1, exit_on_first_level: false),
+              vaults: (count: (min: 2, max: 2)))",
+            "test",
+        )
+        .unwrap();
+        config.corridors = corridors;
+        let mut generator = Generator::default();
+        for seed in 0..6 {
+            for depth in 1..=config.levels {
+                let level = generator.level(&config, &vaults, seed, depth).unwrap();
+                check::level(&level, &config);
+                vaults_as_drawn(&level, &vaults);
+                if vault_count(&level) == 2 {
+                    made += 1;
+                }
+            }
+        }
+    }
+    // Both vaults and nothing else, on most levels (a vault that finds no
+    // place leaves its room to an ordinary one).
+    assert!(made >= 18, "{made} levels of two vaults in 36");
 }

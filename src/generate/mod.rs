@@ -3,9 +3,11 @@
 //! The pipeline of one attempt:
 //! 1. hardness field (smooth noise, immutable border),
 //! 2. vaults, then rooms, by random placement,
-//! 3. corridors by weighted A* between nearest rooms, with doors (then
-//!    loops, from generator revision 2 a corridor to every vault door none
-//!    reached, in `vault_doors.rs`, and pruning),
+//! 3. corridors by weighted A* between nearest rooms, with doors (from
+//!    generator revision 3 a last leg to each vault of a Grid or Straight
+//!    level, in `vault_legs.rs`; then loops, from generator revision 2 a
+//!    corridor to every vault door none reached, in `vault_doors.rs`, and
+//!    pruning),
 //! 4. stairs far apart by path,
 //! 5. the level graph read off the grid,
 //! 6. verification (every staircase the depth needs included).
@@ -30,6 +32,7 @@ mod loops;
 mod rooms;
 mod stairs;
 mod vault_doors;
+mod vault_legs;
 mod vault_place;
 pub(crate) mod verify;
 
@@ -229,18 +232,14 @@ impl Generator {
         self.room_id.clear();
         self.room_id.resize(w * h, 0);
         // Vaults first (they draw nothing from the stream when there are
-        // none to place), then the ordinary rooms round them. Only the
-        // styles that search their way to a door (Tunnel) or grow until
-        // they meet one (DeadEnd) place vaults: Grid corridors wander along
+        // none to place), then the ordinary rooms round them. The styles
+        // that search their way to a door (Tunnel) or grow until they meet
+        // one (DeadEnd) join vaults as rooms; Grid corridors wander along
         // their lines and Straight ones walk straight, and neither can aim
-        // at a vault's few doors (with a one-door vault most such levels
-        // could not be joined at all).
-        let wanted = match config.corridors {
-            crate::config::CorridorStyle::Tunnel | crate::config::CorridorStyle::DeadEnd => {
-                config.vaults.count
-            }
-            _ => crate::config::VaultConfig::NONE.count,
-        };
+        // at a vault's few doors, so their levels place vaults only from
+        // generator revision 3, which gives each vault a last leg of its
+        // own (`vault_legs.rs`).
+        let wanted = vault_legs::wanted(config);
         vault_place::place(
             &mut lists.vaults,
             vaults,
@@ -420,6 +419,16 @@ fn join_rooms(
         return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
     }
     joined.map_err(|_| Rejected::Unjoined)?;
+    // Generator revision 3: a Grid or Straight level's vaults, which the
+    // style left alone, each joined by a last leg (none, and the attempt
+    // is thrown away).
+    if vault_legs::needed(config) {
+        let legs = vault_legs::join(&carver.rules, config, &mut site, doors_scratch);
+        if budget.overspent() {
+            return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+        }
+        legs.map_err(|_| Rejected::Unjoined)?;
+    }
     if config.extra_loops.count > 0 {
         let mut rng = stage_rng(seed, depth, attempt, Stage::Loops);
         loops::add(

@@ -22,6 +22,10 @@
 //! door: the style joined it through one.
 //!
 //! Draws no random numbers; vaults and doors are taken in order.
+//!
+//! Generator revision 3's last legs (`vault_legs.rs`) route with the same
+//! search, from all of a vault's doors at once and never to a vault not
+//! yet joined, before this stage joins the doors they leave.
 
 use crate::config::Config;
 use crate::grid_search::{BucketQueue, step as offset};
@@ -42,11 +46,16 @@ pub(super) struct Scratch {
     touched: Vec<u32>,
     queue: BucketQueue,
     rock_cost: Vec<u32>,
+    /// The doors a route may leave by, and each one's porch.
+    starts: Vec<(u32, u32)>,
     /// The route found, goal first, and its cells in order, for the slab check.
     path: Vec<u32>,
     sorted: Vec<u32>,
     /// Each edge door of the vault in hand: what became of it.
     fate: Vec<Fate>,
+    /// Revision 3's legs (`vault_legs.rs`), which route with this stage's
+    /// searches: per vault, whether it is still apart from the level.
+    pub(super) apart: Vec<bool>,
 }
 
 /// What became of the vault doors no corridor had reached.
@@ -94,7 +103,7 @@ pub(super) fn join(
     if site.entrances.is_empty() {
         return outcome;
     }
-    rock_costs(cfg, &mut scratch.rock_cost);
+    scratch.price(cfg);
     // The lists outlive the site's borrow.
     let entrances = site.entrances;
     for (vault, doors) in entrances.iter().enumerate() {
@@ -108,7 +117,11 @@ pub(super) fn join(
             }
         }));
         for (&door, fate) in doors.iter().zip(fate.iter_mut()) {
-            if *fate == Fate::Shut && scratch.route(rules, cfg, site, vault, door as usize) {
+            if *fate == Fate::Shut
+                && scratch
+                    .route(rules, cfg, site, vault, std::slice::from_ref(&door), &[])
+                    .is_some()
+            {
                 *fate = Fate::Open;
                 outcome.joined += 1;
             }
@@ -204,33 +217,67 @@ fn axis_of(d: crate::geom::Dir) -> usize {
 }
 
 impl Scratch {
-    /// Routes a corridor from the porch of `door` (an edge door of `vault`
-    /// still rock) to the nearest open cell and opens it with the door;
-    /// false, opening nothing, if the rules allow no such corridor.
-    fn route(
+    /// Prices rock for the level's routes, as its config does: once a
+    /// level, before the first `route`.
+    pub(super) fn price(&mut self, cfg: &Config) {
+        rock_costs(cfg, &mut self.rock_cost);
+    }
+
+    /// Routes a corridor from the porch of one of `doors` (edge doors of
+    /// `vault` still rock) to the nearest open cell and opens it with its
+    /// door: of several doors, the one whose corridor is cheapest. The door
+    /// taken, or `None`, opening nothing, if the rules allow no such
+    /// corridor. The corridor never ends at a room `apart` marks (its
+    /// doors and door candidates are no goal, so revision 3's legs never
+    /// join a vault to a vault not yet joined itself); `&[]` marks none.
+    pub(super) fn route(
         &mut self,
         rules: &Rules,
         cfg: &Config,
         site: &mut Site<'_>,
         vault: usize,
-        door: usize,
-    ) -> bool {
+        doors: &[u32],
+        apart: &[bool],
+    ) -> Option<usize> {
         let w = site.width;
-        // The door must be one the rules would open: a candidate (its
+        // Each door must be one the rules would open: a candidate (its
         // porch free), the vault not full, no door beside it.
-        if site.tiles[door] != Tile::Rock || !rules.usable_door(cfg, site, vault, door) {
-            return false;
+        let mut starts = std::mem::take(&mut self.starts);
+        starts.clear();
+        starts.extend(doors.iter().filter_map(|&door| {
+            let d = door as usize;
+            if site.tiles[d] != Tile::Rock || !rules.usable_door(cfg, site, vault, d) {
+                return None;
+            }
+            let start = porch(site, d)?;
+            let fits = rules.free(site, start)
+                && !completes_slab(w, start, |m| open_or_drawn(rules, site, m));
+            fits.then_some((door, start as u32))
+        }));
+        let taken = self.route_from(rules, cfg, site, vault, &starts, apart);
+        self.starts = starts;
+        taken
+    }
+
+    /// `route` from the doors and porches of `starts`.
+    fn route_from(
+        &mut self,
+        rules: &Rules,
+        cfg: &Config,
+        site: &mut Site<'_>,
+        vault: usize,
+        starts: &[(u32, u32)],
+        apart: &[bool],
+    ) -> Option<usize> {
+        let w = site.width;
+        if starts.is_empty() {
+            return None;
         }
-        let Some(start) = porch(site, door) else {
-            return false;
-        };
-        if !rules.free(site, start) || completes_slab(w, start, |m| open_or_drawn(rules, site, m)) {
-            return false;
-        }
-        let Some(goal) = self.search(rules, cfg, site, vault, door, start) else {
-            return false;
-        };
+        let goal = self.search(rules, cfg, site, vault, starts, apart)?;
         self.trace(goal, w);
+        // The route ends (in `path`, goal first) on the porch it left from.
+        let first = *self.path.last().expect("a route holds its porch");
+        let door = starts.iter().find(|&&(_, p)| p == first)?.0 as usize;
         // The slab check of the search looked at each new cell against the
         // level; the route's own cells count too.
         self.sorted.clear();
@@ -246,26 +293,27 @@ impl Scratch {
                 })
         });
         if slab {
-            return false;
+            return None;
         }
         rules.open(site, door);
         for &c in &self.path {
             rules.open(site, c as usize);
         }
-        true
+        Some(door)
     }
 
-    /// Dijkstra over (cell, axis of arrival) from the porch `start`, with
-    /// the Tunnel's prices, to the nearest open cell or usable door of
-    /// another room; the goal state reached.
+    /// Dijkstra over (cell, axis of arrival) from the porches of `starts`
+    /// (door, porch), with the Tunnel's prices, to the nearest open cell or
+    /// usable door of another room, but of none `apart` marks; the goal
+    /// state reached.
     fn search(
         &mut self,
         rules: &Rules,
         cfg: &Config,
         site: &Site<'_>,
         vault: usize,
-        door: usize,
-        start: usize,
+        starts: &[(u32, u32)],
+        apart: &[bool],
     ) -> Option<u32> {
         use crate::geom::Dir;
         let (w, h) = (site.width, site.height);
@@ -294,18 +342,25 @@ impl Scratch {
         if !site.budget.spend(ring / 16) {
             return None;
         }
-        // Leave the door straight away from the vault.
-        let out = Dir::ALL
-            .into_iter()
-            .find(|&d| offset(door, d, w) == start)
-            .unwrap_or(Dir::North);
-        let state = start * 2 + axis_of(out);
-        let g = rock[usize::from(site.hardness[start])];
-        self.queue.reset(ring, g);
-        self.cost[state] = g;
-        self.came[state] = FROM_PORCH;
-        self.touched.push(state as u32);
-        self.queue.push(g, state as u32);
+        // Leave each door straight away from the vault.
+        let first_cost =
+            |&(_, start): &(u32, u32)| rock[usize::from(site.hardness[start as usize])];
+        let lowest = starts.iter().map(first_cost).min()?;
+        self.queue.reset(ring, lowest);
+        for &(door, start) in starts {
+            let (door, start) = (door as usize, start as usize);
+            let out = Dir::ALL
+                .into_iter()
+                .find(|&d| offset(door, d, w) == start)
+                .unwrap_or(Dir::North);
+            let state = start * 2 + axis_of(out);
+            let g = rock[usize::from(site.hardness[start])];
+            self.cost[state] = g;
+            self.came[state] = FROM_PORCH;
+            self.touched.push(state as u32);
+            self.queue.push(g, state as u32);
+        }
+        let refused = |r: usize| apart.get(r).copied().unwrap_or(false);
         let allowed = site.budget.left().min(STEPS_PER_SIDE * (w + h));
         let mut steps = 0usize;
         let found = loop {
@@ -327,12 +382,15 @@ impl Scratch {
             }
             for nd in Dir::ALL {
                 let nc = offset(c, nd, w);
-                if nc == door {
+                if starts.iter().any(|&(door, _)| door as usize == nc) {
                     continue;
                 }
                 let step = match site.tiles[nc] {
                     Tile::Corridor if rules.free(site, nc) => open_cost,
-                    Tile::Door if rules.ring_room(nc).is_some() => open_cost,
+                    Tile::Door => match rules.ring_room(nc) {
+                        Some(r) if !refused(r) => open_cost,
+                        _ => continue,
+                    },
                     Tile::Rock if rules.free(site, nc) => {
                         if completes_slab(w, nc, |m| open_or_drawn(rules, site, m)) {
                             continue;
@@ -341,7 +399,9 @@ impl Scratch {
                     }
                     // A new door of another room, where its rules allow.
                     Tile::Rock => match rules.ring_room(nc) {
-                        Some(r) if r != vault && rules.usable_door(cfg, site, r, nc) => {
+                        Some(r)
+                            if r != vault && !refused(r) && rules.usable_door(cfg, site, r, nc) =>
+                        {
                             rock[usize::from(site.hardness[nc])]
                         }
                         _ => continue,

@@ -16,6 +16,12 @@
 //!
 //! Corridors are only ever drawn on free cells (off rooms, rings and the
 //! border), so every guarantee of the Tunnel style holds here too.
+//!
+//! A level's vaults (generator revision 3; rooms 0 to k-1) are not this
+//! style's to join: corridors start only from ordinary rooms, and one that
+//! runs into a vault's wall fails as at any wall, since a corridor that
+//! wanders along grid lines cannot aim at a vault's few doors. A last leg
+//! joins each vault afterwards (`generate/vault_legs.rs`).
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -105,6 +111,8 @@ fn carve(
     rng: &mut Pcg64,
 ) -> Result<(), Unjoined> {
     let rooms = site.shapes.len();
+    // The vaults, rooms 0 to first - 1, stay out of the sets' merging.
+    let first = site.entrances.len();
     let Lists {
         sets,
         size,
@@ -112,11 +120,11 @@ fn carve(
         cells,
     } = lists;
     sets.reset(rooms);
-    let mut apart = rooms;
+    let mut apart = rooms - first;
     cells.clear();
     size.clear();
     size.resize(rooms, 1);
-    let mut largest = 0;
+    let mut largest = first;
     for _ in 0..TRIES_PER_ROOM * rooms {
         if apart <= 1 {
             break;
@@ -129,7 +137,7 @@ fn carve(
         }
         let big = sets.find(largest);
         pool.clear();
-        pool.extend((0..rooms).filter(|&r| sets.find(r) != big));
+        pool.extend((first..rooms).filter(|&r| sets.find(r) != big));
         let room = pool[rng.random_range(0..pool.len() as u32) as usize];
         // A new door whose way out is still rock: a few random candidates
         // are tried, rather than listing them all every time.
@@ -194,7 +202,7 @@ fn start(
 }
 
 /// Grows one corridor from `door` of `room`, recording its cells (not yet
-/// opened) in `cells`.
+/// opened) in `cells`. It never joins a vault.
 #[allow(clippy::too_many_arguments)]
 fn grow(
     scratch: &mut Grid,
@@ -214,6 +222,8 @@ fn grow(
     let mark = scratch.seen.next_mark();
     cells.clear();
     let own = sets.find(room);
+    // Rooms 0 to first - 1 are the vaults.
+    let first = site.entrances.len();
     let mut cur = door;
     let mut dir = outward(site, door);
     let mut run = 0u16;
@@ -224,10 +234,12 @@ fn grow(
         }
         let n = offset(cur, dir, w);
         if !rules.free(site, n) {
-            // A room's ring: a usable door of another set ends it well.
+            // A room's ring: a usable door of another set ends it well (a
+            // vault's is a wall).
             return match rules.ring_room(n) {
                 Some(r)
                     if !cells.is_empty()
+                        && r >= first
                         && sets.find(r) != own
                         && rules.usable_door(cfg, site, r, n) =>
                 {

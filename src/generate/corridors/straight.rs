@@ -15,6 +15,12 @@
 //! and door already standing belongs to the rooms joined so far (each room
 //! joins an earlier one), so a walk that reaches one, or steps beside one,
 //! has joined its room to the previous one and stops there.
+//!
+//! A level's vaults (generator revision 3; rooms 0 to k-1, placed first)
+//! are not this style's to join: the walks join the ordinary rooms, in
+//! their own placement order, and a last leg joins each vault afterwards
+//! (`generate/vault_legs.rs`), as a walk toward a room cannot aim at a
+//! vault's few doors.
 
 use crate::config::Config;
 use crate::grid_search::{Stamps, orthogonal, xy};
@@ -49,9 +55,9 @@ struct WalkBuffers {
 }
 
 impl Straight {
-    /// Joins room i to room i-1 for every i (placement order). A pair no
-    /// walk can join falls back to the nearest earlier rooms, as the Tunnel
-    /// does.
+    /// Joins room i to room i-1 for every ordinary room i but the first
+    /// (placement order). A pair no walk can join falls back to the nearest
+    /// earlier ordinary rooms, as the Tunnel does.
     pub(super) fn carve(
         &mut self,
         cfg: &Config,
@@ -62,7 +68,9 @@ impl Straight {
         self.seen.fit(n);
         self.parent.resize(n, 0);
         let rooms = site.shapes.len();
-        for room in 1..rooms {
+        // Rooms 0 to first - 1 are the vaults.
+        let first = site.entrances.len();
+        for room in first + 1..rooms {
             if self.walk(cfg, rules, site, room, room - 1) {
                 continue;
             }
@@ -71,7 +79,7 @@ impl Straight {
             }
             let mut earlier = std::mem::take(&mut self.earlier);
             earlier.clear();
-            earlier.extend(0..room - 1);
+            earlier.extend(first..room - 1);
             // Keys are unique (the index breaks ties), so the unstable
             // sort, which needs no buffer, orders them as a stable one.
             let c = centre2(&site.shapes[room]);
