@@ -6,9 +6,10 @@
 //!
 //! `cargo run --release --example rejected_attempts -- STYLE [FIRST_SEED]
 //! [SEEDS] [DEPTH] [REVISION] [VAULTS_MIN] [VAULTS_MAX]`, STYLE one of
-//! tunnel, grid, deadend, straight or shipped (the shipped config, whose
-//! depth decides the style); by default seeds 1000 to 1199 at depth 1 of
-//! this build's generator revision, with the config's vault count.
+//! tunnel, grid, deadend, straight (the default config in that style),
+//! shipped (the shipped config, whose depth decides the style) or the path
+//! of a config file (`.ron`); by default seeds 1000 to 1199 at depth 1 of
+//! the config's generator revision, with the config's vault count.
 
 use delve::config::{CorridorStyle, Range};
 use delve::{Config, Generator, Shape};
@@ -18,6 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = |i: usize| args.get(i).map(|a| a.parse::<u64>()).transpose();
     let mut config = match args.first().map(String::as_str).unwrap_or("grid") {
         "shipped" => Config::shipped(),
+        path if path.ends_with(".ron") => Config::load(std::path::Path::new(path))?,
         name => {
             let style = match name {
                 "tunnel" => CorridorStyle::Tunnel,
