@@ -7,8 +7,9 @@ use std::path::Path;
 use crate::common::{TempDir, delve, ok, refused};
 
 /// `delve generate` refuses this stack (depth 3 of seed 2 cannot be made),
-/// so a run must not start on it either. Generator revision 2, whose Grid
-/// levels have no vaults: the levels this was found on.
+/// so a run must not start on it either. Generator revision 2 keeps its
+/// levels what they were: from revision 3 its Grid levels hold vaults, and
+/// seed 2's first level is the one that fails.
 const STUCK: &str = "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
                      rooms: (count: (min: 6, max: 6)), revisions: (generator: 2))";
 

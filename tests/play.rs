@@ -450,8 +450,9 @@ fn a_stack_that_cannot_be_made_is_refused_before_the_terminal_is_taken() {
     let config = saves.join("flaky.ron");
     std::fs::write(
         &config,
+        // Generator revision 2, as in tests/limits.rs: seed 2's depth 3.
         "(width: 120, height: 40, levels: 3, corridors: Grid, generation_retries: 1, \
-         rooms: (count: (min: 6, max: 6)))",
+         rooms: (count: (min: 6, max: 6)), revisions: (generator: 2))",
     )
     .unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stuck-at-depth-3.sav");
