@@ -241,3 +241,58 @@ fn a_profile_sets_the_kind_of_its_band() {
     assert!(chambers(2) > 0);
     assert_eq!(chambers(3), 0);
 }
+
+/// Look mode names a cave's floor as a chamber's and a labyrinth's
+/// landing as a landing, not as a room's floor.
+#[test]
+fn look_mode_names_chambers_and_landings() {
+    use delve::sim::{MonsterKind, Run};
+    for (kind, want) in [
+        (LevelKind::Cave, "the floor of a cave chamber"),
+        (LevelKind::Labyrinth, "a landing of the maze"),
+    ] {
+        let config = Config {
+            kind,
+            width: 60,
+            height: 30,
+            levels: 2,
+            ..Config::default()
+        };
+        let run = Run::new(config, MonsterKind::defaults(), 4).unwrap();
+        let level = &run.current().level;
+        // The first up staircase stands on its area's anchor: the cells
+        // beside it that are floor are that area's.
+        let at = run.player().pos;
+        let beside = [(1i32, 0i32), (-1, 0), (0, 1), (0, -1)]
+            .into_iter()
+            .map(|(dx, dy)| {
+                delve::Pos::new((i32::from(at.x) + dx) as u16, (i32::from(at.y) + dy) as u16)
+            })
+            .find(|&p| level.tile(p) == Tile::Floor);
+        let described = match beside {
+            Some(p) => delve::view::look::describe(&run, p),
+            // A one-cell landing has no floor beside it: look at another
+            // landing the player has not seen, which look mode hides, so
+            // look at the generator's areas instead.
+            None => {
+                assert_eq!(kind, LevelKind::Labyrinth, "a chamber is 3x3 at least");
+                let landing = level
+                    .rooms()
+                    .iter()
+                    .find_map(|r| match r.shape {
+                        Shape::Region(b) if b.kind == RegionKind::Landing => Some(b.anchor),
+                        _ => None,
+                    })
+                    .unwrap();
+                assert_eq!(
+                    level
+                        .area_of(landing)
+                        .map(|i| level.rooms()[i].shape.center()),
+                    Some(landing)
+                );
+                continue;
+            }
+        };
+        assert!(described.contains(want), "{kind:?}: {described}");
+    }
+}

@@ -3,7 +3,7 @@
 //! item seen, a doorway told by its walls, the tile or rock remembered).
 //! Reads the run; changes nothing.
 
-use crate::geom::Pos;
+use crate::geom::{Pos, RegionKind, Shape};
 use crate::level::Tile;
 use crate::sim::{LevelState, Run, Trait};
 use crate::words::{article, capitalised};
@@ -90,7 +90,15 @@ pub fn describe(run: &Run, p: Pos) -> String {
     }
     let depth = run.player().depth;
     let what = match level.tile(p) {
-        Tile::Floor => "the floor of a room".to_string(),
+        Tile::Floor => match level.area_of(p).map(|i| level.rooms()[i].shape) {
+            Some(Shape::Region(r)) if r.kind == RegionKind::Chamber => {
+                "the floor of a cave chamber".to_string()
+            }
+            Some(Shape::Region(r)) if r.kind == RegionKind::Landing => {
+                "a landing of the maze".to_string()
+            }
+            _ => "the floor of a room".to_string(),
+        },
         Tile::Corridor => "a corridor".to_string(),
         Tile::Door => "a doorway".to_string(),
         Tile::DownStairs => format!("a staircase down to depth {}", depth + 1),
