@@ -11,7 +11,7 @@ use delve::{Config, Dungeon, Shape, Tile, generate_level};
 use proptest::prelude::*;
 
 use crate::check;
-use crate::properties::{profile, small_config};
+use crate::properties::{checked_stack, profile, small_config};
 
 /// The two kinds that are not rooms.
 const KINDS: [LevelKind; 2] = [LevelKind::Cave, LevelKind::Labyrinth];
@@ -42,32 +42,6 @@ fn kind_config() -> impl Strategy<Value = Config> {
         .prop_filter("valid config", |c| c.validate().is_ok())
 }
 
-/// The stack of `config` with every promise checked, or `None` when a
-/// random config asked for more stairs than its levels had areas for, or
-/// a rooms band could not place or join its rooms (the typed error, never
-/// a broken level).
-fn checked(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCaseError> {
-    match Dungeon::generate_all(config.clone(), seed) {
-        Ok(dungeon) => {
-            for d in 1..=config.levels {
-                check::level(dungeon.generated(d).unwrap(), config);
-            }
-            crate::stack::check_links(&dungeon);
-            crate::stack::check_reachable(&dungeon);
-            Ok(Some(dungeon))
-        }
-        // Rooms bands of a mixed stack fail as rooms do (see
-        // `properties::checked_stack`).
-        Err(
-            delve::GenerateError::TooFewRooms { .. }
-            | delve::GenerateError::TooFewStairRooms { .. }
-            | delve::GenerateError::Crowded { .. }
-            | delve::GenerateError::Unjoinable { .. },
-        ) => Ok(None),
-        Err(e) => Err(TestCaseError::fail(format!("unexpected error: {e}"))),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -75,7 +49,7 @@ proptest! {
     /// random caves and labyrinths from 30x15 up.
     #[test]
     fn caves_and_labyrinths_keep_every_promise(config in kind_config(), seed in any::<u64>()) {
-        let made = checked(&config, seed)?;
+        let made = checked_stack(&config, seed)?;
         // The automaton and the maze always find room for a level's few
         // stairs at these settings: only odd random configs fail.
         if config.kind == LevelKind::Labyrinth {
@@ -99,7 +73,7 @@ proptest! {
             ..config
         };
         prop_assume!(config.validate().is_ok());
-        checked(&config, seed)?;
+        checked_stack(&config, seed)?;
     }
 }
 

@@ -197,7 +197,7 @@ proptest! {
 /// layout; that must be the typed error, never a broken level or a panic.
 /// (At 80x21 and the default size every style must succeed: the tests
 /// below unwrap.)
-fn checked_stack(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCaseError> {
+pub fn checked_stack(config: &Config, seed: u64) -> Result<Option<Dungeon>, TestCaseError> {
     match Dungeon::generate_all(config.clone(), seed) {
         Ok(dungeon) => {
             for d in 1..=config.levels {

@@ -210,21 +210,8 @@ impl Generator {
         budget: &Budget,
     ) -> Result<Ground, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut hardness = self.fresh_hardness(config, (seed, depth, attempt));
         let lists = &mut self.lists;
-        // An attempt thrown away leaves its grids for the next; a level
-        // made takes them with it.
-        let mut hardness = std::mem::take(&mut lists.spare_hardness);
-        hardness.clear();
-        hardness.resize(w * h, 0);
-        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
-        hardness::fill(
-            &mut hardness,
-            &mut self.hardness,
-            w,
-            h,
-            &config.hardness,
-            &mut rng,
-        );
         if config.dead_ends == DeadEndPolicy::Prune {
             self.pristine.clone_from(&hardness);
         }
@@ -285,26 +272,40 @@ impl Generator {
                 hardness[c] = 0;
             }
         }
-        lists.laid = placed.len();
-        if lists.entrances.len() < placed.len() {
-            lists.entrances.resize_with(placed.len(), Vec::new);
-            lists.stair_spots.resize_with(placed.len(), Vec::new);
-        }
-        for (i, p) in placed.iter().enumerate() {
-            lay_vault(
-                p,
-                vaults,
-                w,
-                (&mut tiles, &mut hardness, &mut self.room_id),
-                &mut lists.entrances[i],
-                &mut lists.stair_spots[i],
-            );
-        }
+        lay_vaults(
+            lists,
+            vaults,
+            w,
+            (&mut tiles, &mut hardness, &mut self.room_id),
+        );
         Ok(Ground {
             tiles,
             hardness,
             shapes,
         })
+    }
+
+    /// The attempt's hardness field, in the grid an attempt thrown away
+    /// left (a level made takes its grids with it).
+    fn fresh_hardness(
+        &mut self,
+        config: &Config,
+        (seed, depth, attempt): (u64, u16, u32),
+    ) -> Vec<u8> {
+        let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut hardness = std::mem::take(&mut self.lists.spare_hardness);
+        hardness.clear();
+        hardness.resize(w * h, 0);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
+        hardness::fill(
+            &mut hardness,
+            &mut self.hardness,
+            w,
+            h,
+            &config.hardness,
+            &mut rng,
+        );
+        hardness
     }
 
     /// Takes back the buffers of an attempt thrown away.
@@ -313,6 +314,33 @@ impl Generator {
         // The door lists stay in `lists.doors`, for the next attempt.
         (lists.spare_tiles, lists.spare_hardness, lists.shapes) =
             (ground.tiles, ground.hardness, ground.shapes);
+    }
+}
+
+/// Lays every vault the attempt placed (`lists.vaults.placed`), listing
+/// each one's entrances and stair places in `lists`.
+fn lay_vaults(
+    lists: &mut Lists,
+    vaults: &[Vault],
+    w: usize,
+    grids: (&mut [Tile], &mut [u8], &mut [u16]),
+) {
+    let (tiles, hardness, room_id) = grids;
+    let placed = &lists.vaults.placed;
+    lists.laid = placed.len();
+    if lists.entrances.len() < placed.len() {
+        lists.entrances.resize_with(placed.len(), Vec::new);
+        lists.stair_spots.resize_with(placed.len(), Vec::new);
+    }
+    for (i, p) in placed.iter().enumerate() {
+        lay_vault(
+            p,
+            vaults,
+            w,
+            (&mut *tiles, &mut *hardness, &mut *room_id),
+            &mut lists.entrances[i],
+            &mut lists.stair_spots[i],
+        );
     }
 }
 
@@ -724,19 +752,8 @@ impl Generator {
         lay: kinds::Lay,
     ) -> Result<Laid, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
+        let mut hardness = self.fresh_hardness(config, (seed, depth, attempt));
         let lists = &mut self.lists;
-        let mut hardness = std::mem::take(&mut lists.spare_hardness);
-        hardness.clear();
-        hardness.resize(w * h, 0);
-        let mut rng = stage_rng(seed, depth, attempt, Stage::Hardness);
-        hardness::fill(
-            &mut hardness,
-            &mut self.hardness,
-            w,
-            h,
-            &config.hardness,
-            &mut rng,
-        );
         let mut tiles = std::mem::take(&mut lists.spare_tiles);
         tiles.clear();
         tiles.resize(w * h, Tile::Rock);
@@ -754,24 +771,15 @@ impl Generator {
             1,
             budget,
         );
-        let placed = &lists.vaults.placed;
-        lists.laid = placed.len();
-        if lists.entrances.len() < placed.len() {
-            lists.entrances.resize_with(placed.len(), Vec::new);
-            lists.stair_spots.resize_with(placed.len(), Vec::new);
-        }
-        for (i, p) in placed.iter().enumerate() {
-            lay_vault(
-                p,
-                vaults,
-                w,
-                (&mut tiles, &mut hardness, &mut self.room_id),
-                &mut lists.entrances[i],
-                &mut lists.stair_spots[i],
-            );
-        }
+        lay_vaults(
+            lists,
+            vaults,
+            w,
+            (&mut tiles, &mut hardness, &mut self.room_id),
+        );
         // The vaults' boxes, which the kind keeps a cell clear of.
-        self.kinds.fence(w, h, placed.iter().map(vault_box));
+        self.kinds
+            .fence(w, h, lists.vaults.placed.iter().map(vault_box));
         let mut rng = stage_rng(seed, depth, attempt, stage);
         let laid_out = lay(
             &mut self.kinds,
