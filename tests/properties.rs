@@ -56,8 +56,9 @@ pub fn small_config() -> impl Strategy<Value = Config> {
             0u16..=40,
             1u16..=60,
         ),
+        prop_oneof![3 => Just(0.0f64), 1 => 0.0f64..=1.0],
     )
-        .prop_map(|(size, room, circle, misc, tunnel)| {
+        .prop_map(|(size, room, circle, misc, tunnel, secret_doors)| {
             let (width, height, levels) = size;
             let (count_min, count_extra, rw, rw_extra, rh, rh_extra) = room;
             let (share, radius_min, radius_extra) = circle;
@@ -88,14 +89,15 @@ pub fn small_config() -> impl Strategy<Value = Config> {
             c.tunnel.hardness_weight = weight;
             c.tunnel.turn_penalty = turn;
             c.tunnel.open_cost = open;
+            c.secret_doors = secret_doors;
             c
         })
         .prop_filter("valid config", |c| c.validate().is_ok())
 }
 
 /// A random profile: a band somewhere in a small stack or past it, and
-/// each of a corridor style, layout, room, loop, stair and monster
-/// settings either set or left to the top level.
+/// each of a corridor style, layout, room, loop, stair, monster and
+/// secret door settings either set or left to the top level.
 pub fn profile() -> impl Strategy<Value = Profile> {
     (
         (1u16..=5, 0u16..=3),
@@ -111,7 +113,11 @@ pub fn profile() -> impl Strategy<Value = Profile> {
             prop::option::of(4u16..=16),
             prop::option::of(2u8..=8),
         ),
-        (prop::option::of(1u8..=2), prop::option::of(0u16..=9)),
+        (
+            prop::option::of(1u8..=2),
+            prop::option::of(0u16..=9),
+            prop::option::of(0.0f64..=1.0),
+        ),
     )
         .prop_map(
             |(
@@ -119,7 +125,7 @@ pub fn profile() -> impl Strategy<Value = Profile> {
                 style,
                 (overlap, loops, prune),
                 (spacing, room_loops, count_max, doors),
-                (per_level, monsters),
+                (per_level, monsters, secret_doors),
             )| {
                 let mut p = Profile {
                     depths: Band {
@@ -136,6 +142,7 @@ pub fn profile() -> impl Strategy<Value = Profile> {
                         }
                     }),
                     grid_spacing: spacing,
+                    secret_doors,
                     ..Profile::default()
                 };
                 p.extra_loops.count = loops;

@@ -107,6 +107,12 @@ pub struct Config {
     /// and played by (save format 6 on). A file may leave it out and gets
     /// this build's; a run keeps the one it began with.
     pub revisions: Revisions,
+    /// The share of a level's doors hidden as secret doors, 0 to 1 (save
+    /// format 7 on). Secret doors belong to rules revision 3: a run of
+    /// earlier rules has none, whatever this says. Only doors off the
+    /// walks between the level's staircases are hidden, so a level keeps
+    /// every staircase reachable without finding one.
+    pub secret_doors: f64,
 }
 
 impl Default for Config {
@@ -131,6 +137,7 @@ impl Default for Config {
             vaults: VaultConfig::default(),
             profiles: Vec::new(),
             revisions: Revisions::CURRENT,
+            secret_doors: 0.0,
         }
     }
 }
@@ -173,6 +180,7 @@ impl Config {
             vaults,
             profiles: _,
             revisions,
+            secret_doors,
         } = self;
         Config {
             width: *width,
@@ -194,7 +202,18 @@ impl Config {
             vaults: *vaults,
             profiles: Vec::new(),
             revisions: *revisions,
+            secret_doors: *secret_doors,
         }
+    }
+
+    /// The share of doors the level at `depth` hides, its profiles
+    /// applied; 0 under rules before revision 3, which have no secret
+    /// doors.
+    pub fn secret_doors_at(&self, depth: u16) -> f64 {
+        if self.revisions.rules < 3 {
+            return 0.0;
+        }
+        profile::setting(&self.profiles, depth, self.secret_doors, |p| p.secret_doors)
     }
 }
 

@@ -75,6 +75,8 @@ pub struct Profile {
     pub vaults: VaultPatch,
     /// Changes to the per-level monster counts of `simulation`.
     pub simulation: MonsterPatch,
+    /// `secret_doors` of the band (save format 7 on).
+    pub secret_doors: Option<f64>,
 }
 
 /// A band of depths, both ends included. Either end may be left out: the
@@ -288,6 +290,7 @@ impl Profile {
         set(&mut c.dead_ends, self.dead_ends);
         self.vaults.apply(&mut c.vaults);
         self.simulation.apply(&mut c.simulation);
+        set(&mut c.secret_doors, self.secret_doors);
     }
 
     /// Whether the profile sets the config field at the dotted `path`
@@ -309,6 +312,7 @@ impl Profile {
             "dead_ends" => self.dead_ends.is_some(),
             "vaults" => self.vaults.sets(rest),
             "simulation" => self.simulation.sets(rest),
+            "secret_doors" => self.secret_doors.is_some(),
             _ => false,
         }
     }

@@ -10,10 +10,13 @@ use crate::config::problem::{Problem, check};
 /// door of a vault to the level (or walls it up), where 1 left doors that
 /// no corridor reached opening onto rock.
 pub const GENERATOR_REVISION: u16 = 2;
-/// The rules revision this build plays by default: 2 keeps an item's pack
+/// The rules revision this build plays by default: 3 has doors that
+/// matter (a closed door blocks sight and is opened by walking into it,
+/// `c` closes one, some doors are secret until searched for: the config's
+/// `secret_doors`), where 1 and 2 had open doorways; 2 keeps an item's pack
 /// letter while it is carried and stacks identical potions and scrolls,
 /// where 1 closed the letters up and gave every item a letter of its own.
-pub const RULES_REVISION: u16 = 2;
+pub const RULES_REVISION: u16 = 3;
 
 /// Which revision of the generator made a run's levels and which revision
 /// of the rules it plays by. A level is a function of (config, seed,

@@ -109,6 +109,31 @@ impl From<StartV5> for Start {
     }
 }
 
+/// A format-6 start (before secret doors and searching), in the config
+/// shape the save module mirrors; it converts to a start without secret
+/// doors and with the default chances of finding them, which its rules
+/// (1 or 2) never read.
+#[derive(Deserialize)]
+struct StartV6 {
+    seed: u64,
+    config: crate::save::old_formats::v6::Config,
+    kinds: Vec<MonsterKind>,
+    items: Vec<ItemKind>,
+    vaults: Vec<crate::vault::Vault>,
+}
+
+impl From<StartV6> for Start {
+    fn from(s: StartV6) -> Start {
+        Start {
+            seed: s.seed,
+            config: s.config.into(),
+            kinds: s.kinds,
+            items: s.items,
+            vaults: s.vaults,
+        }
+    }
+}
+
 /// The start block of a run: turn 0 and `digest`, the new run's.
 pub fn start_block(start: &Start, digest: u64) -> Vec<u8> {
     let raw = encoding::to_bytes(start).expect("a start always encodes");
@@ -176,6 +201,10 @@ pub(super) fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usiz
         (old.into(), used)
     } else if h.state_format == 5 {
         let (old, used): (StartV5, usize) =
+            encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
+        (old.into(), used)
+    } else if h.state_format == 6 {
+        let (old, used): (StartV6, usize) =
             encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
         (old.into(), used)
     } else {

@@ -1,6 +1,151 @@
 //! The formats this build no longer writes but still loads: each a mirror
 //! of what its runs held, decoded as written and converted into today's
-//! `Run`. The journal reads its format-3 to 5 starts with the same mirrors.
+//! `Run`. The journal reads its format-3 to 6 starts with the same mirrors.
+
+/// Format 6 (issue 20 on), read by this build: format 7 added secret
+/// doors (`secret_doors` last in `Config` and in each profile), searching
+/// (`search_chance` and `passive_search_chance` last in the simulation
+/// settings) and where the player searched (last in the run's state). A
+/// format-6 run has no secret doors and has searched nowhere; its
+/// settings for searching are the defaults, which its rules (1 or 2)
+/// never read. Its digest, which leaves all of these out while unset or
+/// at their defaults, is unchanged.
+pub(crate) mod v6 {
+    use serde::Deserialize;
+
+    use crate::config::profile::{
+        Band, HardnessPatch, LoopPatch, MonsterPatch, RangePatch, RoomLoopPatch, RoomPatch,
+        StairsPatch, TunnelPatch, VaultPatch,
+    };
+    use crate::config::{
+        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, Revisions, RoomLoopConfig, Rules,
+        VaultConfig,
+    };
+    use crate::sim::RunStateV6;
+    use crate::sim::record::Recording;
+    use crate::vault::Vault;
+
+    use super::v2::{Layout, Stack};
+
+    /// Format 4 to 6's simulation settings: today's without searching.
+    #[derive(Deserialize)]
+    pub(crate) struct SimulationConfig {
+        rules: Rules,
+        lives: u8,
+        sight_radius: u8,
+        perception_radius: u8,
+        player_speed: u8,
+        monsters_first_level: u16,
+        monsters_per_depth: u16,
+        monsters_max: u16,
+        dig_per_turn: u8,
+        cautious_at_lives: u8,
+        goal: Goal,
+        combat: CombatConfig,
+    }
+
+    impl From<SimulationConfig> for config::SimulationConfig {
+        fn from(s: SimulationConfig) -> Self {
+            config::SimulationConfig {
+                rules: s.rules,
+                lives: s.lives,
+                sight_radius: s.sight_radius,
+                perception_radius: s.perception_radius,
+                player_speed: s.player_speed,
+                monsters_first_level: s.monsters_first_level,
+                monsters_per_depth: s.monsters_per_depth,
+                monsters_max: s.monsters_max,
+                dig_per_turn: s.dig_per_turn,
+                cautious_at_lives: s.cautious_at_lives,
+                goal: s.goal,
+                combat: s.combat,
+                ..config::SimulationConfig::default()
+            }
+        }
+    }
+
+    /// Format 5 and 6's profile: today's without `secret_doors`.
+    #[derive(Deserialize)]
+    pub(crate) struct Profile {
+        depths: Band,
+        rooms: RoomPatch,
+        hardness: HardnessPatch,
+        tunnel: TunnelPatch,
+        stairs: StairsPatch,
+        corridors: Option<CorridorStyle>,
+        grid_spacing: Option<u16>,
+        grid_segment: RangePatch,
+        rooms_may_overlap: Option<bool>,
+        extra_loops: LoopPatch,
+        room_loops: RoomLoopPatch,
+        dead_ends: Option<DeadEndPolicy>,
+        vaults: VaultPatch,
+        simulation: MonsterPatch,
+    }
+
+    impl From<Profile> for config::profile::Profile {
+        fn from(p: Profile) -> Self {
+            config::profile::Profile {
+                depths: p.depths,
+                rooms: p.rooms,
+                hardness: p.hardness,
+                tunnel: p.tunnel,
+                stairs: p.stairs,
+                corridors: p.corridors,
+                grid_spacing: p.grid_spacing,
+                grid_segment: p.grid_segment,
+                rooms_may_overlap: p.rooms_may_overlap,
+                extra_loops: p.extra_loops,
+                room_loops: p.room_loops,
+                dead_ends: p.dead_ends,
+                vaults: p.vaults,
+                simulation: p.simulation,
+                secret_doors: None,
+            }
+        }
+    }
+
+    /// Format 6's config: format 5's with the revisions.
+    #[derive(Deserialize)]
+    pub(crate) struct Config {
+        stack: Stack,
+        layout: Layout,
+        simulation: SimulationConfig,
+        generation_retries: u16,
+        room_loops: RoomLoopConfig,
+        vaults: VaultConfig,
+        profiles: Vec<Profile>,
+        revisions: Revisions,
+    }
+
+    impl From<Config> for config::Config {
+        fn from(c: Config) -> Self {
+            config::Config {
+                room_loops: c.room_loops,
+                vaults: c.vaults,
+                profiles: c.profiles.into_iter().map(Into::into).collect(),
+                revisions: c.revisions,
+                ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
+            }
+        }
+    }
+
+    /// A format-6 run: its config and state as format 6 had them, then
+    /// the recording and vaults as today.
+    #[derive(Deserialize)]
+    pub(in crate::save) struct Run {
+        config: Config,
+        state: RunStateV6,
+        recording: Option<Recording>,
+        vaults: Vec<Vault>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, r.vaults)
+        }
+    }
+}
 
 /// Format 5 (issues 10 to 12), read by this build: format 6 added the
 /// revisions of the generator and the rules to `Config` (last). A format-5
@@ -10,13 +155,13 @@
 pub(crate) mod v5 {
     use serde::Deserialize;
 
-    use crate::config::profile::Profile;
-    use crate::config::{self, Revisions, RoomLoopConfig, SimulationConfig, VaultConfig};
-    use crate::sim::RunState;
+    use crate::config::{self, Revisions, RoomLoopConfig, VaultConfig};
+    use crate::sim::RunStateV6;
     use crate::sim::record::Recording;
     use crate::vault::Vault;
 
     use super::v2::{Layout, Stack};
+    use super::v6::{Profile, SimulationConfig};
 
     /// Format 5's config: today's without the revisions.
     #[derive(Deserialize)]
@@ -35,26 +180,26 @@ pub(crate) mod v5 {
             config::Config {
                 room_loops: c.room_loops,
                 vaults: c.vaults,
-                profiles: c.profiles,
+                profiles: c.profiles.into_iter().map(Into::into).collect(),
                 revisions: Revisions::FIRST,
                 ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
             }
         }
     }
 
-    /// A format-5 run: its config as format 5 had it, then the state,
-    /// recording and vaults as today.
+    /// A format-5 run: its config as format 5 had it, then the state as
+    /// format 6 and the recording and vaults as today.
     #[derive(Deserialize)]
     pub(in crate::save) struct Run {
         config: Config,
-        state: RunState,
+        state: RunStateV6,
         recording: Option<Recording>,
         vaults: Vec<Vault>,
     }
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, r.vaults)
         }
     }
 }
@@ -66,11 +211,12 @@ pub(crate) mod v5 {
 pub(crate) mod v4 {
     use serde::Deserialize;
 
-    use crate::config::{self, SimulationConfig};
-    use crate::sim::RunState;
+    use crate::config;
+    use crate::sim::RunStateV6;
     use crate::sim::record::Recording;
 
     use super::v2::{Layout, Stack};
+    use super::v6::SimulationConfig;
 
     /// Format 4's config: format 2's parts, today's rules.
     #[derive(Deserialize)]
@@ -87,18 +233,18 @@ pub(crate) mod v4 {
         }
     }
 
-    /// A format-4 run: its config as format 4 had it, then the state and
-    /// recording as today.
+    /// A format-4 run: its config as format 4 had it, then the state as
+    /// format 6 and the recording as today.
     #[derive(Deserialize)]
     pub(in crate::save) struct Run {
         config: Config,
-        state: RunState,
+        state: RunStateV6,
         recording: Option<Recording>,
     }
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, Vec::new())
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, Vec::new())
         }
     }
 }
@@ -319,6 +465,7 @@ pub(crate) mod v2 {
             vaults: config::VaultConfig::NONE,
             profiles: Vec::new(),
             revisions: config::Revisions::FIRST,
+            secret_doors: 0.0,
         }
     }
 

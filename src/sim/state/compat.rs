@@ -7,14 +7,16 @@
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "save")]
-use crate::sim::kinds::monster::MonsterKind;
-use crate::sim::kinds::monster::{Colour, Trait};
-use crate::sim::state::{LevelState, Player, Run, RunState};
+use crate::sim::kinds::monster::{Colour, MonsterKind, Trait};
+use crate::sim::state::combat_state::CombatState;
+use crate::sim::state::{LevelState, Player, Run, RunState, Searched};
 use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 use crate::sim::vocabulary::Outcome;
 
-use crate::config::profile::Profile;
+use crate::config::profile::{
+    Band, HardnessPatch, LoopPatch, MonsterPatch, Profile, RangePatch, RoomLoopPatch, RoomPatch,
+    StairsPatch, TunnelPatch, VaultPatch,
+};
 use crate::config::{
     CombatConfig, Config, CorridorStyle, DeadEndPolicy, Goal, HardnessConfig, LoopConfig, Range,
     Revisions, RoomConfig, RoomLoopConfig, Rules, SimulationConfig, StairsConfig, TunnelConfig,
@@ -60,11 +62,75 @@ pub(crate) struct DigestConfig<'a> {
     #[serde(skip_serializing_if = "no_vaults")]
     vaults: &'a VaultConfig,
     /// Left out when there are none, as for runs from before profiles.
-    #[serde(skip_serializing_if = "<[Profile]>::is_empty")]
-    profiles: &'a [Profile],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    profiles: Vec<DigestProfile<'a>>,
     /// Left out at the first revisions, as for runs from before them.
     #[serde(skip_serializing_if = "Revisions::is_first")]
     revisions: Revisions,
+    /// Left out at 0, as for runs from before secret doors.
+    #[serde(skip_serializing_if = "is_zero")]
+    secret_doors: f64,
+}
+
+/// A profile as a digest sees it: its fields of save format 6 in their
+/// order, then each added since, left out while unset.
+#[derive(Serialize)]
+struct DigestProfile<'a> {
+    depths: &'a Band,
+    rooms: &'a RoomPatch,
+    hardness: &'a HardnessPatch,
+    tunnel: &'a TunnelPatch,
+    stairs: &'a StairsPatch,
+    corridors: &'a Option<CorridorStyle>,
+    grid_spacing: &'a Option<u16>,
+    grid_segment: &'a RangePatch,
+    rooms_may_overlap: &'a Option<bool>,
+    extra_loops: &'a LoopPatch,
+    room_loops: &'a RoomLoopPatch,
+    dead_ends: &'a Option<DeadEndPolicy>,
+    vaults: &'a VaultPatch,
+    simulation: &'a MonsterPatch,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    secret_doors: Option<f64>,
+}
+
+impl<'a> DigestProfile<'a> {
+    fn of(p: &'a Profile) -> DigestProfile<'a> {
+        let Profile {
+            depths,
+            rooms,
+            hardness,
+            tunnel,
+            stairs,
+            corridors,
+            grid_spacing,
+            grid_segment,
+            rooms_may_overlap,
+            extra_loops,
+            room_loops,
+            dead_ends,
+            vaults,
+            simulation,
+            secret_doors,
+        } = p;
+        DigestProfile {
+            depths,
+            rooms,
+            hardness,
+            tunnel,
+            stairs,
+            corridors,
+            grid_spacing,
+            grid_segment,
+            rooms_may_overlap,
+            extra_loops,
+            room_loops,
+            dead_ends,
+            vaults,
+            simulation,
+            secret_doors: *secret_doors,
+        }
+    }
 }
 
 /// The simulation settings as they were before Combat, field by field:
@@ -119,6 +185,8 @@ impl From<StompSimulation> for SimulationConfig {
             cautious_at_lives: s.cautious_at_lives,
             goal: s.goal,
             combat: CombatConfig::default(),
+            search_chance: SimulationConfig::SEARCH_CHANCE,
+            passive_search_chance: SimulationConfig::PASSIVE_SEARCH_CHANCE,
         }
     }
 }
@@ -134,15 +202,27 @@ pub(crate) struct DigestSimulation<'a> {
     rules: Option<Rules>,
     #[serde(skip_serializing_if = "Option::is_none")]
     combat: Option<&'a CombatConfig>,
+    /// Left out at its default, as for runs from before searching.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search_chance: Option<f64>,
+    /// Left out at its default, as for runs from before searching.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passive_search_chance: Option<f64>,
 }
 
 impl<'a> DigestSimulation<'a> {
     fn of(s: &'a SimulationConfig) -> DigestSimulation<'a> {
         let combat = s.is_combat();
+        let unless = |v: f64, default: f64| (v != default).then_some(v);
         DigestSimulation {
             stomp: StompSimulation::of(s),
             rules: combat.then_some(s.rules),
             combat: combat.then_some(&s.combat),
+            search_chance: unless(s.search_chance, SimulationConfig::SEARCH_CHANCE),
+            passive_search_chance: unless(
+                s.passive_search_chance,
+                SimulationConfig::PASSIVE_SEARCH_CHANCE,
+            ),
         }
     }
 }
@@ -167,6 +247,9 @@ fn no_vaults(v: &&VaultConfig) -> bool {
 }
 fn no_room_loops(l: &&RoomLoopConfig) -> bool {
     l.count == 0
+}
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 fn is_keep(p: &DeadEndPolicy) -> bool {
     *p == DeadEndPolicy::Keep
@@ -193,8 +276,9 @@ impl<'a> DigestConfig<'a> {
             dead_ends: c.dead_ends,
             room_loops: &c.room_loops,
             vaults: &c.vaults,
-            profiles: &c.profiles,
+            profiles: c.profiles.iter().map(DigestProfile::of).collect(),
             revisions: c.revisions,
+            secret_doors: c.secret_doors,
         }
     }
 }
@@ -224,6 +308,97 @@ pub(crate) struct StompView<'a> {
     killed: u32,
     log: &'a [String],
     outcome: Outcome,
+    /// Left out when empty, as for runs from before searching.
+    #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
+    searched: &'a [Searched],
+}
+
+/// A Combat run's state as a digest sees it: `RunState`'s fields in their
+/// order, each field added since format 6 left out while it is empty, so a
+/// run from before it digests as it did.
+#[derive(Serialize)]
+struct CombatView<'a> {
+    config: DigestConfig<'a>,
+    kinds: &'a [MonsterKind],
+    seed: u64,
+    rng: &'a Pcg64,
+    levels: &'a [Option<LevelState>],
+    player: &'a Player,
+    turn: u64,
+    killed: u32,
+    log: &'a [String],
+    outcome: Outcome,
+    combat: &'a Option<CombatState>,
+    #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
+    searched: &'a [Searched],
+}
+
+impl<'a> CombatView<'a> {
+    fn of(config: &'a Config, s: &'a RunState) -> CombatView<'a> {
+        let RunState {
+            kinds,
+            seed,
+            rng,
+            levels,
+            player,
+            turn,
+            killed,
+            log,
+            outcome,
+            combat,
+            searched,
+        } = s;
+        CombatView {
+            config: DigestConfig::of(config),
+            kinds,
+            seed: *seed,
+            rng,
+            levels,
+            player,
+            turn: *turn,
+            killed: *killed,
+            log,
+            outcome: *outcome,
+            combat,
+            searched,
+        }
+    }
+}
+
+/// What save formats 4 to 6 (and journals of them) hold of a run's state:
+/// today's without where the player searched, which format 7 added last.
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct RunStateV6 {
+    kinds: Vec<MonsterKind>,
+    seed: u64,
+    rng: Pcg64,
+    levels: Vec<Option<LevelState>>,
+    player: Player,
+    turn: u64,
+    killed: u32,
+    log: Vec<String>,
+    outcome: Outcome,
+    combat: Option<CombatState>,
+}
+
+#[cfg(feature = "save")]
+impl From<RunStateV6> for RunState {
+    fn from(s: RunStateV6) -> RunState {
+        RunState {
+            kinds: s.kinds,
+            seed: s.seed,
+            rng: s.rng,
+            levels: s.levels,
+            player: s.player,
+            turn: s.turn,
+            killed: s.killed,
+            log: s.log,
+            outcome: s.outcome,
+            combat: s.combat,
+            searched: Vec::new(),
+        }
+    }
 }
 
 impl<'a> StompView<'a> {
@@ -249,6 +424,7 @@ impl<'a> StompView<'a> {
             killed: s.killed,
             log: &s.log,
             outcome: s.outcome,
+            searched: &s.searched,
         }
     }
 }
@@ -278,6 +454,7 @@ impl RunState {
             log,
             outcome,
             combat: None,
+            searched: Vec::new(),
         }
     }
 }
@@ -307,19 +484,8 @@ impl Run {
         // The run as it serialises, but with the config's digest view (see
         // `DigestConfig`): fields in the same order, so the bytes hashed are
         // the run's JSON.
-        #[derive(Serialize)]
-        struct View<'a> {
-            config: DigestConfig<'a>,
-            // Flattened, a struct's fields are written into the outer
-            // object exactly as if they were listed here.
-            #[serde(flatten)]
-            state: &'a RunState,
-        }
         let mut bytes = match self.combat() {
-            Some(_) => serde_json::to_vec(&View {
-                config: DigestConfig::of(&self.config),
-                state: &self.state,
-            }),
+            Some(_) => serde_json::to_vec(&CombatView::of(&self.config, &self.state)),
             // A Stomp run digests as it did before Combat: its kinds without
             // the Combat fields, and no Combat state.
             None => serde_json::to_vec(&StompView::of(&self.config, &self.state)),
