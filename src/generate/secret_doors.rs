@@ -25,7 +25,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::Pos;
-use crate::grid_search::{Bfs, Moves, orthogonal};
+use crate::grid_search::{Bfs, Visit, orthogonal};
 use crate::level::{Room, StairDirection, Stairs, Tile};
 
 /// What the stage keeps from level to level, so a warm generator asks the
@@ -142,7 +142,7 @@ pub(super) fn hide(
 
 /// The promise checked on the finished level: one flood from the first
 /// anchor over walkable cells but secret doors, which must reach every
-/// other. `Err` names the place cut off.
+/// other (and stops once it has). `Err` names the place cut off.
 pub(super) fn check(
     width: usize,
     tiles: &[Tile],
@@ -156,12 +156,25 @@ pub(super) fn check(
     let Some(&first) = anchors.first() else {
         return Ok(());
     };
-    bfs.flood(
-        width,
+    // The flood stops once every anchor is reached: the stairs stand in
+    // rooms far apart, but seldom at the far ends of the level.
+    anchors.sort_unstable();
+    anchors.dedup();
+    let mut left = anchors.len();
+    bfs.run(
         tiles.len(),
         Some(first as usize),
-        Moves::Orthogonal,
+        |c| orthogonal(c, width),
         |_, n| tiles[n].is_walkable() && tiles[n] != Tile::SecretDoor,
+        |c, _| {
+            if anchors.binary_search(&(c as u32)).is_ok() {
+                left -= 1;
+                if left == 0 {
+                    return Visit::Stop;
+                }
+            }
+            Visit::Expand
+        },
     );
     match anchors
         .iter()

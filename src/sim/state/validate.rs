@@ -269,10 +269,7 @@ impl Run {
         }
         let mut turns = 0u64;
         for s in searched {
-            let level = self
-                .level_state(s.depth)
-                .filter(|_| s.depth >= 1)
-                .map(|l| &l.level);
+            let level = self.level_state(s.depth).map(|l| &l.level);
             let fine = level.is_some_and(|level| {
                 s.pos.x < level.width()
                     && s.pos.y < level.height()

@@ -556,6 +556,94 @@ mod tests {
         assert_eq!(steps, map.at(from));
     }
 
+    /// Under rules 3 the lazy walk, for the player and for monsters that
+    /// open doors or not, gives every cell the cost of the cheapest walk,
+    /// checked against a plain Dijkstra of the test's own over random
+    /// door states (a closed door two steps into for the player, a secret
+    /// one rock to it; both one step for an opening monster; both rock to
+    /// the others); and `nearest` and `downhill` answer by those costs.
+    #[test]
+    fn the_lazy_walk_through_doors_answers_as_dijkstra() {
+        use crate::level::Tile;
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let config = Config::from_ron("(width: 80, height: 40, levels: 1)", "t").unwrap();
+        for seed in 0..6u64 {
+            let mut level = generate_level(&config, seed, 1).unwrap();
+            let doors: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| level.tiles()[i].is_door())
+                .collect();
+            for (k, &i) in doors.iter().enumerate() {
+                let tile = [Tile::Door, Tile::OpenDoor, Tile::SecretDoor][(k + seed as usize) % 3];
+                assert!(level.set_door(level.pos(i), tile));
+            }
+            let open: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| matches!(level.tiles()[i], Tile::Floor | Tile::Corridor))
+                .collect();
+            let to = level.pos(open[open.len() / 3]);
+            for mover in [Mover::Player, Mover::Opener, Mover::Shut] {
+                let walker = Walker {
+                    doors: Doors::Doors,
+                    mover,
+                };
+                // Dijkstra from `to`: entering a cell costs what the walker
+                // pays to get into it.
+                let cost = |c: usize| match walker.way(level.tiles()[c]) {
+                    Way::Door if mover == Mover::Player => 2,
+                    _ => 1,
+                };
+                let mut want = vec![DistanceMap::UNREACHABLE; level.tiles().len()];
+                let mut heap = BinaryHeap::from([Reverse((0u32, level.index(to)))]);
+                want[level.index(to)] = 0;
+                while let Some(Reverse((d, c))) = heap.pop() {
+                    if d > want[c] {
+                        continue;
+                    }
+                    let here = level.pos(c);
+                    for (dx, dy) in DIRECTIONS {
+                        let there = Pos::new(
+                            (i32::from(here.x) + dx) as u16,
+                            (i32::from(here.y) + dy) as u16,
+                        );
+                        let n = level.index(there);
+                        if walker.step(&level, here, there) != Way::Wall && d + cost(n) < want[n] {
+                            want[n] = d + cost(n);
+                            heap.push(Reverse((want[n], n)));
+                        }
+                    }
+                }
+                let mut lazy = LazyWalk::default();
+                lazy.reset_as(&level, to, walker);
+                for &i in open.iter().step_by(5).rev() {
+                    assert_eq!(
+                        lazy.at(&level, level.pos(i)),
+                        want[i],
+                        "{mover:?} seed {seed}"
+                    );
+                    if let Some(next) = lazy.downhill(&level, level.pos(i)) {
+                        let n = level.index(next);
+                        assert!(want[n] < want[i], "{mover:?}: downhill goes down");
+                        assert!(walker.goes(&level, level.pos(i), next));
+                    } else {
+                        assert!(want[i] == 0 || want[i] == DistanceMap::UNREACHABLE);
+                    }
+                }
+                let mut lazy = LazyWalk::default();
+                lazy.reset_as(&level, to, walker);
+                let wanted = |i: usize| i % 7 == 3 && level.tiles()[i] != Tile::Rock;
+                let expected = (0..level.tiles().len())
+                    .filter(|&i| wanted(i) && want[i] != 0 && want[i] != DistanceMap::UNREACHABLE)
+                    .map(|i| (want[i], i))
+                    .min();
+                assert_eq!(
+                    lazy.nearest(&level, wanted),
+                    expected,
+                    "{mover:?} seed {seed}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_lazy_walk_answers_as_the_full_map() {
         let config = Config::from_ron("(width: 80, height: 30, levels: 1)", "t").unwrap();

@@ -233,17 +233,6 @@ impl App {
                 {
                     self.note(why);
                 }
-                if events.iter().any(|e| {
-                    matches!(
-                        e,
-                        Event::Opened {
-                            by_player: true,
-                            ..
-                        }
-                    )
-                }) {
-                    self.note("You open the door.".into());
-                }
             }
             Command::Wait if count > 1 => self.start(Activity::Repeat {
                 action: Action::Wait,
