@@ -619,3 +619,47 @@ fn the_close_key_closes_or_asks_which_way() {
     assert_eq!(app.run().current().level.tile(Pos::new(4, 2)), Tile::Door);
     assert_eq!(app.run().turn(), 4);
 }
+
+/// Door tiles where no door can be are refused on load, in words: an open
+/// or secret door in a run of rules 2 (which never open, close or hide
+/// one), and under rules 3 the player standing on a closed door (a mover
+/// opens one and stays) or a secret door cutting the stairs off (above).
+#[test]
+fn a_forged_door_state_is_refused_on_load() {
+    let rows = |door: char| {
+        let blank = " ".repeat(30);
+        let row = format!(" <..{door}....>{}", " ".repeat(20));
+        let mut rows = vec![blank.clone(), row];
+        rows.resize(15, blank);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let mut west = rect_room(1, 1, 3, 1);
+        west.doors.push(delve::Door { pos: Pos::new(4, 1) });
+        Level::from_rows(1, &rows, vec![west, rect_room(5, 1, 5, 1)])
+    };
+    let load = |run: &Run| {
+        delve::save::decode(&delve::save::encode(run, 0), "forged.sav")
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let mut config = Config::from_ron(
+        "(width: 30, height: 15, levels: 2, rooms: (count: (min: 2, max: 2)), vaults: (count: (max: 0)))",
+        "t",
+    )
+    .unwrap();
+    let good = Run::on_level(config.clone(), MonsterKind::defaults(), rows('+'), Pos::new(2, 1), &[]);
+    assert_eq!(load(&good), Ok(()), "the honest level loads");
+    let open = Run::on_level(config.clone(), MonsterKind::defaults(), rows('\''), Pos::new(2, 1), &[]);
+    assert_eq!(load(&open), Ok(()), "an open door under rules 3");
+    config.revisions.rules = 2;
+    let run = Run::on_level(config.clone(), MonsterKind::defaults(), rows('\''), Pos::new(2, 1), &[]);
+    let e = load(&run).unwrap_err();
+    assert!(e.contains("an open door at 4,1, which rules 2 do not have"), "{e}");
+    // This secret door also cuts the stairs off, which is found first.
+    let run = Run::on_level(config.clone(), MonsterKind::defaults(), rows('S'), Pos::new(2, 1), &[]);
+    let e = load(&run).unwrap_err();
+    assert!(e.contains("only through a secret door"), "{e}");
+    config.revisions.rules = 3;
+    let on_door = Run::on_level(config.clone(), MonsterKind::defaults(), rows('+'), Pos::new(4, 1), &[]);
+    let e = load(&on_door).unwrap_err();
+    assert!(e.contains("the player stands outside the open floor"), "{e}");
+}
