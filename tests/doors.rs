@@ -633,7 +633,9 @@ fn a_forged_door_state_is_refused_on_load() {
         rows.resize(15, blank);
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
         let mut west = rect_room(1, 1, 3, 1);
-        west.doors.push(delve::Door { pos: Pos::new(4, 1) });
+        west.doors.push(delve::Door {
+            pos: Pos::new(4, 1),
+        });
         Level::from_rows(1, &rows, vec![west, rect_room(5, 1, 5, 1)])
     };
     let load = |run: &Run| {
@@ -646,20 +648,56 @@ fn a_forged_door_state_is_refused_on_load() {
         "t",
     )
     .unwrap();
-    let good = Run::on_level(config.clone(), MonsterKind::defaults(), rows('+'), Pos::new(2, 1), &[]);
+    let good = Run::on_level(
+        config.clone(),
+        MonsterKind::defaults(),
+        rows('+'),
+        Pos::new(2, 1),
+        &[],
+    );
     assert_eq!(load(&good), Ok(()), "the honest level loads");
-    let open = Run::on_level(config.clone(), MonsterKind::defaults(), rows('\''), Pos::new(2, 1), &[]);
+    let open = Run::on_level(
+        config.clone(),
+        MonsterKind::defaults(),
+        rows('\''),
+        Pos::new(2, 1),
+        &[],
+    );
     assert_eq!(load(&open), Ok(()), "an open door under rules 3");
     config.revisions.rules = 2;
-    let run = Run::on_level(config.clone(), MonsterKind::defaults(), rows('\''), Pos::new(2, 1), &[]);
+    let run = Run::on_level(
+        config.clone(),
+        MonsterKind::defaults(),
+        rows('\''),
+        Pos::new(2, 1),
+        &[],
+    );
     let e = load(&run).unwrap_err();
-    assert!(e.contains("an open door at 4,1, which rules 2 do not have"), "{e}");
+    assert!(
+        e.contains("an open door at 4,1, which rules 2 do not have"),
+        "{e}"
+    );
     // This secret door also cuts the stairs off, which is found first.
-    let run = Run::on_level(config.clone(), MonsterKind::defaults(), rows('S'), Pos::new(2, 1), &[]);
+    let run = Run::on_level(
+        config.clone(),
+        MonsterKind::defaults(),
+        rows('S'),
+        Pos::new(2, 1),
+        &[],
+    );
     let e = load(&run).unwrap_err();
     assert!(e.contains("only through a secret door"), "{e}");
     config.revisions.rules = 3;
-    let on_door = Run::on_level(config.clone(), MonsterKind::defaults(), rows('+'), Pos::new(4, 1), &[]);
+    let on_door = Run::on_level(
+        config.clone(),
+        MonsterKind::defaults(),
+        rows('+'),
+        Pos::new(4, 1),
+        &[],
+    );
     let e = load(&on_door).unwrap_err();
-    assert!(e.contains("the player stands outside the open floor"), "{e}");
+    assert!(
+        e.contains("the player stands outside the open floor"),
+        "{e}"
+    );
 }

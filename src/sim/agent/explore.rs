@@ -71,8 +71,10 @@ pub(super) fn nearest(
 /// frontier; on an explored level, under KillAll, hunt the monsters it
 /// senses; under rules 3 search the dead ends it knows (and the walls of a
 /// room with no known exit) for secret doors, a bounded number of turns
-/// each; then take the stairs toward levels that may still hold monsters,
-/// deeper first (or simply down, under ReachBottom); else wait.
+/// each, and every wall it reaches when monsters it must kill, or the
+/// stairs it must take, are out of reach; then take the stairs toward
+/// levels that may still hold monsters, deeper first (or simply down,
+/// under ReachBottom); else wait.
 pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
     let state = run.current();
@@ -87,6 +89,14 @@ pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Pla
         return (first_step(map, level, here, target), Plan::Sense);
     }
     if let Some(action) = search_step(run, map, false) {
+        return (action, Plan::Search);
+    }
+    // Under KillAll, monsters left here that no walk reaches are shut in
+    // behind secret doors (an animal never opens one): search every wall.
+    if goal == Goal::KillAll
+        && !state.monsters.is_empty()
+        && let Some(action) = search_step(run, map, true)
+    {
         return (action, Plan::Search);
     }
     let depth = run.player().depth;
