@@ -1,6 +1,6 @@
 //! Generation benchmarks: one default level (vaults and loops on), the
-//! same without them, a cave and a labyrinth, an 80x21 level, a 1000x1000 level, and a default
-//! stack.
+//! same without them and with secret doors, a cave and a labyrinth, an
+//! 80x21 level, a 1000x1000 level, and a default stack.
 //!
 //! Run with `cargo bench --bench generate`; the README lists the medians.
 
@@ -63,6 +63,19 @@ fn one_level(c: &mut Criterion) {
             levels(b, &mut generator, &config, shipped(), &mut seed)
         });
     }
+    // The default level with 15% of its doors secret (the deepest bands of
+    // the shipped progression): what the secret doors stage costs, against
+    // the first level above (same seeds, one stage more: the walks from
+    // the stairs back to the anchor, a scan of the grid, the draw, and
+    // the verifying flood).
+    let secret = Config {
+        secret_doors: 0.15,
+        ..Config::default()
+    };
+    let mut seed = 0u64;
+    c.bench_function("level 150x150 (default config, 15% secret doors)", |b| {
+        levels(b, &mut generator, &secret, shipped(), &mut seed)
+    });
 }
 
 /// How cost grows with the level: 1000x1000 (44 times the cells of

@@ -1,20 +1,36 @@
 //! Text forms of generated levels: 002's ASCII drawing and a JSON document.
 //! Pure functions from levels to strings; the CLI decides where they go.
+//!
+//! The glyphs are 002's: space rock, `.` floor, `#` corridor, `+` door,
+//! `<` and `>` stairs, and `'` an open door (a run's level). A secret door
+//! (rules 3) is drawn as the rock it looks like in ASCII, or as the `+` it
+//! is with [`ascii_revealed`] and in JSON's rows, which also list them.
 
 use serde::Serialize;
 
 use crate::dungeon::Dungeon;
 use crate::geom::Shape;
-use crate::level::{Level, StairDirection};
+use crate::level::{Level, StairDirection, Tile};
 
 /// `level D`, then exactly `height` rows of exactly `width` characters
-/// (trailing spaces kept), then an empty line.
+/// (trailing spaces kept), then an empty line. A secret door is drawn as
+/// rock, as a player first sees it.
 pub fn ascii(level: &Level) -> String {
+    ascii_with(level, Level::row_string)
+}
+
+/// [`ascii`] with secret doors drawn `+`, the doors they are
+/// (`delve generate --reveal`).
+pub fn ascii_revealed(level: &Level) -> String {
+    ascii_with(level, Level::revealed_row_string)
+}
+
+fn ascii_with(level: &Level, row: fn(&Level, u16) -> String) -> String {
     let w = usize::from(level.width());
     let mut out = String::with_capacity((w + 1) * usize::from(level.height()) + 16);
     out.push_str(&format!("level {}\n", level.depth()));
     for y in 0..level.height() {
-        out.push_str(&level.row_string(y));
+        out.push_str(&row(level, y));
         out.push('\n');
     }
     out.push('\n');
@@ -34,9 +50,12 @@ struct JsonLevel {
     depth: u16,
     /// `rooms`, `cave` or `labyrinth`: the kind its depth's config made.
     kind: &'static str,
+    /// Secret doors drawn `+`, as they are.
     rows: Vec<String>,
     rooms: Vec<JsonRoom>,
     stairs: Vec<JsonStairs>,
+    /// The cells of the secret doors, row by row.
+    secret_doors: Vec<[u16; 2]>,
 }
 
 #[derive(Serialize)]
@@ -77,7 +96,19 @@ pub fn json(dungeon: &Dungeon, depths: &[u16]) -> String {
         .map(|level| JsonLevel {
             depth: level.depth(),
             kind: dungeon.config().at_depth(level.depth()).kind.name(),
-            rows: (0..level.height()).map(|y| level.row_string(y)).collect(),
+            rows: (0..level.height())
+                .map(|y| level.revealed_row_string(y))
+                .collect(),
+            secret_doors: level
+                .tiles()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &t)| t == Tile::SecretDoor)
+                .map(|(i, _)| {
+                    let p = level.pos(i);
+                    [p.x, p.y]
+                })
+                .collect(),
             rooms: level
                 .rooms()
                 .iter()

@@ -189,7 +189,7 @@ impl LevelGraph {
         for y in 1..h.saturating_sub(1) {
             let row = y * w + 1..(y + 1) * w - 1;
             for (net, tile) in in_net[row.clone()].iter_mut().zip(&tiles[row]) {
-                *net = matches!(tile, Tile::Corridor | Tile::Door);
+                *net = matches!(tile, Tile::Corridor) || tile.is_door();
             }
         }
         let is_net = |c: usize| in_net[c];

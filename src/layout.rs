@@ -19,18 +19,36 @@ pub enum Tile {
     Floor = 1,
     /// A carved passage outside rooms, or rock a tunneller has dug.
     Corridor = 2,
-    /// A way into a room, in the rock ring around it.
+    /// A way into a room, in the rock ring around it. Under rules 1 and 2
+    /// an open doorway; from rules 3 a closed door, which blocks sight and
+    /// is opened by walking into it.
     Door = 3,
     /// Leads to the level above, or out of the dungeon from depth 1.
     UpStairs = 4,
     /// Leads to the level below.
     DownStairs = 5,
+    /// A door someone opened (rules 3): walked through and seen through
+    /// like a doorway, and closed again with `c`.
+    OpenDoor = 6,
+    /// A door hidden in the wall (rules 3): until it is found it looks
+    /// like rock and stops the player and sight as rock does; found, it
+    /// becomes a closed [`Tile::Door`].
+    SecretDoor = 7,
 }
 
 impl Tile {
-    /// Whether a walker (player or non-tunnelling monster) may stand here.
+    /// Whether the cell is part of the level's open network: everything
+    /// but rock, doors of every state included. Connectivity (the
+    /// generator's proof, the graph, a loaded level's checks) is about this;
+    /// who may step or see through a door at a given moment is the
+    /// simulation's business (`sim::world::doors`).
     pub const fn is_walkable(self) -> bool {
         !matches!(self, Tile::Rock)
+    }
+
+    /// Whether the cell is a door in any state: closed, open or secret.
+    pub const fn is_door(self) -> bool {
+        matches!(self, Tile::Door | Tile::OpenDoor | Tile::SecretDoor)
     }
 
     /// What the tile is, in words, for messages.
@@ -42,11 +60,14 @@ impl Tile {
             Tile::Door => "door",
             Tile::UpStairs => "up staircase",
             Tile::DownStairs => "down staircase",
+            Tile::OpenDoor => "open door",
+            Tile::SecretDoor => "secret door",
         }
     }
 
     /// The character of 002's drawing: space rock, `.` floor, `#` corridor,
-    /// `+` door, `<` and `>` stairs.
+    /// `+` door, `<` and `>` stairs; an open door `'` (DCSS's and NetHack's
+    /// sign), and a secret door as what it looks like, rock.
     pub const fn glyph(self) -> char {
         match self {
             Tile::Rock => ' ',
@@ -55,6 +76,8 @@ impl Tile {
             Tile::Door => '+',
             Tile::UpStairs => '<',
             Tile::DownStairs => '>',
+            Tile::OpenDoor => '\'',
+            Tile::SecretDoor => ' ',
         }
     }
 }

@@ -114,7 +114,7 @@ impl TryFrom<LevelData> for Level {
         let hardness = undo_deltas(d.hardness);
         check_level(d.width, d.height, &d.tiles, &hardness, &d.rooms, &d.stairs)
             .map_err(|what| format!("level {}: {what}", d.depth))?;
-        Ok(Level::assemble(
+        let level = Level::assemble(
             d.depth,
             d.width,
             d.height,
@@ -123,7 +123,14 @@ impl TryFrom<LevelData> for Level {
             d.rooms,
             d.stairs,
             d.rejected_attempts,
-        ))
+        );
+        // Checked on the level itself, as the generator and `delve verify`
+        // check it: a forged secret door that cuts a staircase off would
+        // strand the player with nothing to find.
+        if let Some(what) = level.stranded_by_secret_doors() {
+            return Err(format!("level {}: {what}", level.depth));
+        }
+        Ok(level)
     }
 }
 
@@ -374,14 +381,14 @@ impl Stored<'_> {
         let (wu, rooms, tiles, cells) = (self.width(), self.rooms, self.tiles, self.tiles.len());
         let at = |p: Pos| self.at(p);
         let inside = |p: Pos| self.inside(p);
-        // Doors: door tiles in their room's wall, each listed once, and every
-        // door tile listed.
+        // Doors: door tiles (closed, open or secret) in their room's wall,
+        // each listed once, and every door tile listed.
         let mut listed = vec![false; cells];
         let mut doors = 0usize;
         for (i, room) in rooms.iter().enumerate() {
             for door in &room.doors {
                 let p = door.pos;
-                if !inside(p) || tiles[at(p)] != Tile::Door {
+                if !inside(p) || !tiles[at(p)].is_door() {
                     return Err(format!("room {i} has a door at {p}, which is no door cell"));
                 }
                 let c = at(p);
@@ -400,7 +407,7 @@ impl Stored<'_> {
         }
         let unlisted_ok = |c: usize| in_vault[c];
         if (0..cells)
-            .filter(|&c| tiles[c] == Tile::Door && !unlisted_ok(c))
+            .filter(|&c| tiles[c].is_door() && !unlisted_ok(c))
             .count()
             != doors
         {
@@ -462,6 +469,18 @@ impl Stored<'_> {
             return Err("the level is in more than one piece".into());
         }
         Ok(())
+    }
+}
+
+/// A floor cell of a room of `shape` ([`Level::room_cell`]), on tiles
+/// read through `tile`: the generator asks it before the level is built.
+pub(crate) fn room_cell(shape: Shape, tile: impl Fn(Pos) -> Tile) -> Pos {
+    match shape {
+        Shape::Vault(_) => shape
+            .cells()
+            .find(|&p| matches!(tile(p), Tile::Floor | Tile::UpStairs | Tile::DownStairs))
+            .unwrap_or_else(|| shape.center()),
+        _ => shape.center(),
     }
 }
 
@@ -609,19 +628,7 @@ impl Level {
     /// A floor cell of room `i` to start from or measure by: its centre,
     /// or for a vault (whose centre may be rock) its first floor cell.
     pub fn room_cell(&self, i: usize) -> Pos {
-        let shape = self.rooms[i].shape;
-        match shape {
-            Shape::Vault(_) => shape
-                .cells()
-                .find(|&p| {
-                    matches!(
-                        self.tile(p),
-                        Tile::Floor | Tile::UpStairs | Tile::DownStairs
-                    )
-                })
-                .unwrap_or_else(|| shape.center()),
-            _ => shape.center(),
-        }
+        room_cell(self.rooms[i].shape, |p| self.tile(p))
     }
 
     /// The index of the room whose outline holds `p` (a vault's whole
@@ -641,7 +648,8 @@ impl Level {
         (id != 0).then(|| usize::from(id) - 1)
     }
 
-    /// One row as 002 draws it: exactly `width` characters.
+    /// One row as 002 draws it: exactly `width` characters, a secret door
+    /// drawn as the rock it looks like.
     pub fn row_string(&self, y: u16) -> String {
         let w = usize::from(self.width);
         let start = usize::from(y) * w;
@@ -649,6 +657,78 @@ impl Level {
             .iter()
             .map(|t| t.glyph())
             .collect()
+    }
+
+    /// One row as it truly is: [`Level::row_string`], but a secret door
+    /// drawn `+`, the door it is (`delve generate --reveal`, JSON rows).
+    pub fn revealed_row_string(&self, y: u16) -> String {
+        let w = usize::from(self.width);
+        let start = usize::from(y) * w;
+        self.tiles[start..start + w]
+            .iter()
+            .map(|&t| match t {
+                Tile::SecretDoor => Tile::Door.glyph(),
+                t => t.glyph(),
+            })
+            .collect()
+    }
+
+    /// Where a run stands on arriving at this level other than by stairs
+    /// (the first level's start, a life lost): its first up staircase, or,
+    /// on a level without one, a floor cell of its first room.
+    pub fn start(&self) -> Pos {
+        self.stairs_going(StairDirection::Up)
+            .next()
+            .map(|s| s.pos)
+            .unwrap_or_else(|| self.room_cell(0))
+    }
+
+    /// The cells the player must be able to walk between without finding
+    /// a secret door: every staircase, and on a level without an up
+    /// staircase the start ([`Level::start`]).
+    fn anchors(&self) -> Vec<Pos> {
+        let mut anchors: Vec<Pos> = self.stairs.iter().map(|s| s.pos).collect();
+        if self.stairs_going(StairDirection::Up).next().is_none() && !self.rooms.is_empty() {
+            let start = self.start();
+            if self.tile(start).is_walkable() {
+                anchors.push(start);
+            }
+        }
+        anchors
+    }
+
+    /// The promise secret doors keep, checked: from any staircase every
+    /// other (and the start, on a level without an up staircase) is
+    /// reachable without passing a secret door, so secret doors only ever
+    /// add shortcuts and side rooms. `None` when it holds; otherwise which
+    /// place is cut off, in words. One flood over the level's cells.
+    pub fn stranded_by_secret_doors(&self) -> Option<String> {
+        if !self.tiles.contains(&Tile::SecretDoor) {
+            return None;
+        }
+        let anchors = self.anchors();
+        let first = *anchors.first()?;
+        let w = usize::from(self.width);
+        let tiles = &self.tiles;
+        let mut bfs = Bfs::default();
+        bfs.flood(
+            w,
+            tiles.len(),
+            Some(self.index(first)),
+            Moves::Orthogonal,
+            |_, n| tiles[n].is_walkable() && tiles[n] != Tile::SecretDoor,
+        );
+        let cut = anchors
+            .iter()
+            .find(|&&p| bfs.dist(self.index(p)) == Bfs::UNREACHED)?;
+        let what = match self.tile(*cut) {
+            Tile::UpStairs => "the up staircase",
+            Tile::DownStairs => "the down staircase",
+            _ => "the start",
+        };
+        Some(format!(
+            "{what} at {cut} is reached from {first} only through a secret door"
+        ))
     }
 
     /// Number of walkable cells.
@@ -659,7 +739,8 @@ impl Level {
 
 impl Level {
     /// A level drawn by hand in 002's glyphs, for tests and tools: space
-    /// rock, `.` floor, `#` corridor, `+` door, `<` and `>` stairs. Rock is
+    /// rock, `.` floor, `#` corridor, `+` door, `<` and `>` stairs; and
+    /// `'` an open door, `S` a secret door (rules 3). Rock is
     /// of middling hardness (127), the border immutable. `rooms` outlines
     /// the rooms; each staircase belongs to the room holding it (or room 0).
     ///
@@ -681,6 +762,8 @@ impl Level {
                     '.' => Tile::Floor,
                     '#' => Tile::Corridor,
                     '+' => Tile::Door,
+                    '\'' => Tile::OpenDoor,
+                    'S' => Tile::SecretDoor,
                     '<' => Tile::UpStairs,
                     '>' => Tile::DownStairs,
                     _ => Tile::Rock,
@@ -739,6 +822,19 @@ impl Level {
             &self.area_of,
             self.rooms.len(),
         );
+        true
+    }
+
+    /// Turns the door at `p` into another state of door (opened, closed,
+    /// found): the graph stays as it is, since a door of every state is
+    /// part of the level's network. False, with nothing changed, if `p` or
+    /// `tile` is not a door.
+    pub(crate) fn set_door(&mut self, p: Pos, tile: Tile) -> bool {
+        let i = self.index(p);
+        if !self.tiles[i].is_door() || !tile.is_door() {
+            return false;
+        }
+        self.tiles[i] = tile;
         true
     }
 

@@ -57,6 +57,11 @@ pub const FLOOR: [u8; 3] = [226, 210, 168];
 pub const CORRIDOR: [u8; 3] = [214, 150, 48];
 /// Doors: red.
 pub const DOOR: [u8; 3] = [190, 40, 40];
+/// An open door (a run's level): a lighter red.
+pub const OPEN_DOOR: [u8; 3] = [235, 120, 110];
+/// Secret doors: violet, so the doors a player must search for stand out
+/// from the rest.
+pub const SECRET_DOOR: [u8; 3] = [150, 60, 200];
 /// Up stairs: green.
 pub const UP_STAIRS: [u8; 3] = [40, 170, 70];
 /// Down stairs: blue.
@@ -82,6 +87,8 @@ pub fn cell_colour(tile: Tile, hardness: u8) -> [u8; 3] {
         Tile::Floor => FLOOR,
         Tile::Corridor => CORRIDOR,
         Tile::Door => DOOR,
+        Tile::OpenDoor => OPEN_DOOR,
+        Tile::SecretDoor => SECRET_DOOR,
         Tile::UpStairs => UP_STAIRS,
         Tile::DownStairs => DOWN_STAIRS,
     }

@@ -39,8 +39,10 @@ pub struct LevelStats {
     pub merged_rooms: usize,
     /// Vaults: set pieces from the vaults file.
     pub vault_rooms: usize,
-    /// Door cells.
+    /// Door cells, secret ones included.
     pub doors: usize,
+    /// Secret doors among them (`secret_doors` in the config, rules 3).
+    pub secret_doors: usize,
     /// Corridor cells, dug ones included.
     pub corridor_cells: usize,
     /// Walkable cells over all cells, 0 to 1.
@@ -93,7 +95,8 @@ impl LevelStats {
             circle_rooms: count(|s| matches!(s, Shape::Circle { .. })),
             merged_rooms: count(|s| matches!(s, Shape::Merged(_))),
             vault_rooms: count(|s| matches!(s, Shape::Vault(_))),
-            doors: tiles.iter().filter(|&&t| t == Tile::Door).count(),
+            doors: tiles.iter().filter(|t| t.is_door()).count(),
+            secret_doors: tiles.iter().filter(|&&t| t == Tile::SecretDoor).count(),
             corridor_cells: tiles.iter().filter(|&&t| t == Tile::Corridor).count(),
             open_share: level.open_cells() as f64 / tiles.len() as f64,
             loops: graph.loops(),
@@ -199,13 +202,14 @@ pub fn median_us(times_us: &[u64]) -> u64 {
 }
 
 /// The metrics `delve stats` reports, in order: key, column heading, unit.
-pub const METRICS: [(&str, &str, &str); 13] = [
+pub const METRICS: [(&str, &str, &str); 14] = [
     ("rooms", "rooms", ""),
     ("rect_rooms", "rect", ""),
     ("circle_rooms", "circle", ""),
     ("merged_rooms", "merged", ""),
     ("vault_rooms", "vaults", ""),
     ("doors", "doors", ""),
+    ("secret_doors", "secret doors", ""),
     ("corridor_cells", "corridor", "cells"),
     ("open_share", "open", "%"),
     ("loops", "loops", ""),
@@ -225,6 +229,7 @@ fn value(s: &LevelStats, time_us: u64, key: &str) -> Option<f64> {
         "merged_rooms" => s.merged_rooms as f64,
         "vault_rooms" => s.vault_rooms as f64,
         "doors" => s.doors as f64,
+        "secret_doors" => s.secret_doors as f64,
         "corridor_cells" => s.corridor_cells as f64,
         "open_share" => s.open_share * 100.0,
         "loops" => s.loops as f64,
@@ -244,7 +249,7 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
         ("depth", ""),
         ("style", ""),
         ("rooms", "(r/c/m/v)"),
-        ("doors", ""),
+        ("doors", "(hid)"),
         ("corridor", "cells"),
         ("open", "%"),
         ("loops", ""),
@@ -269,7 +274,7 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
                 "{} ({}/{}/{}/{})",
                 s.rooms, s.rect_rooms, s.circle_rooms, s.merged_rooms, s.vault_rooms
             ),
-            number("doors"),
+            format!("{}({})", number("doors"), number("secret_doors")),
             number("corridor_cells"),
             number("open_share"),
             number("loops"),
@@ -281,8 +286,8 @@ pub fn level_table(levels: &[LevelStats], times_us: &[u64]) -> String {
     }
     let mut out = align(&rows, false);
     out.push_str(
-        "\nrooms: all (rectangles/circles/merged/vaults); steps: orthogonal moves; \
-         - : no down stairs\n",
+        "\nrooms: all (rectangles/circles/merged/vaults); doors: all (hidden: secret ones);\n\
+         steps: orthogonal moves; - : no down stairs\n",
     );
     out.push_str(&format!(
         "generation: median {} µs a level over {} level(s)\n",

@@ -35,6 +35,8 @@ pub(crate) enum Stage {
     Loops = 7,
     /// Items placed when a level is first visited (Combat rules).
     Items = 8,
+    /// Which doors are hidden as secret doors (rules 3, `secret_doors`).
+    SecretDoors = 9,
     /// A cave level's automaton.
     Cave = 16,
     /// A labyrinth level's maze.

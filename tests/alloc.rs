@@ -289,6 +289,17 @@ fn a_warm_generator_of_many_rooms_allocates_only_the_level() {
     assert_none("many rooms", &config);
 }
 
+/// The secret doors stage (rules 3) lists the doors it keeps and the ones
+/// it may hide in its own scratch, and floods with the generator's search.
+#[test]
+fn a_warm_generator_hiding_secret_doors_allocates_only_the_level() {
+    let config = Config {
+        secret_doors: 0.5,
+        ..Config::default()
+    };
+    assert_none("secret doors", &config);
+}
+
 /// The shipped config's profiles change the style and room sizes by depth,
 /// so one generator meets all of them in turn.
 #[test]

@@ -40,6 +40,7 @@ pub fn every_level(level: &Level, config: &Config, cells: &Cells) {
     stairs_in_different_rooms(level);
     one_connected_piece(cells);
     graph_agrees_with_flood_fill(level);
+    secret_doors_never_cut_a_staircase_off(level, config);
 }
 
 /// The rules of rooms and corridors: rooms as configured and apart,
@@ -430,13 +431,17 @@ pub fn corridors_stay_out_of_room_rings(cells: &Cells) {
     }
 }
 
-/// Outside rooms there is only rock, corridor and door.
+/// Outside rooms there is only rock, corridor and door (a generated door
+/// closed, or secret).
 pub fn outside_rooms_only_rock_corridors_and_doors(cells: &Cells) {
     for (c, &tile) in cells.tiles().iter().enumerate() {
         if cells.room_of[c] == 0 {
             let (x, y) = cells.at(c);
             assert!(
-                matches!(tile, Tile::Rock | Tile::Corridor | Tile::Door),
+                matches!(
+                    tile,
+                    Tile::Rock | Tile::Corridor | Tile::Door | Tile::SecretDoor
+                ),
                 "{tile:?} outside any room at {x},{y}"
             );
         }
@@ -462,7 +467,11 @@ pub fn doors_join_their_room_to_a_corridor(cells: &Cells) {
     for (i, room) in cells.level.rooms().iter().enumerate() {
         for d in &room.doors {
             let c = cells.index(d.pos);
-            assert_eq!(tiles[c], Tile::Door, "door {:?} is no door tile", d.pos);
+            assert!(
+                matches!(tiles[c], Tile::Door | Tile::SecretDoor),
+                "door {:?} is no door tile",
+                d.pos
+            );
             assert!(!cells.on_border(c), "door {:?} on the border", d.pos);
             let orth = [c - w, c + 1, c + w, c - 1];
             // A vault's door may lead to its own corridor rather than floor.
@@ -505,7 +514,7 @@ pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
     assert_eq!(
         doors,
         (0..cells.tiles().len())
-            .filter(|&c| cells.tiles()[c] == Tile::Door && listed(c))
+            .filter(|&c| cells.tiles()[c].is_door() && listed(c))
             .count(),
         "stray door tiles"
     );
@@ -518,7 +527,7 @@ pub fn every_door_tile_is_a_rooms_door(cells: &Cells) {
 /// corridor reached, opening onto rock, breaks it.
 pub fn every_door_leads_somewhere(cells: &Cells) {
     for (c, &tile) in cells.tiles().iter().enumerate() {
-        if tile == Tile::Door {
+        if tile.is_door() {
             let (x, y) = cells.at(c);
             let w = cells.width;
             assert!(
@@ -548,7 +557,7 @@ pub fn door_leads_somewhere(cells: &Cells, c: usize) -> bool {
             return false;
         }
         for o in [d - w, d + 1, d + w, d - 1] {
-            if tiles[o] == Tile::Door {
+            if tiles[o].is_door() {
                 if !doorway.contains(&o) {
                     doorway.push(o);
                 }
@@ -649,6 +658,52 @@ pub fn graph_agrees_with_flood_fill(level: &Level) {
         level.tiles(),
         level.rooms(),
     );
+}
+
+/// Secret doors (rules 3, `secret_doors`) hide only doors off the way
+/// between staircases: a flood from one staircase over walkable cells but
+/// secret doors reaches every other staircase, and on a level without an
+/// up staircase the start (room 0's cell); and a level whose config hides
+/// none, or whose rules have no secret doors, has none. Checked here by
+/// its own flood, apart from the generator's and the loader's.
+pub fn secret_doors_never_cut_a_staircase_off(level: &Level, config: &Config) {
+    let secret: Vec<usize> = (0..level.tiles().len())
+        .filter(|&c| level.tiles()[c] == Tile::SecretDoor)
+        .collect();
+    if config.secret_doors_at(level.depth()) == 0.0 {
+        assert!(
+            secret.is_empty(),
+            "depth {}: secret doors where none are hidden",
+            level.depth()
+        );
+        return;
+    }
+    let open: Vec<Tile> = level
+        .tiles()
+        .iter()
+        .map(|&t| if t == Tile::SecretDoor { Tile::Rock } else { t })
+        .collect();
+    let labels = flood_labels(
+        usize::from(level.width()),
+        usize::from(level.height()),
+        &open,
+    );
+    let mut anchors: Vec<Pos> = level.stairs().iter().map(|s| s.pos).collect();
+    if level.stairs_going(StairDirection::Up).next().is_none() {
+        anchors.push(level.start());
+    }
+    let label = |p: Pos| labels[level.index(p)];
+    for &a in &anchors {
+        assert_eq!(
+            label(a),
+            label(anchors[0]),
+            "depth {}: {a:?} is cut off from {:?} by secret doors {:?}",
+            level.depth(),
+            anchors[0],
+            secret.iter().map(|&c| level.pos(c)).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(level.stranded_by_secret_doors(), None);
 }
 
 /// Flood-fill labels over walkable cells, orthogonal steps; `u32::MAX` for rock.

@@ -17,25 +17,29 @@ fn small_config() -> impl Strategy<Value = Config> {
         1u8..=5,
         0u16..=8,
         any::<bool>(),
+        prop_oneof![Just(0.0f64), 0.0f64..=0.5],
     )
-        .prop_map(|(width, height, levels, lives, monsters, bottom)| {
-            let mut c = Config {
-                width,
-                height,
-                levels,
-                ..Config::default()
-            };
-            c.rooms.count.max = 12;
-            c.simulation.lives = lives;
-            c.simulation.monsters_first_level = monsters;
-            c.simulation.monsters_per_depth = 2;
-            c.simulation.goal = if bottom {
-                Goal::ReachBottom
-            } else {
-                Goal::KillAll
-            };
-            c
-        })
+        .prop_map(
+            |(width, height, levels, lives, monsters, bottom, secret_doors)| {
+                let mut c = Config {
+                    width,
+                    height,
+                    levels,
+                    ..Config::default()
+                };
+                c.rooms.count.max = 12;
+                c.secret_doors = secret_doors;
+                c.simulation.lives = lives;
+                c.simulation.monsters_first_level = monsters;
+                c.simulation.monsters_per_depth = 2;
+                c.simulation.goal = if bottom {
+                    Goal::ReachBottom
+                } else {
+                    Goal::KillAll
+                };
+                c
+            },
+        )
 }
 
 /// What the player does: the autopilot's choice, or one of these.
@@ -52,6 +56,8 @@ fn choice() -> impl Strategy<Value = Choice> {
         1 => Just(Choice::Act(Action::Wait)),
         1 => Just(Choice::Act(Action::Descend)),
         1 => Just(Choice::Act(Action::Ascend)),
+        1 => Just(Choice::Act(Action::Search)),
+        1 => (-1i8..=1, -1i8..=1).prop_map(|(dx, dy)| Choice::Act(Action::Close { dx, dy })),
     ]
 }
 

@@ -56,50 +56,56 @@ pub fn small_config() -> impl Strategy<Value = Config> {
             0u16..=40,
             1u16..=60,
         ),
-        (0u16..=3, 0u16..=3),
+        (
+            (0u16..=3, 0u16..=3),
+            prop_oneof![3 => Just(0.0f64), 1 => 0.0f64..=1.0],
+        ),
     )
-        .prop_map(|(size, room, circle, misc, tunnel, vaults)| {
-            let (width, height, levels) = size;
-            let (count_min, count_extra, rw, rw_extra, rh, rh_extra) = room;
-            let (share, radius_min, radius_extra) = circle;
-            let (max_doors, floor_share, per_level, exit) = misc;
-            let (feature, octaves, soft, weight, turn, open) = tunnel;
-            let mut c = Config {
-                width,
-                height,
-                levels,
-                ..Config::default()
-            };
-            c.rooms.width = Range::new(rw, (rw + rw_extra).min(width / 4));
-            c.rooms.height = Range::new(rh, (rh + rh_extra).min(height / 4));
-            c.rooms.circle_share = share;
-            c.rooms.circle_radius =
-                Range::new(radius_min, (radius_min + radius_extra).min(height / 6));
-            c.rooms.max_doors = max_doors;
-            c.rooms.max_floor_share = floor_share;
-            c.stairs.per_level = per_level;
-            c.rooms.count = Range::new(
-                count_min.max(c.stair_rooms_needed()),
-                count_min + count_extra + 4,
-            );
-            c.stairs.exit_on_first_level = exit;
-            c.hardness.feature_size = feature;
-            c.hardness.octaves = octaves;
-            c.tunnel.soft_below = soft;
-            c.tunnel.hardness_weight = weight;
-            c.tunnel.turn_penalty = turn;
-            c.tunnel.open_cost = open;
-            // Vaults in every style (Grid and Straight place them from
-            // generator revision 3, this build's).
-            c.vaults.count = Range::new(vaults.0.min(vaults.1), vaults.0.max(vaults.1));
-            c
-        })
+        .prop_map(
+            |(size, room, circle, misc, tunnel, (vaults, secret_doors))| {
+                let (width, height, levels) = size;
+                let (count_min, count_extra, rw, rw_extra, rh, rh_extra) = room;
+                let (share, radius_min, radius_extra) = circle;
+                let (max_doors, floor_share, per_level, exit) = misc;
+                let (feature, octaves, soft, weight, turn, open) = tunnel;
+                let mut c = Config {
+                    width,
+                    height,
+                    levels,
+                    ..Config::default()
+                };
+                c.rooms.width = Range::new(rw, (rw + rw_extra).min(width / 4));
+                c.rooms.height = Range::new(rh, (rh + rh_extra).min(height / 4));
+                c.rooms.circle_share = share;
+                c.rooms.circle_radius =
+                    Range::new(radius_min, (radius_min + radius_extra).min(height / 6));
+                c.rooms.max_doors = max_doors;
+                c.rooms.max_floor_share = floor_share;
+                c.stairs.per_level = per_level;
+                c.rooms.count = Range::new(
+                    count_min.max(c.stair_rooms_needed()),
+                    count_min + count_extra + 4,
+                );
+                c.stairs.exit_on_first_level = exit;
+                c.hardness.feature_size = feature;
+                c.hardness.octaves = octaves;
+                c.tunnel.soft_below = soft;
+                c.tunnel.hardness_weight = weight;
+                c.tunnel.turn_penalty = turn;
+                c.tunnel.open_cost = open;
+                // Vaults in every style (Grid and Straight place them from
+                // generator revision 3, this build's).
+                c.vaults.count = Range::new(vaults.0.min(vaults.1), vaults.0.max(vaults.1));
+                c.secret_doors = secret_doors;
+                c
+            },
+        )
         .prop_filter("valid config", |c| c.validate().is_ok())
 }
 
 /// A random profile: a band somewhere in a small stack or past it, and
-/// each of a corridor style, layout, room, loop, stair and monster
-/// settings either set or left to the top level.
+/// each of a corridor style, layout, room, loop, stair, monster and
+/// secret door settings either set or left to the top level.
 pub fn profile() -> impl Strategy<Value = Profile> {
     (
         (1u16..=5, 0u16..=3),
@@ -115,7 +121,11 @@ pub fn profile() -> impl Strategy<Value = Profile> {
             prop::option::of(4u16..=16),
             prop::option::of(2u8..=8),
         ),
-        (prop::option::of(1u8..=2), prop::option::of(0u16..=9)),
+        (
+            prop::option::of(1u8..=2),
+            prop::option::of(0u16..=9),
+            prop::option::of(0.0f64..=1.0),
+        ),
     )
         .prop_map(
             |(
@@ -123,7 +133,7 @@ pub fn profile() -> impl Strategy<Value = Profile> {
                 style,
                 (overlap, loops, prune),
                 (spacing, room_loops, count_max, doors),
-                (per_level, monsters),
+                (per_level, monsters, secret_doors),
             )| {
                 let mut p = Profile {
                     depths: Band {
@@ -140,6 +150,7 @@ pub fn profile() -> impl Strategy<Value = Profile> {
                         }
                     }),
                     grid_spacing: spacing,
+                    secret_doors,
                     ..Profile::default()
                 };
                 p.extra_loops.count = loops;

@@ -362,8 +362,8 @@ fn runs_from_before_revisions_keep_the_first_ones() {
             "format {version}"
         );
     }
-    // Format 6's fixture was saved by generator 2 and rules 2, and keeps
-    // them whatever this build makes by default.
+    // Format 6 was written by generator 2 and rules 2, which it keeps
+    // (rules 3 came with format 7).
     let (run, _) = save::read_and_decode(&dir.join("format-6.sav")).unwrap();
     assert_eq!(
         run.config().revisions,
@@ -372,6 +372,8 @@ fn runs_from_before_revisions_keep_the_first_ones() {
             rules: 2
         }
     );
+    let (run, _) = save::read_and_decode(&dir.join("format-7.sav")).unwrap();
+    assert_eq!(run.config().revisions, delve::config::Revisions::CURRENT);
     assert_eq!(
         Config::default().revisions,
         delve::config::Revisions::CURRENT

@@ -4,6 +4,7 @@ mod check;
 mod cli;
 mod combat;
 mod common;
+mod doors;
 mod journal;
 mod kinds;
 mod layers;

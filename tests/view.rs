@@ -181,15 +181,14 @@ fn moving_and_being_blocked() {
         assert_eq!(app.run().turn(), 2);
         assert_eq!(app.run().player().pos, start);
     }
-    // Arrows and the numpad move too.
+    // Arrows and the numpad move too; its 5 (Begin, Num Lock off) and .
+    // each wait a turn, and digits are a count: 5. waits five.
     let before = app.run().turn();
     type_keys(&mut app, &[Key::Begin]);
+    typed(&mut app, ".");
+    assert_eq!(app.run().turn(), before + 2, "Begin and . each wait a turn");
     typed(&mut app, "5.");
-    assert_eq!(
-        app.run().turn(),
-        before + 3,
-        "Begin, 5 and . each wait a turn"
-    );
+    assert_eq!(app.run().turn(), before + 7, "5. waits five turns");
 }
 
 #[test]
@@ -1243,8 +1242,14 @@ fn a_door_in_the_wall_of_the_room_is_drawn() {
         ],
         vec![rect_room(3, 3, 12, 4)],
     );
+    // Rules 2, whose doors are open doorways (a closed door of rules 3
+    // blocks sight and is drawn as a wall is, whenever sight touches it).
     let config = Config {
         levels: 2,
+        revisions: delve::config::Revisions {
+            generator: 2,
+            rules: 2,
+        },
         ..stomp_config()
     };
     let run = Run::on_level(config, vec![], level, Pos::new(1, 4), &[]);
@@ -1346,8 +1351,14 @@ fn a_diagonal_step_through_a_doorway_says_why_it_is_refused() {
             ],
             vec![rect_room(1, 1, 5, 2)],
         );
+        // Rules 2, whose doors are doorways to stand in (a closed door of
+        // rules 3 is stood in only once opened).
         let config = Config {
             levels: 2,
+            revisions: delve::config::Revisions {
+                generator: 2,
+                rules: 2,
+            },
             ..Config::default()
         };
         let rat = monster_kind("rat", 10, &[]);

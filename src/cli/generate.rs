@@ -23,6 +23,11 @@ pub struct GenerateArgs {
     /// Write to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Draw secret doors as the doors they are (`+`) in ASCII, rather than
+    /// as the rock they look like (JSON always lists them, in
+    /// `secret_doors`).
+    #[arg(long)]
+    reveal: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -59,7 +64,13 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         Format::Ascii => shown
             .iter()
             .filter_map(|&d| dungeon.generated(d))
-            .map(export::ascii)
+            .map(|level| {
+                if args.reveal {
+                    export::ascii_revealed(level)
+                } else {
+                    export::ascii(level)
+                }
+            })
             .collect::<String>(),
         Format::Json => export::json(&dungeon, &shown),
     };

@@ -132,6 +132,9 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
     if let Some((words, _)) = recording {
         text.push_str(&format!("recording: {words}\n"));
     }
+    if let Some(line) = secret_doors_line(&run) {
+        text.push_str(&line);
+    }
     // A save named in the saves directory: whether its journal agrees.
     if let Some(name) = path
         .file_name()
@@ -145,6 +148,31 @@ pub fn run(args: VerifyArgs, dir: &Path) -> Result<(), CliError> {
         }
     }
     write_output(None, text.as_bytes())
+}
+
+/// What the run's stored levels hide (rules 3): the secret doors not
+/// found yet, and that each level keeps its promise (every staircase
+/// reached from every other without one), which loading checked and is
+/// checked again here, so a save that says so has been proved to.
+fn secret_doors_line(run: &Run) -> Option<String> {
+    if run.config().revisions.rules < 3 {
+        return None;
+    }
+    let mut hidden = 0;
+    for depth in run.visited() {
+        let level = &run.level_state(depth)?.level;
+        if let Some(what) = level.stranded_by_secret_doors() {
+            return Some(format!("secret doors: depth {depth}: {what}\n"));
+        }
+        hidden += level
+            .tiles()
+            .iter()
+            .filter(|&&t| t == delve::Tile::SecretDoor)
+            .count();
+    }
+    Some(format!(
+        "secret doors: {hidden} not found yet on the levels stored; every staircase reaches every other without them\n"
+    ))
 }
 
 /// When NAME.journal in `dir` takes `backup`'s run further than the backup

@@ -115,6 +115,12 @@ pub struct Config {
     pub cave: CaveConfig,
     /// The maze of `Labyrinth` levels.
     pub labyrinth: LabyrinthConfig,
+    /// The share of a level's doors hidden as secret doors, 0 to 1 (save
+    /// format 7 on). Secret doors belong to rules revision 3: a run of
+    /// earlier rules has none, whatever this says. Only doors off the
+    /// walks between the level's staircases are hidden, so a level keeps
+    /// every staircase reachable without finding one.
+    pub secret_doors: f64,
 }
 
 impl Default for Config {
@@ -142,6 +148,7 @@ impl Default for Config {
             kind: LevelKind::Rooms,
             cave: CaveConfig::default(),
             labyrinth: LabyrinthConfig::default(),
+            secret_doors: 0.0,
         }
     }
 }
@@ -187,6 +194,7 @@ impl Config {
             kind,
             cave,
             labyrinth,
+            secret_doors,
         } = self;
         Config {
             width: *width,
@@ -211,7 +219,18 @@ impl Config {
             kind: *kind,
             cave: cave.clone(),
             labyrinth: labyrinth.clone(),
+            secret_doors: *secret_doors,
         }
+    }
+
+    /// The share of doors the level at `depth` hides, its profiles
+    /// applied; 0 under rules before revision 3, which have no secret
+    /// doors.
+    pub fn secret_doors_at(&self, depth: u16) -> f64 {
+        if self.revisions.rules < 3 {
+            return 0.0;
+        }
+        profile::setting(&self.profiles, depth, self.secret_doors, |p| p.secret_doors)
     }
 }
 

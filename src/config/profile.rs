@@ -81,6 +81,8 @@ pub struct Profile {
     pub cave: CavePatch,
     /// Changes to `labyrinth`.
     pub labyrinth: LabyrinthPatch,
+    /// `secret_doors` of the band (save format 7 on).
+    pub secret_doors: Option<f64>,
 }
 
 /// A band of depths, both ends included. Either end may be left out: the
@@ -316,6 +318,7 @@ impl Profile {
         set(&mut c.kind, self.kind);
         self.cave.apply(&mut c.cave);
         self.labyrinth.apply(&mut c.labyrinth);
+        set(&mut c.secret_doors, self.secret_doors);
     }
 
     /// Whether the profile sets the config field at the dotted `path`
@@ -340,6 +343,7 @@ impl Profile {
             "kind" => self.kind.is_some(),
             "cave" => self.cave.sets(rest),
             "labyrinth" => self.labyrinth.sets(rest),
+            "secret_doors" => self.secret_doors.is_some(),
             _ => false,
         }
     }

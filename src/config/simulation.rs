@@ -105,6 +105,12 @@ pub struct SimulationConfig {
     pub goal: Goal,
     /// The Combat game's numbers; Stomp ignores them.
     pub combat: CombatConfig,
+    /// The chance, 0 to 1, that a turn spent searching (`s`) finds each
+    /// secret door next to the player (rules 3; save format 7 on).
+    pub search_chance: f64,
+    /// The chance, 0 to 1, that ending a move next to a secret door finds
+    /// it unsearched (rules 3; save format 7 on).
+    pub passive_search_chance: f64,
 }
 
 impl Default for SimulationConfig {
@@ -133,8 +139,17 @@ impl SimulationConfig {
             cautious_at_lives: 1,
             goal: Goal::KillAll,
             combat: CombatConfig::default(),
+            search_chance: SimulationConfig::SEARCH_CHANCE,
+            passive_search_chance: SimulationConfig::PASSIVE_SEARCH_CHANCE,
         }
     }
+
+    /// The default of `search_chance`: a door next to the player is found
+    /// in 3 turns of searching on average, and in 10 with a chance of 97%.
+    pub const SEARCH_CHANCE: f64 = 0.3;
+    /// The default of `passive_search_chance`: walking by, a door is found
+    /// about once in 20 moves ending beside it.
+    pub const PASSIVE_SEARCH_CHANCE: f64 = 0.05;
 
     /// Whether hit points, items and attacks are in play.
     pub fn is_combat(&self) -> bool {

@@ -270,6 +270,12 @@ impl Config {
         check(sim.dig_per_turn >= 1, "simulation.dig_per_turn", || {
             "must be at least 1, or tunnellers never get through".into()
         })?;
+        check_fraction(sim.search_chance, "simulation.search_chance")?;
+        check_fraction(
+            sim.passive_search_chance,
+            "simulation.passive_search_chance",
+        )?;
+        check_fraction(c.secret_doors, "secret_doors")?;
         Ok(())
     }
 

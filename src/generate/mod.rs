@@ -30,6 +30,7 @@ mod hardness;
 mod kinds;
 mod loops;
 mod rooms;
+mod secret_doors;
 mod stairs;
 mod vault_doors;
 mod vault_legs;
@@ -94,6 +95,7 @@ struct Lists {
     stairs: stairs::Scratch,
     loops: loops::Scratch,
     vault_doors: vault_doors::Scratch,
+    secret_doors: secret_doors::Scratch,
 }
 
 /// Generates one level with fresh buffers and the vaults delve ships
@@ -878,6 +880,21 @@ impl Generator {
             (lists.spare_tiles, lists.spare_hardness) = (tiles, hardness);
             return Err(Rejected::TooFewStairRooms);
         };
+        // Rules 3: a share of the doors hidden, none on the stairs' walks.
+        let secret = secret_doors::wanted(config);
+        if secret {
+            let mut rng = stage_rng(seed, depth, attempt, Stage::SecretDoors);
+            secret_doors::hide(
+                config.secret_doors,
+                w,
+                &mut tiles,
+                &rooms,
+                &stairs,
+                self.bfs.distances(),
+                &mut rng,
+                &mut lists.secret_doors,
+            );
+        }
         let level = Level::assemble(
             depth,
             config.width,
@@ -898,6 +915,17 @@ impl Generator {
         )
         .and_then(|()| verify::check_stairs(w, level.tiles(), level.stairs(), (up, down)))
         .map_err(|flaw| Rejected::Flaw(flaw.to_string()))?;
+        if secret {
+            secret_doors::check(
+                w,
+                level.tiles(),
+                level.rooms(),
+                level.stairs(),
+                &mut self.bfs,
+                &mut self.lists.secret_doors,
+            )
+            .map_err(Rejected::Flaw)?;
+        }
         Ok(level)
     }
 }

@@ -109,8 +109,10 @@ impl From<StartV5> for Start {
     }
 }
 
-/// A format-6 start (before kinds of level), in the config shape the save
-/// module mirrors; every level of its run is rooms and corridors.
+/// A format-6 start (before kinds of level and secret doors), in the
+/// config shape the save module mirrors: every level of its run is rooms
+/// and corridors without secret doors, with the default chances of finding
+/// them, which its rules (1 or 2) never read.
 #[derive(Deserialize)]
 struct StartV6 {
     seed: u64,

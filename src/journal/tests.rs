@@ -112,6 +112,35 @@ fn item_actions_follow_the_first_four_tags() {
 }
 
 #[test]
+fn door_actions_follow_the_item_actions() {
+    // Rules 3's actions came after Combat's: Search is tag 9 and Close tag
+    // 10 with its direction, one byte each, as a move's.
+    assert_eq!(
+        encode_runs(&[(Action::Search, 5), (Action::Close { dx: -1, dy: 1 }, 1)]),
+        vec![5, 9, 1, 10, 0xFF, 1]
+    );
+}
+
+#[test]
+fn a_close_of_no_step_or_two_is_refused() {
+    // A crafted journal must not close a door where no step leads: the
+    // block is cut like any impossible action.
+    for action in [
+        Action::Close { dx: 0, dy: 0 },
+        Action::Close { dx: 2, dy: 0 },
+        Action::Close { dx: 0, dy: -5 },
+    ] {
+        let mut bytes = file_header().to_vec();
+        bytes.extend_from_slice(&start_block(&start(), 0));
+        bytes.extend_from_slice(&actions_block(&[(action, 1)], 0, None));
+        let journal = decode(&bytes, "j").unwrap();
+        assert!(journal.recording.is_empty(), "{action:?}");
+        let cut = journal.cut.unwrap();
+        assert!(cut.what.contains("impossible action"), "{}", cut.what);
+    }
+}
+
+#[test]
 fn a_slot_past_the_pack_is_refused() {
     // A crafted journal must not hand `Run::step` a slot the pack cannot
     // have: the block is cut like any impossible action.

@@ -3,25 +3,72 @@
 //! `Run`. The journal reads its format-3 to 6 starts with the same mirrors.
 
 /// Format 6 (issues 15 to 24), read by this build: format 7 added the
-/// kind of level and the cave's and labyrinth's settings to `Config` and
-/// to each profile (last). A format-6 run's levels are all rooms and
-/// corridors, as they were made.
+/// kind of level, the cave's and labyrinth's settings and secret doors
+/// (`kind`, `cave`, `labyrinth` and `secret_doors` last in `Config` and in
+/// each profile), `Shape::Region` for the areas of caves and labyrinths,
+/// searching
+/// (`search_chance` and `passive_search_chance` last in the simulation
+/// settings) and where the player searched (last in the run's state). A
+/// format-6 run's levels are all rooms and corridors, as they were made;
+/// it has no secret doors and has searched nowhere; its
+/// settings for searching are the defaults, which its rules (1 or 2)
+/// never read. Its digest, which leaves all of these out while unset or
+/// at their defaults, is unchanged.
 pub(crate) mod v6 {
     use serde::Deserialize;
 
     use crate::config::profile::{
-        self, Band, HardnessPatch, LoopPatch, MonsterPatch, RangePatch, RoomLoopPatch, RoomPatch,
+        Band, HardnessPatch, LoopPatch, MonsterPatch, RangePatch, RoomLoopPatch, RoomPatch,
         StairsPatch, TunnelPatch, VaultPatch,
     };
     use crate::config::{
-        self, CorridorStyle, DeadEndPolicy, HardnessConfig, LoopConfig, Range, Revisions,
-        RoomConfig, RoomLoopConfig, SimulationConfig, StairsConfig, TunnelConfig, VaultConfig,
+        self, CombatConfig, CorridorStyle, DeadEndPolicy, Goal, Revisions, RoomLoopConfig, Rules,
+        VaultConfig,
     };
-    use crate::sim::RunState;
+    use crate::sim::RunStateV6;
     use crate::sim::record::Recording;
     use crate::vault::Vault;
 
-    /// Format 6's profile: today's without the kind of level.
+    use super::v2::{Layout, Stack};
+
+    /// Format 4 to 6's simulation settings: today's without searching.
+    #[derive(Deserialize)]
+    pub(crate) struct SimulationConfig {
+        rules: Rules,
+        lives: u8,
+        sight_radius: u8,
+        perception_radius: u8,
+        player_speed: u8,
+        monsters_first_level: u16,
+        monsters_per_depth: u16,
+        monsters_max: u16,
+        dig_per_turn: u8,
+        cautious_at_lives: u8,
+        goal: Goal,
+        combat: CombatConfig,
+    }
+
+    impl From<SimulationConfig> for config::SimulationConfig {
+        fn from(s: SimulationConfig) -> Self {
+            config::SimulationConfig {
+                rules: s.rules,
+                lives: s.lives,
+                sight_radius: s.sight_radius,
+                perception_radius: s.perception_radius,
+                player_speed: s.player_speed,
+                monsters_first_level: s.monsters_first_level,
+                monsters_per_depth: s.monsters_per_depth,
+                monsters_max: s.monsters_max,
+                dig_per_turn: s.dig_per_turn,
+                cautious_at_lives: s.cautious_at_lives,
+                goal: s.goal,
+                combat: s.combat,
+                ..config::SimulationConfig::default()
+            }
+        }
+    }
+
+    /// Format 5 and 6's profile: today's without `secret_doors`.
     #[derive(Deserialize)]
     pub(crate) struct Profile {
         depths: Band,
@@ -40,9 +87,9 @@ pub(crate) mod v6 {
         simulation: MonsterPatch,
     }
 
-    impl From<Profile> for profile::Profile {
+    impl From<Profile> for config::profile::Profile {
         fn from(p: Profile) -> Self {
-            profile::Profile {
+            config::profile::Profile {
                 depths: p.depths,
                 rooms: p.rooms,
                 hardness: p.hardness,
@@ -57,29 +104,16 @@ pub(crate) mod v6 {
                 dead_ends: p.dead_ends,
                 vaults: p.vaults,
                 simulation: p.simulation,
-                ..profile::Profile::default()
+                ..config::profile::Profile::default()
             }
         }
     }
 
-    /// Format 6's config: today's without the kind of level and its
-    /// settings.
+    /// Format 6's config: format 5's with the revisions.
     #[derive(Deserialize)]
     pub(crate) struct Config {
-        width: u16,
-        height: u16,
-        levels: u16,
-        rooms: RoomConfig,
-        hardness: HardnessConfig,
-        tunnel: TunnelConfig,
-        stairs: StairsConfig,
-        corridors: CorridorStyle,
-        grid_spacing: u16,
-        #[serde(with = "crate::config::grid_segment_field")]
-        grid_segment: Range,
-        rooms_may_overlap: bool,
-        extra_loops: LoopConfig,
-        dead_ends: DeadEndPolicy,
+        stack: Stack,
+        layout: Layout,
         simulation: SimulationConfig,
         generation_retries: u16,
         room_loops: RoomLoopConfig,
@@ -91,43 +125,28 @@ pub(crate) mod v6 {
     impl From<Config> for config::Config {
         fn from(c: Config) -> Self {
             config::Config {
-                width: c.width,
-                height: c.height,
-                levels: c.levels,
-                rooms: c.rooms,
-                hardness: c.hardness,
-                tunnel: c.tunnel,
-                stairs: c.stairs,
-                corridors: c.corridors,
-                grid_spacing: c.grid_spacing,
-                grid_segment: c.grid_segment,
-                rooms_may_overlap: c.rooms_may_overlap,
-                extra_loops: c.extra_loops,
-                dead_ends: c.dead_ends,
-                simulation: c.simulation,
-                generation_retries: c.generation_retries,
                 room_loops: c.room_loops,
                 vaults: c.vaults,
                 profiles: c.profiles.into_iter().map(Into::into).collect(),
                 revisions: c.revisions,
-                ..config::Config::default()
+                ..super::v2::config(c.stack, c.layout, c.simulation, c.generation_retries)
             }
         }
     }
 
-    /// A format-6 run: its config as format 6 had it, then the state,
-    /// recording and vaults as today.
+    /// A format-6 run: its config and state as format 6 had them, then
+    /// the recording and vaults as today.
     #[derive(Deserialize)]
     pub(in crate::save) struct Run {
         config: Config,
-        state: RunState,
+        state: RunStateV6,
         recording: Option<Recording>,
         vaults: Vec<Vault>,
     }
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, r.vaults)
         }
     }
 }
@@ -140,12 +159,13 @@ pub(crate) mod v6 {
 pub(crate) mod v5 {
     use serde::Deserialize;
 
-    use crate::config::{self, Revisions, RoomLoopConfig, SimulationConfig, VaultConfig};
-    use crate::sim::RunState;
+    use crate::config::{self, Revisions, RoomLoopConfig, VaultConfig};
+    use crate::sim::RunStateV6;
     use crate::sim::record::Recording;
     use crate::vault::Vault;
 
     use super::v2::{Layout, Stack};
+    use super::v6::{Profile, SimulationConfig};
 
     /// Format 5's config: today's without the revisions.
     #[derive(Deserialize)]
@@ -156,7 +176,7 @@ pub(crate) mod v5 {
         generation_retries: u16,
         room_loops: RoomLoopConfig,
         vaults: VaultConfig,
-        profiles: Vec<super::v6::Profile>,
+        profiles: Vec<Profile>,
     }
 
     impl From<Config> for config::Config {
@@ -171,19 +191,19 @@ pub(crate) mod v5 {
         }
     }
 
-    /// A format-5 run: its config as format 5 had it, then the state,
-    /// recording and vaults as today.
+    /// A format-5 run: its config as format 5 had it, then the state as
+    /// format 6 and the recording and vaults as today.
     #[derive(Deserialize)]
     pub(in crate::save) struct Run {
         config: Config,
-        state: RunState,
+        state: RunStateV6,
         recording: Option<Recording>,
         vaults: Vec<Vault>,
     }
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, r.vaults)
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, r.vaults)
         }
     }
 }
@@ -195,11 +215,12 @@ pub(crate) mod v5 {
 pub(crate) mod v4 {
     use serde::Deserialize;
 
-    use crate::config::{self, SimulationConfig};
-    use crate::sim::RunState;
+    use crate::config;
+    use crate::sim::RunStateV6;
     use crate::sim::record::Recording;
 
     use super::v2::{Layout, Stack};
+    use super::v6::SimulationConfig;
 
     /// Format 4's config: format 2's parts, today's rules.
     #[derive(Deserialize)]
@@ -216,18 +237,18 @@ pub(crate) mod v4 {
         }
     }
 
-    /// A format-4 run: its config as format 4 had it, then the state and
-    /// recording as today.
+    /// A format-4 run: its config as format 4 had it, then the state as
+    /// format 6 and the recording as today.
     #[derive(Deserialize)]
     pub(in crate::save) struct Run {
         config: Config,
-        state: RunState,
+        state: RunStateV6,
         recording: Option<Recording>,
     }
 
     impl From<Run> for crate::sim::Run {
         fn from(r: Run) -> Self {
-            crate::sim::Run::from_saved(r.config.into(), r.state, r.recording, Vec::new())
+            crate::sim::Run::from_saved(r.config.into(), r.state.into(), r.recording, Vec::new())
         }
     }
 }

@@ -44,9 +44,11 @@ pub use rules::odds::HitOdds;
 pub(crate) use state::RunState;
 pub use state::combat_state::{CombatState, Floor, Hero, MAX_STACK, Pack, PackLine, slot_letter};
 #[cfg(feature = "save")]
-pub(crate) use state::compat::StompSimulation;
-pub use state::{LevelState, Player, Run};
+pub(crate) use state::compat::{RunStateV6, StompSimulation};
+pub use state::doors::Unclosable;
+pub use state::{LevelState, Player, Run, Searched};
 pub use units::MAX_TURNS;
 pub use vocabulary::{Action, Event, Outcome, PACK_SLOTS};
 pub use world::distance::{DIRECTIONS, DistanceMap, LazyWalk, can_step};
-pub use world::fov::visible_cells;
+pub use world::doors::{Doors, Mover, Walker, Way};
+pub use world::fov::{visible_cells, visible_cells_with};

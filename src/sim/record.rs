@@ -63,14 +63,14 @@ impl From<Recording> for Saved {
 /// ask the simulation for more.
 pub fn well_formed(action: &Action) -> bool {
     match *action {
-        Action::Move { dx, dy } => {
+        Action::Move { dx, dy } | Action::Close { dx, dy } => {
             (-1..=1).contains(&dx) && (-1..=1).contains(&dy) && (dx, dy) != (0, 0)
         }
         Action::Drop { slot }
         | Action::Wield { slot }
         | Action::Quaff { slot }
         | Action::Read { slot } => usize::from(slot) < crate::sim::vocabulary::PACK_SLOTS,
-        Action::Wait | Action::Descend | Action::Ascend | Action::PickUp => true,
+        Action::Wait | Action::Descend | Action::Ascend | Action::PickUp | Action::Search => true,
     }
 }
 

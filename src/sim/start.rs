@@ -6,7 +6,7 @@ use crate::config::Config;
 use crate::dungeon::Dungeon;
 use crate::generate::{GenerateError, Generator};
 use crate::geom::Pos;
-use crate::level::{Level, StairDirection};
+use crate::level::Level;
 use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::record::Recording;
@@ -101,13 +101,7 @@ impl Run {
     fn begin(&mut self) -> Result<(), GenerateError> {
         let run = self;
         run.enter(1)?;
-        let level = &run.current().level;
-        let start = level
-            .stairs_going(StairDirection::Up)
-            .next()
-            .map(|s| s.pos)
-            .unwrap_or_else(|| level.room_cell(0));
-        run.state.player.pos = start;
+        run.state.player.pos = run.current().level.start();
         run.say("You enter the dungeon.".to_string());
         run.refresh();
         // A one-level ReachBottom run, or a single level without monsters,

@@ -23,7 +23,7 @@ use crate::sim::state::combat_state::Floor;
 use crate::sim::state::{LevelState, Run};
 use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, interval, level_work};
 use crate::sim::vocabulary::{Action, Event, Outcome};
-use crate::sim::world::distance::can_step;
+use crate::sim::world::doors::{Doors, Way};
 
 impl Run {
     /// Plays one player action and the monster moves it lets happen.
@@ -89,8 +89,14 @@ impl Run {
                     return Ok(false);
                 }
                 let to = Pos::new(x as u16, y as u16);
-                if !can_step(level, here, to, false) {
-                    return Ok(false);
+                // Under rules 1 and 2 exactly `can_step`'s answer.
+                match self.player_walker().step(level, here, to) {
+                    Way::Wall => return Ok(false),
+                    Way::Door => {
+                        self.player_opens(to, events);
+                        return Ok(true);
+                    }
+                    Way::Open => {}
                 }
                 if self.state.combat.is_some()
                     && let Some(m) = self.current().monster_at(to)
@@ -102,8 +108,16 @@ impl Run {
                 if self.state.combat.is_some() {
                     self.see_items_here();
                 }
+                if self.doors() == Doors::Doors {
+                    self.notice_secret_doors(events);
+                }
                 Ok(true)
             }
+            Action::Search => {
+                self.search(events);
+                Ok(true)
+            }
+            Action::Close { dx, dy } => Ok(self.close_door(dx, dy, events)),
             Action::PickUp
             | Action::Drop { .. }
             | Action::Wield { .. }

@@ -51,6 +51,16 @@ pub enum Action {
         /// A pack slot: checked, so a bad one is Blocked.
         slot: u8,
     },
+    /// Spend a turn searching the eight cells around for secret doors
+    /// (rules 3; under earlier rules there is nothing to find).
+    Search,
+    /// Close the open door next to the player in this direction (rules 3).
+    Close {
+        /// Column step, -1 to 1.
+        dx: i8,
+        /// Row step, -1 to 1.
+        dy: i8,
+    },
 }
 
 /// An action in words (`move 1,-1`, `quaff slot b`), for messages about
@@ -73,6 +83,8 @@ impl std::fmt::Display for Action {
             Action::Wield { slot: s } => write!(f, "wield slot {}", slot(s)),
             Action::Quaff { slot: s } => write!(f, "quaff slot {}", slot(s)),
             Action::Read { slot: s } => write!(f, "read slot {}", slot(s)),
+            Action::Search => f.write_str("search"),
+            Action::Close { dx, dy } => write!(f, "close {dx},{dy}"),
         }
     }
 }
@@ -149,6 +161,23 @@ pub enum Event {
     Used {
         /// The item kind's name, for the message.
         name: String,
+    },
+    /// A closed door (or a secret one, by a monster) was opened (rules 3).
+    Opened {
+        /// The door's cell.
+        at: Pos,
+        /// Whether the player opened it, rather than a monster.
+        by_player: bool,
+    },
+    /// The player closed an open door (rules 3).
+    Closed {
+        /// The door's cell.
+        at: Pos,
+    },
+    /// A secret door was found, by searching or walking past (rules 3).
+    Found {
+        /// The door's cell, now a closed door.
+        at: Pos,
     },
 }
 

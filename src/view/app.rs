@@ -9,8 +9,9 @@
 //! This file holds the state itself ([`App`], [`Mode`]) and what reads it
 //! plainly; each concern that changes it has a file of its own beside it:
 //! `keys` (a key press, a step for each kind of key and screen),
-//! `inventory` (the pack's commands and prompt), `travel` (travel and
-//! auto-explore, a step a tick), `act` (one action played and what it
+//! `count` (digits typed before a command), `doors` (searching, closing
+//! and its prompt), `inventory` (the pack's commands and prompt), `travel`
+//! (travel, auto-explore and a counted command, a step a tick), `act` (one action played and what it
 //! brought), `messages` (the top line and the history), `saving` (the
 //! shell's requests and how a save went), `camera` (the map view
 //! following the player or the look cursor) and `replaying` (the viewer
@@ -18,6 +19,8 @@
 
 mod act;
 mod camera;
+mod count;
+mod doors;
 mod inventory;
 mod keys;
 mod messages;
@@ -25,6 +28,7 @@ mod replaying;
 mod saving;
 mod travel;
 
+pub use self::count::MAX_COUNT;
 pub use self::inventory::ItemVerb;
 pub use self::saving::Request;
 pub use self::travel::Activity;
@@ -64,6 +68,9 @@ pub enum Mode {
         /// What the chosen letter will be used for.
         verb: ItemVerb,
     },
+    /// Asking which way to close a door, with more than one open beside
+    /// the player.
+    CloseWhich,
     /// Ctrl-C: save before quitting?
     ConfirmQuit,
     /// The run is won or lost: its summary.
@@ -83,6 +90,8 @@ pub struct App {
     save_name: String,
     mode: Mode,
     activity: Option<Activity>,
+    /// The count typed before a command (digits the keymap leaves free).
+    count: Option<u32>,
     /// The top line: what the last key press brought.
     messages: Vec<String>,
     /// The page of `messages` on the top line, when they need more than
@@ -150,6 +159,7 @@ impl App {
             save_name,
             mode: Mode::Map,
             activity: None,
+            count: None,
             camera: None,
             look_return: None,
             saved_turn: None,

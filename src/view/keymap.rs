@@ -134,6 +134,10 @@ pub enum Command {
     Ascend,
     /// Auto-explore until something comes into view.
     Explore,
+    /// Search the cells around for secret doors, a turn (rules 3).
+    Search,
+    /// Close an open door next to the player (asks which way if several).
+    Close,
     /// Pick up the item here (Combat).
     PickUp,
     /// Show the pack.
@@ -185,6 +189,8 @@ struct KeymapFile {
     descend: Vec<String>,
     ascend: Vec<String>,
     explore: Vec<String>,
+    search: Vec<String>,
+    close: Vec<String>,
     pick_up: Vec<String>,
     inventory: Vec<String>,
     wield: Vec<String>,
@@ -207,18 +213,20 @@ impl Default for KeymapFile {
     fn default() -> Self {
         let keys = |names: &[&str]| names.iter().map(|s| s.to_string()).collect();
         KeymapFile {
-            north: keys(&["k", "Up", "8"]),
-            south: keys(&["j", "Down", "2"]),
-            west: keys(&["h", "Left", "4"]),
-            east: keys(&["l", "Right", "6"]),
-            north_west: keys(&["y", "Home", "7"]),
-            north_east: keys(&["u", "PageUp", "9"]),
-            south_west: keys(&["b", "End", "1"]),
-            south_east: keys(&["n", "PageDown", "3"]),
-            wait: keys(&[".", "5", "Begin"]),
+            north: keys(&["k", "Up"]),
+            south: keys(&["j", "Down"]),
+            west: keys(&["h", "Left"]),
+            east: keys(&["l", "Right"]),
+            north_west: keys(&["y", "Home"]),
+            north_east: keys(&["u", "PageUp"]),
+            south_west: keys(&["b", "End"]),
+            south_east: keys(&["n", "PageDown"]),
+            wait: keys(&[".", "Begin"]),
             descend: keys(&[">"]),
             ascend: keys(&["<"]),
             explore: keys(&["o"]),
+            search: keys(&["s"]),
+            close: keys(&["c"]),
             pick_up: keys(&["g", ","]),
             inventory: keys(&["i"]),
             wield: keys(&["w"]),
@@ -241,7 +249,7 @@ impl Default for KeymapFile {
 
 impl KeymapFile {
     /// Each field with its command, in the order the help lists them.
-    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 28] {
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 30] {
         let mv = |dx, dy| Command::Move { dx, dy };
         [
             ("north", mv(0, -1), &self.north),
@@ -256,6 +264,8 @@ impl KeymapFile {
             ("descend", Command::Descend, &self.descend),
             ("ascend", Command::Ascend, &self.ascend),
             ("explore", Command::Explore, &self.explore),
+            ("search", Command::Search, &self.search),
+            ("close", Command::Close, &self.close),
             ("pick_up", Command::PickUp, &self.pick_up),
             ("inventory", Command::Inventory, &self.inventory),
             ("wield", Command::Wield, &self.wield),
@@ -287,10 +297,12 @@ fn describe(field: &str) -> &'static str {
         "north_east" => "move north-east",
         "south_west" => "move south-west",
         "south_east" => "move south-east",
-        "wait" => "wait a turn",
+        "wait" => "wait a turn (a count first: 20. waits 20)",
         "descend" => "go down stairs here, else travel to the nearest known >",
         "ascend" => "go up stairs here, else travel to the nearest known <",
         "explore" => "auto-explore until something comes into view",
+        "search" => "search for secret doors",
+        "close" => "close an open door",
         "pick_up" => "pick up the item here",
         "inventory" => "list what you carry",
         "wield" => "wield or wear (asks which)",
@@ -516,7 +528,11 @@ mod tests {
             map.command(Key::PageDown),
             Some(Command::Move { dx: 1, dy: 1 })
         );
-        assert_eq!(map.command(Key::Char('5')), Some(Command::Wait));
+        // Digits are left for counts (`5s`).
+        assert_eq!(map.command(Key::Char('5')), None);
+        assert_eq!(map.command(Key::Begin), Some(Command::Wait));
+        assert_eq!(map.command(Key::Char('s')), Some(Command::Search));
+        assert_eq!(map.command(Key::Char('c')), Some(Command::Close));
         assert_eq!(map.command(Key::Ctrl('c')), Some(Command::Interrupt));
         assert_eq!(map.command(Key::Char('z')), None);
         assert_eq!(map.key_for(Command::Help), Some(Key::Char('?')));
@@ -574,6 +590,16 @@ mod tests {
         let text = "(west: [\"Left\"], look: [\"h\", \"x\"])";
         let map = Keymap::from_ron(text, "k.ron").unwrap();
         assert_eq!(map.command(Key::Char('h')), Some(Command::Look));
-        assert_eq!(map.command(Key::Char('4')), None);
+        assert_eq!(
+            map.command(Key::Left),
+            Some(Command::Move { dx: -1, dy: 0 })
+        );
+        // A digit bound to a command does it (and is no count).
+        let text = "(west: [\"h\", \"Left\", \"4\"])";
+        let map = Keymap::from_ron(text, "k.ron").unwrap();
+        assert_eq!(
+            map.command(Key::Char('4')),
+            Some(Command::Move { dx: -1, dy: 0 })
+        );
     }
 }

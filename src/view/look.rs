@@ -1,11 +1,12 @@
 //! Look mode's words: what a cell shows, as the player knows it (the
 //! player, a monster in sight with its wounds and speed against yours, an
-//! item seen, a doorway told by its walls, the tile or rock remembered).
-//! Reads the run; changes nothing.
+//! item seen, a doorway told by its walls, a door open or closed, the tile
+//! or rock remembered; a secret door is the rock it looks like). Reads the
+//! run; changes nothing.
 
 use crate::geom::{Pos, RegionKind, Shape};
-use crate::level::Tile;
-use crate::sim::{LevelState, Run, Trait};
+use crate::level::{Level, Tile};
+use crate::sim::{Doors, LevelState, Run, Trait};
 use crate::words::{article, capitalised};
 
 /// What the look cursor (or any cell) shows, as the player knows it.
@@ -32,6 +33,7 @@ pub fn describe(run: &Run, p: Pos) -> String {
                     Trait::Telepathic => "telepathic",
                     Trait::Tunneling => "tunnels through rock",
                     Trait::Erratic => "erratic",
+                    Trait::OpensDoors => "opens doors",
                 }
                 .to_string()
             })
@@ -89,6 +91,7 @@ pub fn describe(run: &Run, p: Pos) -> String {
         return "You have not seen this place.".into();
     }
     let depth = run.player().depth;
+    let doors = run.doors();
     let what = match level.tile(p) {
         Tile::Floor => match level.area_of(p).map(|i| level.rooms()[i].shape) {
             Some(Shape::Region(r)) if r.kind == RegionKind::Chamber => {
@@ -100,16 +103,19 @@ pub fn describe(run: &Run, p: Pos) -> String {
             _ => "the floor of a room".to_string(),
         },
         Tile::Corridor => "a corridor".to_string(),
-        Tile::Door => "a doorway".to_string(),
+        Tile::Door if doors == Doors::Doorways => "a doorway".to_string(),
+        Tile::Door => "a closed door (walk into it to open it)".to_string(),
+        Tile::OpenDoor => "an open door (c closes it)".to_string(),
         Tile::DownStairs => format!("a staircase down to depth {}", depth + 1),
         Tile::UpStairs if depth == 1 => "the staircase out of the dungeon".to_string(),
         Tile::UpStairs => format!("a staircase up to depth {}", depth - 1),
-        Tile::Rock => {
-            let h = level.hardness(p);
-            if h.is_immutable() {
+        // A secret door looks like the wall it hides in, until found.
+        Tile::Rock | Tile::SecretDoor => {
+            let h = rock_hardness(level, p);
+            if h == 255 {
                 "the dungeon's edge, which nothing can dig".to_string()
             } else {
-                format!("rock of hardness {} ({})", h.0, rock_word(h.0))
+                format!("rock of hardness {h} ({})", rock_word(h))
             }
         }
     };
@@ -131,18 +137,19 @@ pub fn describe(run: &Run, p: Pos) -> String {
 pub(crate) fn door_in_seen_wall(state: &LevelState, p: Pos) -> bool {
     let level = &state.level;
     if !level.in_bounds(i32::from(p.x), i32::from(p.y))
-        || level.tile(p) != Tile::Door
+        || !matches!(level.tile(p), Tile::Door | Tile::OpenDoor)
         || state.has_seen(p)
     {
         return false;
     }
+    // A secret door is wall to the player.
     let cell = |dx: i32, dy: i32| {
         let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
         level
             .in_bounds(x, y)
             .then(|| Pos::new(x as u16, y as u16))
             .filter(|&n| state.has_seen(n))
-            .map(|n| level.tile(n).is_walkable())
+            .map(|n| !matches!(level.tile(n), Tile::Rock | Tile::SecretDoor))
     };
     let across = |(dx, dy): (i32, i32)| {
         let wall = |d: i32| cell(d * dx, d * dy) == Some(false);
@@ -150,6 +157,20 @@ pub(crate) fn door_in_seen_wall(state: &LevelState, p: Pos) -> bool {
         wall(-1) && wall(1) && (open(-1) || open(1))
     };
     across((1, 0)) || across((0, 1))
+}
+
+/// The hardness rock at `p` shows: its own, or for a secret door (open,
+/// hardness 0) that of the first rock beside it, so the door looks like
+/// the wall it hides in (middling rock if it has none).
+pub(crate) fn rock_hardness(level: &Level, p: Pos) -> u8 {
+    if level.tile(p) != Tile::SecretDoor {
+        return level.hardness(p).0;
+    }
+    crate::sim::DIRECTIONS
+        .iter()
+        .map(|&(dx, dy)| Pos::new((i32::from(p.x) + dx) as u16, (i32::from(p.y) + dy) as u16))
+        .find(|&n| level.tile(n) == Tile::Rock)
+        .map_or(127, |n| level.hardness(n).0)
 }
 
 /// How rock of a hardness feels to a digger.

@@ -130,6 +130,13 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                     ),
                     prompt_style(),
                 ),
+                Mode::CloseWhich => (
+                    format!(
+                        "Close which door? (a direction; {} cancels)",
+                        key_name(app, Command::Cancel)
+                    ),
+                    prompt_style(),
+                ),
                 _ => (messages_line(app, area.width), Style::new()),
             };
             line(buf, top, &text, style);

@@ -11,19 +11,23 @@
 //! 4. Walk toward the nearest frontier: a seen open cell next to an unseen
 //!    cell.
 //! 5. With the level explored: under the KillAll goal, hunt the monsters
-//!    left on it (the one thing it senses without seeing); then take the
-//!    stairs toward levels that may still hold monsters, deeper first
-//!    (or simply down, under ReachBottom).
+//!    left on it (the one thing it senses without seeing); under rules 3,
+//!    search the dead ends it knows, and the walls of a room with no known
+//!    exit, for secret doors (`agent/search.rs`, a bounded number of turns
+//!    a spot); then take the stairs toward levels that may still hold
+//!    monsters, deeper first (or simply down, under ReachBottom).
 //! 6. Otherwise wait.
 //!
 //! Ties are broken by cell index, so the autopilot is deterministic.
 
 use crate::geom::Pos;
-use crate::sim::agent::explore::{Plan, explore_then_stairs, first_step, frontier_of, step_to};
+use crate::sim::agent::explore::{
+    Plan, explore_then_stairs, first_step, frontier_of, search_step, step_to,
+};
 use crate::sim::agent::hunt::hunt_step;
 use crate::sim::state::Run;
 use crate::sim::vocabulary::Action;
-use crate::sim::world::distance::{DIRECTIONS, LazyWalk, can_step};
+use crate::sim::world::distance::{DIRECTIONS, LazyWalk};
 
 /// The autopilot's next action.
 pub fn autopilot(run: &mut Run) -> Action {
@@ -46,6 +50,7 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
     let state = run.current();
     let level = &state.level;
+    let walker = run.player_walker();
 
     let in_sight: Vec<Pos> = state
         .monsters
@@ -61,7 +66,7 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
             continue;
         }
         let to = Pos::new(x as u16, y as u16);
-        if in_sight.contains(&to) && can_step(level, here, to, false) {
+        if in_sight.contains(&to) && walker.steps(level, here, to) {
             return (step_to(here, to), Plan::Stomp);
         }
     }
@@ -88,7 +93,7 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
                     continue;
                 }
                 let to = Pos::new(x as u16, y as u16);
-                if can_step(level, here, to, false) && safety(to) > best.0 {
+                if walker.steps(level, here, to) && safety(to) > best.0 {
                     best = (safety(to), to);
                 }
             }
@@ -103,7 +108,7 @@ fn decide_stomp(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
 
     // 3. Hunt what it sees, keeping it in sight.
     let radius = run.config().simulation.sight_radius;
-    if let Some((step, _)) = hunt_step(level, here, radius, in_sight.iter().copied()) {
+    if let Some((step, _)) = hunt_step(level, walker, here, radius, in_sight.iter().copied()) {
         return (step, Plan::Hunt);
     }
 
@@ -126,12 +131,29 @@ pub fn fetch_step(run: &mut Run) -> Option<Action> {
 }
 
 /// The first step toward the nearest unexplored part of the level, if any
-/// is left: what the viewer's travel does when no staircase is known yet.
+/// is left; with none, under rules 3, a search for secret doors at a dead
+/// end or in a room with no known exit (searching, or a step toward the
+/// spot): what the viewer's auto-explore does once the autopilot would do
+/// something else, and its travel when no staircase is known yet.
 pub fn explore_step(run: &mut Run) -> Option<Action> {
     let here = run.player().pos;
     let mut map = run.take_walk();
     let state = run.current();
-    let step = frontier_of(run, &mut map).map(|f| first_step(&mut map, &state.level, here, f));
+    let step = frontier_of(run, &mut map)
+        .map(|f| first_step(&mut map, &state.level, here, f))
+        .or_else(|| search_step(run, &mut map, false));
+    run.put_walk(map);
+    step
+}
+
+/// What travel does when no known way leads to the stairs it wants and
+/// nothing is left to explore: under rules 3, search the walls of every
+/// room it can reach for the secret door that must lead out (searching,
+/// or a step toward the spot); `None` when none is left to search, or
+/// under rules 1 and 2.
+pub fn search_way_out(run: &mut Run) -> Option<Action> {
+    let mut map = run.take_walk();
+    let step = search_step(run, &mut map, true);
     run.put_walk(map);
     step
 }

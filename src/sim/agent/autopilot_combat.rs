@@ -33,7 +33,7 @@ use crate::sim::rules::odds::{HitOdds, expected_damage};
 use crate::sim::state::Run;
 use crate::sim::state::combat_state::CombatState;
 use crate::sim::vocabulary::Action;
-use crate::sim::world::distance::{LazyWalk, can_step};
+use crate::sim::world::distance::LazyWalk;
 
 /// How a carried or floor item rates for the autopilot: higher is better
 /// gear; `None` for items that are not gear.
@@ -190,7 +190,8 @@ impl<'a> Situation<'a> {
             .collect();
         let adjacent = (0..seen.len())
             .filter(|&i| {
-                seen[i].pos.chebyshev(here) == 1 && can_step(level, here, seen[i].pos, false)
+                seen[i].pos.chebyshev(here) == 1
+                    && run.player_walker().steps(level, here, seen[i].pos)
             })
             .collect();
         let near_threat = seen
@@ -328,7 +329,14 @@ impl<'a> Situation<'a> {
         if self.hp * 100 >= self.max * 60 {
             let radius = self.run.config().simulation.sight_radius;
             let level = &self.run.current().level;
-            let (step, _) = hunt_step(level, self.here, radius, self.seen.iter().map(|s| s.pos))?;
+            let walker = self.run.player_walker();
+            let (step, _) = hunt_step(
+                level,
+                walker,
+                self.here,
+                radius,
+                self.seen.iter().map(|s| s.pos),
+            )?;
             return Some((step, Plan::Hunt));
         }
         (!self.seen.is_empty() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))

@@ -6,9 +6,11 @@ use crate::config::Goal;
 use crate::geom::Pos;
 use crate::level::{Level, StairDirection, Tile};
 
+use crate::sim::agent::search::search_spot;
 use crate::sim::state::{LevelState, Run};
 use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::{DIRECTIONS, DistanceMap, LazyWalk};
+use crate::sim::world::doors::Doors;
 
 /// Why the autopilot chose its action: the viewer's auto-explore keeps
 /// going only while the reason is one a player would delegate.
@@ -40,6 +42,9 @@ pub enum Plan {
     Equip,
     /// Reading a scroll.
     Read,
+    /// Searching for secret doors at a dead end or along the walls of a
+    /// room with no known exit, or walking to such a spot (rules 3).
+    Search,
 }
 
 /// A target's distance, index and cell, if it can be walked to: the key
@@ -64,8 +69,12 @@ pub(super) fn nearest(
 
 /// What both autopilots do once nothing nearer calls: explore the nearest
 /// frontier; on an explored level, under KillAll, hunt the monsters it
-/// senses; then take the stairs toward levels that may still hold
-/// monsters, deeper first (or simply down, under ReachBottom); else wait.
+/// senses; under rules 3 search the dead ends it knows (and the walls of a
+/// room with no known exit) for secret doors, a bounded number of turns
+/// each, and every wall it reaches when monsters it must kill, or the
+/// stairs it must take, are out of reach; then take the stairs toward
+/// levels that may still hold monsters, deeper first (or simply down,
+/// under ReachBottom); else wait.
 pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let here = run.player().pos;
     let state = run.current();
@@ -78,6 +87,17 @@ pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Pla
         && let Some(target) = nearest(map, level, state.monsters.iter().map(|m| m.pos))
     {
         return (first_step(map, level, here, target), Plan::Sense);
+    }
+    if let Some(action) = search_step(run, map, false) {
+        return (action, Plan::Search);
+    }
+    // Under KillAll, monsters left here that no walk reaches are shut in
+    // behind secret doors (an animal never opens one): search every wall.
+    if goal == Goal::KillAll
+        && !state.monsters.is_empty()
+        && let Some(action) = search_step(run, map, true)
+    {
+        return (action, Plan::Search);
     }
     let depth = run.player().depth;
     let levels = run.config().levels;
@@ -98,7 +118,12 @@ pub(super) fn explore_then_stairs(run: &Run, map: &mut LazyWalk) -> (Action, Pla
     }
     match nearest(map, level, level.stairs_going(direction).map(|s| s.pos)) {
         Some(stairs) => (first_step(map, level, here, stairs), Plan::Stairs),
-        None => (Action::Wait, Plan::Idle),
+        // The way on is out of reach: only secret doors lead out of where
+        // the player is (a teleport brought them), so search every wall.
+        None => match search_step(run, map, true) {
+            Some(action) => (action, Plan::Search),
+            None => (Action::Wait, Plan::Idle),
+        },
     }
 }
 
@@ -138,10 +163,39 @@ pub(super) fn step_to(from: Pos, to: Pos) -> Action {
     }
 }
 
+/// Searching for secret doors (rules 3): a turn of searching on the
+/// player's cell when it is the spot worth searching
+/// ([`search_spot`](crate::sim::agent::search)), else the first step
+/// toward the nearest one; `None` when none is left.
+pub(super) fn search_step(run: &Run, map: &mut LazyWalk, wide: bool) -> Option<Action> {
+    let here = run.player().pos;
+    let spot = search_spot(run, map, wide)?;
+    Some(if spot == here {
+        Action::Search
+    } else {
+        first_step(map, &run.current().level, here, spot)
+    })
+}
+
 /// The first step of a shortest walk from `from` to `target`, read off a
 /// map of distances to `from`: walk downhill from the target until one step
-/// away.
+/// away. Under rules 3 the step may be into a closed door, which opens it.
 pub(super) fn first_step(map: &mut LazyWalk, level: &Level, from: Pos, target: Pos) -> Action {
+    if map.walker().doors == Doors::Doors {
+        // A closed door next to `from` is two steps away (opening it is
+        // one), so the walk stops where the next cell is `from` itself.
+        let mut at = target;
+        if at == from {
+            return Action::Wait;
+        }
+        loop {
+            match map.downhill(level, at) {
+                Some(next) if next == from => return step_to(from, at),
+                Some(next) => at = next,
+                None => return Action::Wait,
+            }
+        }
+    }
     let mut at = target;
     while map.at(level, at) > 1 {
         match map.downhill(level, at) {

@@ -24,20 +24,24 @@ use crate::level::Level;
 
 use crate::sim::agent::explore::step_to;
 use crate::sim::vocabulary::Action;
-use crate::sim::world::distance::{DIRECTIONS, can_step};
-use crate::sim::world::fov::visible_cells;
+use crate::sim::world::distance::DIRECTIONS;
+use crate::sim::world::doors::{Walker, Way};
+use crate::sim::world::fov::visible_cells_with;
 
 /// The first step toward the nearest of `targets` (monsters the player at
 /// `here` sees within `radius`) by a walk that keeps it in sight at every
 /// step, with that target; `None` when no target can be reached so.
-/// Nearest by the length of such a walk, ties by cell index.
+/// Nearest by the length of such a walk, ties by cell index. The walk is
+/// the player's (`walker`): under rules 3 it keeps to open ground, as a
+/// closed door hides what is behind it.
 pub(super) fn hunt_step(
     level: &Level,
+    walker: Walker,
     here: Pos,
     radius: u8,
     targets: impl IntoIterator<Item = Pos>,
 ) -> Option<(Action, Pos)> {
-    let mut search = InSight::new(radius);
+    let mut search = InSight::new(radius, walker);
     targets
         .into_iter()
         .filter_map(|target| {
@@ -52,6 +56,7 @@ pub(super) fn hunt_step(
 /// that see it; buffers kept from one target to the next.
 struct InSight {
     radius: i32,
+    walker: Walker,
     side: usize,
     /// A cell of the window sees the target.
     sees: Vec<bool>,
@@ -61,11 +66,12 @@ struct InSight {
 }
 
 impl InSight {
-    fn new(radius: u8) -> InSight {
+    fn new(radius: u8, walker: Walker) -> InSight {
         let radius = i32::from(radius);
         let side = (2 * radius + 1) as usize;
         InSight {
             radius,
+            walker,
             side,
             sees: vec![false; side * side],
             dist: vec![u32::MAX; side * side],
@@ -91,8 +97,9 @@ impl InSight {
         self.dist.fill(u32::MAX);
         self.queue.clear();
         let radius = u16::try_from(self.radius).unwrap_or(u16::MAX);
-        visible_cells(level, target, radius, |p| {
-            if level.tile(p).is_walkable()
+        let walker = self.walker;
+        visible_cells_with(level, walker.doors, target, radius, |p| {
+            if walker.way(level.tile(p)) == Way::Open
                 && let Some(c) = self.cell(target, i32::from(p.x), i32::from(p.y))
             {
                 self.sees[c] = true;
@@ -122,7 +129,7 @@ impl InSight {
                 if !self.sees[n] || self.dist[n] != u32::MAX {
                     continue;
                 }
-                if can_step(level, Pos::new(x as u16, y as u16), at, false) {
+                if walker.steps(level, Pos::new(x as u16, y as u16), at) {
                     self.dist[n] = self.dist[c] + 1;
                     self.queue.push(n);
                 }
@@ -136,7 +143,7 @@ impl InSight {
             let (x, y) = (i32::from(here.x) + dx, i32::from(here.y) + dy);
             let n = self.cell(target, x, y)?;
             let to = Pos::new(x as u16, y as u16);
-            (self.dist[n] == steps - 1 && can_step(level, here, to, false)).then_some((steps, to))
+            (self.dist[n] == steps - 1 && self.walker.steps(level, here, to)).then_some((steps, to))
         })
     }
 
@@ -157,7 +164,8 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
-    use crate::sim::world::fov::sees;
+    use crate::sim::world::distance::can_step;
+    use crate::sim::world::fov::{sees, visible_cells};
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
@@ -192,7 +200,7 @@ mod tests {
                     }
                 });
                 for &from in &watchers {
-                    let answer = InSight::new(radius).walk(&level, from, target);
+                    let answer = InSight::new(radius, Walker::DOORWAYS).walk(&level, from, target);
                     // Breadth-first from `from` over the watchers.
                     let mut dist = std::collections::BTreeMap::from([(from, 0u32)]);
                     let mut queue = std::collections::VecDeque::from([from]);
@@ -217,7 +225,7 @@ mod tests {
                     if let Some((steps, _)) = answer {
                         let mut at = from;
                         for left in (0..steps).rev() {
-                            let (s, next) = InSight::new(radius).walk(&level, at, target).expect("a walk");
+                            let (s, next) = InSight::new(radius, Walker::DOORWAYS).walk(&level, at, target).expect("a walk");
                             prop_assert_eq!(s, left + 1);
                             at = next;
                             prop_assert!(at == target || sees(&level, at, target, u16::from(radius)));
@@ -250,16 +258,16 @@ mod tests {
         );
         let (here, a, b) = (Pos::new(5, 4), Pos::new(7, 3), Pos::new(6, 6));
         assert!(sees(&level, here, a, 8) && sees(&level, here, b, 8));
-        assert_eq!(hunt_step(&level, here, 8, [a]), None);
+        assert_eq!(hunt_step(&level, Walker::DOORWAYS, here, 8, [a]), None);
         assert_eq!(
-            hunt_step(&level, here, 8, [a, b]),
+            hunt_step(&level, Walker::DOORWAYS, here, 8, [a, b]),
             Some((Action::Move { dx: 1, dy: 0 }, b))
         );
         // Beside the loop's far end, `a` is hunted down the corridor.
         assert_eq!(
-            hunt_step(&level, Pos::new(7, 1), 8, [a]),
+            hunt_step(&level, Walker::DOORWAYS, Pos::new(7, 1), 8, [a]),
             Some((Action::Move { dx: 0, dy: 1 }, a))
         );
-        assert_eq!(hunt_step(&level, here, 8, []), None);
+        assert_eq!(hunt_step(&level, Walker::DOORWAYS, here, 8, []), None);
     }
 }

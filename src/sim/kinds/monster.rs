@@ -23,6 +23,10 @@ pub enum Trait {
     Tunneling,
     /// Moves at random half the time.
     Erratic,
+    /// Opens doors (rules 3): walks into a closed door, or a secret one
+    /// (monsters know them), to open it. Monsters without it (animals,
+    /// by the shipped data) are stopped by any door that is not open.
+    OpensDoors,
 }
 
 /// A display colour. The viewer maps these to terminal colours; the glyph,
@@ -135,6 +139,11 @@ impl MonsterKind {
         self.traits.contains(&t)
     }
 
+    /// Whether monsters of this kind open doors (rules 3).
+    pub fn opens_doors(&self) -> bool {
+        self.has(Trait::OpensDoors)
+    }
+
     /// The kinds shipped in `data/monsters.ron` (a test proves they parse
     /// and pass [`MonsterKind::check_list`]).
     pub fn defaults() -> Vec<MonsterKind> {
@@ -143,7 +152,8 @@ impl MonsterKind {
 
     /// The six kinds of 001's Stomp game as delve has always shipped them:
     /// a Stomp run without a monster file plays with these, so it is the
-    /// game it always was.
+    /// game it always was (the humanoids open doors, which only rules 3
+    /// have).
     pub fn stomp() -> Vec<MonsterKind> {
         use Trait::*;
         let kind = |name: &str, glyph, colour, speed, traits: &[Trait]| MonsterKind {
@@ -156,10 +166,16 @@ impl MonsterKind {
         };
         vec![
             kind("rat", 'r', Colour::Yellow, 12, &[Erratic]),
-            kind("kobold", 'k', Colour::Green, 10, &[]),
-            kind("orc", 'o', Colour::Red, 9, &[Smart]),
-            kind("wraith", 'W', Colour::Grey, 8, &[Telepathic]),
-            kind("umber hulk", 'U', Colour::Magenta, 7, &[Tunneling, Smart]),
+            kind("kobold", 'k', Colour::Green, 10, &[OpensDoors]),
+            kind("orc", 'o', Colour::Red, 9, &[Smart, OpensDoors]),
+            kind("wraith", 'W', Colour::Grey, 8, &[Telepathic, OpensDoors]),
+            kind(
+                "umber hulk",
+                'U',
+                Colour::Magenta,
+                7,
+                &[Tunneling, Smart, OpensDoors],
+            ),
             kind("bat", 'b', Colour::Cyan, 18, &[Erratic, Telepathic]),
         ]
     }

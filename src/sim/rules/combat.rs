@@ -5,11 +5,10 @@
 //! turn calls it only under Combat.
 
 use crate::geom::Pos;
-use crate::level::StairDirection;
 use crate::sim::rules::odds::{HitOdds, Strike, attack, regenerate};
 use crate::sim::state::Run;
 use crate::sim::vocabulary::{Event, Outcome};
-use crate::sim::world::distance::{DIRECTIONS, can_step};
+use crate::sim::world::distance::DIRECTIONS;
 use crate::words::wound_word;
 
 impl Run {
@@ -129,12 +128,7 @@ impl Run {
         }
         let max = self.max_hp();
         self.expect_combat_mut().hero.hp = max;
-        let level = &self.current().level;
-        let stairs = level
-            .stairs_going(StairDirection::Up)
-            .next()
-            .map(|s| s.pos)
-            .unwrap_or_else(|| level.room_cell(0));
+        let stairs = self.current().level.start();
         let wake = self.free_cell_near(stairs);
         self.state.player.pos = wake;
         let left = self.lives_in_words(lives);
@@ -150,6 +144,7 @@ impl Run {
     fn free_cell_near(&self, from: Pos) -> Pos {
         let state = self.current();
         let level = &state.level;
+        let walker = self.player_walker();
         let mut seen = vec![false; level.tiles().len()];
         let mut queue = std::collections::VecDeque::from([from]);
         seen[level.index(from)] = true;
@@ -163,7 +158,7 @@ impl Run {
                     continue;
                 }
                 let n = Pos::new(x as u16, y as u16);
-                if !seen[level.index(n)] && can_step(level, p, n, false) {
+                if !seen[level.index(n)] && walker.steps(level, p, n) {
                     seen[level.index(n)] = true;
                     queue.push_back(n);
                 }

@@ -1,9 +1,10 @@
 //! The rules that change a run, one file each: monsters' moves by trait,
-//! Stomp's, Combat's, the items', what a level starts with, and the pure
-//! odds Combat rolls. Stomp and Combat never import each other; only the
+//! doors (opening, closing, finding), Stomp's, Combat's, the items', what
+//! a level starts with, and the pure odds Combat rolls. Stomp and Combat never import each other; only the
 //! turn (`turn.rs`) chooses between them.
 
 mod combat;
+mod doors;
 mod items;
 mod monsters;
 pub mod odds;

@@ -4,8 +4,10 @@
 //! where they last saw the player, others step straight toward what they
 //! know; erratic ones move at random half the time; the rest wander.
 //! Tunnellers wear rock down by `dig_per_turn` a move and move in when it
-//! opens. What a monster does on reaching the player is the rules' own
-//! (`stomp.rs`, `combat.rs`), chosen by the turn.
+//! opens. Under rules 3 a monster that opens doors walks into a closed or
+//! secret door to open it and stays; one that does not goes round, or
+//! waits (`world/doors.rs`). What a monster does on reaching the player
+//! is the rules' own (`stomp.rs`, `combat.rs`), chosen by the turn.
 
 use rand::RngExt;
 
@@ -15,6 +17,7 @@ use crate::sim::kinds::monster::Trait;
 use crate::sim::state::Run;
 use crate::sim::vocabulary::Event;
 use crate::sim::world::distance::{DIRECTIONS, can_step};
+use crate::sim::world::doors::{Doors, Mover, Walker, Way};
 
 impl Run {
     /// Where monster `i` wants to step this move, if anywhere: its traits
@@ -31,14 +34,33 @@ impl Run {
             self.current_mut().monsters[i].memory = Some(player);
         }
         let tunneller = kind.has(Trait::Tunneling);
+        let opens = kind.opens_doors();
+        let doors = self.doors();
         if kind.has(Trait::Erratic) && self.state.rng.random_bool(0.5) {
-            self.random_step(m.pos)
+            self.random_step(m.pos, opens)
         } else if knows && kind.has(Trait::Smart) {
             if tunneller {
                 self.tunnelling_map();
                 let map = self.sight.tunnelling.take().expect("just computed");
-                let step = map.downhill(&self.current().level, m.pos, true);
+                let level = &self.current().level;
+                let step = match doors {
+                    Doors::Doorways => map.downhill(level, m.pos, true),
+                    Doors::Doors => map.downhill_by(level, m.pos, |from, to| {
+                        self.monster_goes(opens, true, from, to)
+                    }),
+                };
                 self.sight.tunnelling = Some(map);
+                step
+            } else if doors == Doors::Doors {
+                let origin = self.state.player.pos;
+                let depth = usize::from(self.state.player.depth) - 1;
+                let level = &self.state.levels[depth]
+                    .as_ref()
+                    .expect("the player's level is always generated")
+                    .level;
+                let mut walk = self.sight.take_monster_walk(level, origin, opens);
+                let step = walk.downhill(level, m.pos);
+                self.sight.put_monster_walk(walk, opens);
                 step
             } else {
                 let mut walk = self.take_walk();
@@ -47,16 +69,37 @@ impl Run {
                 step
             }
         } else if knows {
-            self.straight_step(m.pos, player, tunneller)
+            self.straight_step(m.pos, player, tunneller, opens)
         } else if let Some(memory) = self.current().monsters[i].memory {
             if memory == m.pos {
                 self.current_mut().monsters[i].memory = None;
-                self.random_step(m.pos)
+                self.random_step(m.pos, opens)
             } else {
-                self.straight_step(m.pos, memory, tunneller)
+                self.straight_step(m.pos, memory, tunneller, opens)
             }
         } else {
-            self.random_step(m.pos)
+            self.random_step(m.pos, opens)
+        }
+    }
+
+    /// Whether a monster gets from `from` toward the adjacent `to`: a step,
+    /// a door it opens (rules 3), or for a tunneller rock it digs
+    /// (orthogonally). Under rules 1 and 2 exactly `can_step`'s answer.
+    fn monster_goes(&self, opens: bool, tunneller: bool, from: Pos, to: Pos) -> bool {
+        let level = &self.current().level;
+        match self.doors() {
+            Doors::Doorways => can_step(level, from, to, tunneller),
+            Doors::Doors => {
+                let walker = Walker {
+                    doors: Doors::Doors,
+                    mover: if opens { Mover::Opener } else { Mover::Shut },
+                };
+                walker.goes(level, from, to)
+                    || (tunneller
+                        && (from.x == to.x || from.y == to.y)
+                        && can_step(level, from, to, true)
+                        && level.tile(to) == Tile::Rock)
+            }
         }
     }
 
@@ -66,6 +109,25 @@ impl Run {
     pub(in crate::sim) fn monster_moves(&mut self, i: usize, to: Pos, events: &mut Vec<Event>) {
         if self.current().monster_at(to).is_some() {
             return; // the mover waits
+        }
+        if self.doors() == Doors::Doors {
+            let kind = usize::from(self.current().monsters[i].kind);
+            let opens = self.state.kinds[kind].opens_doors();
+            let mover = if opens { Mover::Opener } else { Mover::Shut };
+            let walker = Walker {
+                doors: Doors::Doors,
+                mover,
+            };
+            match walker.way(self.current().level.tile(to)) {
+                Way::Door => {
+                    self.monster_opens(i, to, events);
+                    return;
+                }
+                // A door it cannot open (a tunneller's map may lead it
+                // there): it waits.
+                Way::Wall if self.current().level.tile(to) != Tile::Rock => return,
+                _ => {}
+            }
         }
         if self.current().level.tile(to) == Tile::Rock {
             let dig = self.config.simulation.dig_per_turn;
@@ -83,8 +145,9 @@ impl Run {
         self.current_mut().monsters[i].pos = to;
     }
 
-    /// A random open neighbour (wanderers do not dig).
-    fn random_step(&mut self, from: Pos) -> Option<Pos> {
+    /// A random open neighbour (wanderers do not dig), or under rules 3 a
+    /// door the monster opens.
+    fn random_step(&mut self, from: Pos, opens: bool) -> Option<Pos> {
         let level = &self.current().level;
         let options: Vec<Pos> = DIRECTIONS
             .iter()
@@ -92,7 +155,7 @@ impl Run {
                 let (x, y) = (i32::from(from.x) + dx, i32::from(from.y) + dy);
                 level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
             })
-            .filter(|&to| can_step(level, from, to, false))
+            .filter(|&to| self.monster_goes(opens, false, from, to))
             .collect();
         if options.is_empty() {
             return None;
@@ -103,8 +166,7 @@ impl Run {
 
     /// The step straight toward `target`: the diagonal if possible, else
     /// one of its two components, else none.
-    fn straight_step(&self, from: Pos, target: Pos, tunneller: bool) -> Option<Pos> {
-        let level = &self.current().level;
+    fn straight_step(&self, from: Pos, target: Pos, tunneller: bool, opens: bool) -> Option<Pos> {
         let dx = (i32::from(target.x) - i32::from(from.x)).signum();
         let dy = (i32::from(target.y) - i32::from(from.y)).signum();
         // The longer axis first, so the monster closes the larger gap.
@@ -123,7 +185,7 @@ impl Run {
                     (i32::from(from.x) + x) as u16,
                     (i32::from(from.y) + y) as u16,
                 );
-                can_step(level, from, to, tunneller).then_some(to)
+                self.monster_goes(opens, tunneller, from, to).then_some(to)
             })
     }
 }

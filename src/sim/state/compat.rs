@@ -7,10 +7,9 @@
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "save")]
-use crate::sim::kinds::monster::MonsterKind;
-use crate::sim::kinds::monster::{Colour, Trait};
-use crate::sim::state::{LevelState, Player, Run, RunState};
+use crate::sim::kinds::monster::{Colour, MonsterKind, Trait};
+use crate::sim::state::combat_state::CombatState;
+use crate::sim::state::{LevelState, Player, Run, RunState, Searched};
 use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 use crate::sim::vocabulary::Outcome;
 
@@ -76,11 +75,14 @@ pub(crate) struct DigestConfig<'a> {
     cave: &'a CaveConfig,
     #[serde(skip_serializing_if = "is_default_labyrinth")]
     labyrinth: &'a LabyrinthConfig,
+    /// Left out at 0, as for runs from before secret doors.
+    #[serde(skip_serializing_if = "is_zero")]
+    secret_doors: f64,
 }
 
 /// A profile as a digest sees it: save format 6's fields in their order,
-/// then the kind of level and its settings only when the profile sets
-/// them, so a run with profiles digests as it did before kinds.
+/// then each added since, left out while unset, so a run with profiles
+/// digests as it did before kinds of level and secret doors.
 #[derive(Serialize)]
 pub(crate) struct DigestProfile<'a> {
     depths: &'a Band,
@@ -88,13 +90,13 @@ pub(crate) struct DigestProfile<'a> {
     hardness: &'a HardnessPatch,
     tunnel: &'a TunnelPatch,
     stairs: &'a StairsPatch,
-    corridors: Option<CorridorStyle>,
-    grid_spacing: Option<u16>,
+    corridors: &'a Option<CorridorStyle>,
+    grid_spacing: &'a Option<u16>,
     grid_segment: &'a RangePatch,
-    rooms_may_overlap: Option<bool>,
+    rooms_may_overlap: &'a Option<bool>,
     extra_loops: &'a LoopPatch,
     room_loops: &'a RoomLoopPatch,
-    dead_ends: Option<DeadEndPolicy>,
+    dead_ends: &'a Option<DeadEndPolicy>,
     vaults: &'a VaultPatch,
     simulation: &'a MonsterPatch,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,28 +105,53 @@ pub(crate) struct DigestProfile<'a> {
     cave: &'a CavePatch,
     #[serde(skip_serializing_if = "is_unset_labyrinth")]
     labyrinth: &'a LabyrinthPatch,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    secret_doors: Option<f64>,
 }
 
 impl<'a> DigestProfile<'a> {
     fn of(p: &'a Profile) -> DigestProfile<'a> {
+        // Destructured, so a field added to profiles is a compile error
+        // here until the digest is taught it.
+        let Profile {
+            depths,
+            rooms,
+            hardness,
+            tunnel,
+            stairs,
+            corridors,
+            grid_spacing,
+            grid_segment,
+            rooms_may_overlap,
+            extra_loops,
+            room_loops,
+            dead_ends,
+            vaults,
+            simulation,
+            kind,
+            cave,
+            labyrinth,
+            secret_doors,
+        } = p;
         DigestProfile {
-            depths: &p.depths,
-            rooms: &p.rooms,
-            hardness: &p.hardness,
-            tunnel: &p.tunnel,
-            stairs: &p.stairs,
-            corridors: p.corridors,
-            grid_spacing: p.grid_spacing,
-            grid_segment: &p.grid_segment,
-            rooms_may_overlap: p.rooms_may_overlap,
-            extra_loops: &p.extra_loops,
-            room_loops: &p.room_loops,
-            dead_ends: p.dead_ends,
-            vaults: &p.vaults,
-            simulation: &p.simulation,
-            kind: p.kind,
-            cave: &p.cave,
-            labyrinth: &p.labyrinth,
+            depths,
+            rooms,
+            hardness,
+            tunnel,
+            stairs,
+            corridors,
+            grid_spacing,
+            grid_segment,
+            rooms_may_overlap,
+            extra_loops,
+            room_loops,
+            dead_ends,
+            vaults,
+            simulation,
+            kind: *kind,
+            cave,
+            labyrinth,
+            secret_doors: *secret_doors,
         }
     }
 }
@@ -197,6 +224,8 @@ impl From<StompSimulation> for SimulationConfig {
             cautious_at_lives: s.cautious_at_lives,
             goal: s.goal,
             combat: CombatConfig::default(),
+            search_chance: SimulationConfig::SEARCH_CHANCE,
+            passive_search_chance: SimulationConfig::PASSIVE_SEARCH_CHANCE,
         }
     }
 }
@@ -212,15 +241,27 @@ pub(crate) struct DigestSimulation<'a> {
     rules: Option<Rules>,
     #[serde(skip_serializing_if = "Option::is_none")]
     combat: Option<&'a CombatConfig>,
+    /// Left out at its default, as for runs from before searching.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search_chance: Option<f64>,
+    /// Left out at its default, as for runs from before searching.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passive_search_chance: Option<f64>,
 }
 
 impl<'a> DigestSimulation<'a> {
     fn of(s: &'a SimulationConfig) -> DigestSimulation<'a> {
         let combat = s.is_combat();
+        let unless = |v: f64, default: f64| (v != default).then_some(v);
         DigestSimulation {
             stomp: StompSimulation::of(s),
             rules: combat.then_some(s.rules),
             combat: combat.then_some(&s.combat),
+            search_chance: unless(s.search_chance, SimulationConfig::SEARCH_CHANCE),
+            passive_search_chance: unless(
+                s.passive_search_chance,
+                SimulationConfig::PASSIVE_SEARCH_CHANCE,
+            ),
         }
     }
 }
@@ -245,6 +286,9 @@ fn no_vaults(v: &&VaultConfig) -> bool {
 }
 fn no_room_loops(l: &&RoomLoopConfig) -> bool {
     l.count == 0
+}
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 fn is_keep(p: &DeadEndPolicy) -> bool {
     *p == DeadEndPolicy::Keep
@@ -276,6 +320,7 @@ impl<'a> DigestConfig<'a> {
             kind: c.kind,
             cave: &c.cave,
             labyrinth: &c.labyrinth,
+            secret_doors: c.secret_doors,
         }
     }
 }
@@ -305,6 +350,97 @@ pub(crate) struct StompView<'a> {
     killed: u32,
     log: &'a [String],
     outcome: Outcome,
+    /// Left out when empty, as for runs from before searching.
+    #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
+    searched: &'a [Searched],
+}
+
+/// A Combat run's state as a digest sees it: `RunState`'s fields in their
+/// order, each field added since format 6 left out while it is empty, so a
+/// run from before it digests as it did.
+#[derive(Serialize)]
+struct CombatView<'a> {
+    config: DigestConfig<'a>,
+    kinds: &'a [MonsterKind],
+    seed: u64,
+    rng: &'a Pcg64,
+    levels: &'a [Option<LevelState>],
+    player: &'a Player,
+    turn: u64,
+    killed: u32,
+    log: &'a [String],
+    outcome: Outcome,
+    combat: &'a Option<CombatState>,
+    #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
+    searched: &'a [Searched],
+}
+
+impl<'a> CombatView<'a> {
+    fn of(config: &'a Config, s: &'a RunState) -> CombatView<'a> {
+        let RunState {
+            kinds,
+            seed,
+            rng,
+            levels,
+            player,
+            turn,
+            killed,
+            log,
+            outcome,
+            combat,
+            searched,
+        } = s;
+        CombatView {
+            config: DigestConfig::of(config),
+            kinds,
+            seed: *seed,
+            rng,
+            levels,
+            player,
+            turn: *turn,
+            killed: *killed,
+            log,
+            outcome: *outcome,
+            combat,
+            searched,
+        }
+    }
+}
+
+/// What save formats 4 to 6 (and journals of them) hold of a run's state:
+/// today's without where the player searched, which format 7 added last.
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct RunStateV6 {
+    kinds: Vec<MonsterKind>,
+    seed: u64,
+    rng: Pcg64,
+    levels: Vec<Option<LevelState>>,
+    player: Player,
+    turn: u64,
+    killed: u32,
+    log: Vec<String>,
+    outcome: Outcome,
+    combat: Option<CombatState>,
+}
+
+#[cfg(feature = "save")]
+impl From<RunStateV6> for RunState {
+    fn from(s: RunStateV6) -> RunState {
+        RunState {
+            kinds: s.kinds,
+            seed: s.seed,
+            rng: s.rng,
+            levels: s.levels,
+            player: s.player,
+            turn: s.turn,
+            killed: s.killed,
+            log: s.log,
+            outcome: s.outcome,
+            combat: s.combat,
+            searched: Vec::new(),
+        }
+    }
 }
 
 impl<'a> StompView<'a> {
@@ -330,6 +466,7 @@ impl<'a> StompView<'a> {
             killed: s.killed,
             log: &s.log,
             outcome: s.outcome,
+            searched: &s.searched,
         }
     }
 }
@@ -359,6 +496,7 @@ impl RunState {
             log,
             outcome,
             combat: None,
+            searched: Vec::new(),
         }
     }
 }
@@ -388,19 +526,8 @@ impl Run {
         // The run as it serialises, but with the config's digest view (see
         // `DigestConfig`): fields in the same order, so the bytes hashed are
         // the run's JSON.
-        #[derive(Serialize)]
-        struct View<'a> {
-            config: DigestConfig<'a>,
-            // Flattened, a struct's fields are written into the outer
-            // object exactly as if they were listed here.
-            #[serde(flatten)]
-            state: &'a RunState,
-        }
         let mut bytes = match self.combat() {
-            Some(_) => serde_json::to_vec(&View {
-                config: DigestConfig::of(&self.config),
-                state: &self.state,
-            }),
+            Some(_) => serde_json::to_vec(&CombatView::of(&self.config, &self.state)),
             // A Stomp run digests as it did before Combat: its kinds without
             // the Combat fields, and no Combat state.
             None => serde_json::to_vec(&StompView::of(&self.config, &self.state)),

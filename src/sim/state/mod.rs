@@ -6,6 +6,7 @@
 
 pub mod combat_state;
 pub mod compat;
+pub mod doors;
 mod validate;
 
 use rand_pcg::Pcg64;
@@ -21,6 +22,7 @@ use crate::sim::record::Recording;
 use crate::sim::state::combat_state::{CombatState, Floor, experience_level, max_hp};
 use crate::sim::vocabulary::Outcome;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
+use crate::sim::world::doors::{Doors, Mover, Walker};
 use crate::sim::world::sight::Sight;
 use crate::streams::{Stage, stage_rng};
 use crate::vault::Vault;
@@ -115,6 +117,29 @@ pub(crate) struct RunState {
     pub(in crate::sim) outcome: Outcome,
     /// The Combat game's state; `None` for a Stomp run.
     pub(in crate::sim) combat: Option<CombatState>,
+    /// Where the player has searched and for how many turns (save format
+    /// 7 on), sorted by depth and cell: the memory that lets the agents
+    /// search a spot a bounded number of times, so a continued run
+    /// searches on exactly as one never stopped. Empty for older runs.
+    pub(in crate::sim) searched: Vec<Searched>,
+}
+
+/// Turns spent searching on one cell (`Action::Search`, any rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Searched {
+    /// The level, 1 at the top.
+    pub depth: u16,
+    /// The cell searched from.
+    pub pos: Pos,
+    /// Turns spent searching there, at least 1 (at most 65535 counted).
+    pub turns: u16,
+}
+
+impl Searched {
+    /// The order `RunState::searched` keeps: by depth, then row, then column.
+    pub(in crate::sim) fn key(&self) -> (u16, u16, u16) {
+        (self.depth, self.pos.y, self.pos.x)
+    }
 }
 
 impl RunState {
@@ -147,6 +172,7 @@ impl RunState {
             killed: 0,
             log: Vec::new(),
             outcome: Outcome::Playing,
+            searched: Vec::new(),
         }
     }
 }
@@ -265,16 +291,33 @@ impl Run {
         self.sight.visible(&self.current().level, p)
     }
 
-    /// Walking distances to the player on the current level, taken out of
-    /// the run while they are used (give them back with
-    /// [`Run::put_walk`], so the search done so far is kept for the turn).
+    /// How the run's doors behave: doorways under rules 1 and 2, doors
+    /// that open, close and hide from rules 3.
+    pub fn doors(&self) -> Doors {
+        Doors::of(self.config.revisions.rules)
+    }
+
+    /// The player under the run's door rules: how the player's moves and
+    /// walks are judged (see `world::doors`).
+    pub fn player_walker(&self) -> Walker {
+        Walker {
+            doors: self.doors(),
+            mover: Mover::Player,
+        }
+    }
+
+    /// Walking distances to the player on the current level, as the player
+    /// walks them, taken out of the run while they are used (give them
+    /// back with [`Run::put_walk`], so the search done so far is kept for
+    /// the turn).
     pub fn take_walk(&mut self) -> LazyWalk {
+        let walker = self.player_walker();
         let depth = usize::from(self.state.player.depth) - 1;
         let level = &self.state.levels[depth]
             .as_ref()
             .expect("the player's level is always generated")
             .level;
-        self.sight.take_walk(level, self.state.player.pos)
+        self.sight.take_walk(level, self.state.player.pos, walker)
     }
 
     /// Gives back what [`Run::take_walk`] took.
@@ -293,7 +336,7 @@ impl Run {
     /// what lets any file, whatever its config asks of each turn, be
     /// replayed within a bounded time (see `journal::check`).
     pub fn work(&self) -> u64 {
-        self.sight.work + self.sight.walking.effort()
+        self.sight.work + self.sight.walk_effort()
     }
 
     /// The depth known to be explored, if any (see `Sight`).
@@ -321,8 +364,10 @@ impl Run {
         let state = self.state.levels[depth]
             .as_mut()
             .expect("the player's level is always generated");
+        let doors = Doors::of(self.config.revisions.rules);
         self.sight.look(
             &state.level,
+            doors,
             &mut state.seen,
             origin,
             &self.config.simulation,
@@ -391,6 +436,39 @@ impl Run {
             self.state.log.remove(0);
         }
         self.state.log.push(line);
+    }
+
+    /// Turns the player has spent searching on `p` of the current level.
+    pub fn searched_at(&self, p: Pos) -> u16 {
+        let key = (self.state.player.depth, p.y, p.x);
+        self.state
+            .searched
+            .binary_search_by_key(&key, Searched::key)
+            .map_or(0, |i| self.state.searched[i].turns)
+    }
+
+    /// Counts a turn of searching on `p` of the current level.
+    pub(in crate::sim) fn count_search(&mut self, p: Pos) {
+        let depth = self.state.player.depth;
+        let key = (depth, p.y, p.x);
+        match self
+            .state
+            .searched
+            .binary_search_by_key(&key, Searched::key)
+        {
+            Ok(i) => {
+                let turns = &mut self.state.searched[i].turns;
+                *turns = turns.saturating_add(1);
+            }
+            Err(i) => self.state.searched.insert(
+                i,
+                Searched {
+                    depth,
+                    pos: p,
+                    turns: 1,
+                },
+            ),
+        }
     }
 
     /// The vaults the run's levels are given.

@@ -4,14 +4,15 @@
 //! state is read; nothing here knows how a turn is played.
 
 use crate::config::LevelKind;
-use crate::geom::{RegionKind, Shape};
-use crate::level::{Level, StairDirection};
+use crate::geom::{Pos, RegionKind, Shape};
+use crate::level::{Level, StairDirection, Tile};
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::kinds::place::{monsters_wanted, vault_monsters};
 use crate::sim::state::{LOG_LINES, Run};
 use crate::sim::units::{MAX_TURNS, interval};
 use crate::sim::vocabulary::Outcome;
+use crate::sim::world::doors::Doors;
 use crate::vault::{Orientation, Vault};
 
 impl Run {
@@ -28,6 +29,7 @@ impl Run {
         self.check_counters()?;
         self.check_levels()?;
         self.check_player()?;
+        self.check_searched()?;
         if self.config.simulation.is_combat() != self.state.combat.is_some() {
             return Err("the rules and the run's Combat state disagree".into());
         }
@@ -160,11 +162,12 @@ impl Run {
                     state.monsters.len()
                 )));
             }
+            self.check_doors(level).map_err(at)?;
             let current = depth == p.depth && self.state.outcome == Outcome::Playing;
             for (k, m) in state.monsters.iter().enumerate() {
                 let inside = m.pos.x < level.width() && m.pos.y < level.height();
                 if !inside
-                    || !level.tile(m.pos).is_walkable()
+                    || !self.stands_on(level, m.pos)
                     || usize::from(m.kind) >= self.state.kinds.len()
                     || m.id as usize >= wanted
                 {
@@ -218,12 +221,75 @@ impl Run {
             ));
         };
         let level = &state.level;
-        if p.pos.x >= level.width() || p.pos.y >= level.height() || !level.tile(p.pos).is_walkable()
-        {
+        if p.pos.x >= level.width() || p.pos.y >= level.height() || !self.stands_on(level, p.pos) {
             return Err("the player stands outside the open floor".into());
         }
         if state.monster_at(p.pos).is_some() {
             return Err("a monster stands on the player".into());
+        }
+        Ok(())
+    }
+
+    /// Whether someone or something may be on `p` of `level`: open ground,
+    /// which under rules 3 is no closed or secret door (a mover opens one
+    /// and stays, and a door is closed only over an empty doorway).
+    fn stands_on(&self, level: &Level, p: Pos) -> bool {
+        let tile = level.tile(p);
+        match self.doors() {
+            Doors::Doorways => tile.is_walkable(),
+            Doors::Doors => tile.is_walkable() && !matches!(tile, Tile::Door | Tile::SecretDoor),
+        }
+    }
+
+    /// Doors as the run's rules make them: under rules 1 and 2 no door is
+    /// ever opened, closed or hidden, so none is open or secret.
+    fn check_doors(&self, level: &Level) -> Result<(), String> {
+        if self.doors() == Doors::Doorways
+            && let Some(i) = level
+                .tiles()
+                .iter()
+                .position(|t| matches!(t, Tile::OpenDoor | Tile::SecretDoor))
+        {
+            return Err(format!(
+                "an {} at {}, which rules {} do not have",
+                level.tiles()[i].name(),
+                level.pos(i),
+                self.config.revisions.rules
+            ));
+        }
+        Ok(())
+    }
+
+    /// Where the player searched: in order, each cell once, on a level
+    /// visited, on a cell the player could have stood on, at least a turn
+    /// each, and no more turns in all than the run has taken.
+    fn check_searched(&self) -> Result<(), String> {
+        let searched = &self.state.searched;
+        if searched.windows(2).any(|w| w[0].key() >= w[1].key()) {
+            return Err("the cells searched are out of order or listed twice".into());
+        }
+        let mut turns = 0u64;
+        for s in searched {
+            let level = self.level_state(s.depth).map(|l| &l.level);
+            let fine = level.is_some_and(|level| {
+                s.pos.x < level.width()
+                    && s.pos.y < level.height()
+                    && !level.is_border(s.pos)
+                    && level.tile(s.pos).is_walkable()
+            });
+            if !fine || s.turns == 0 {
+                return Err(format!(
+                    "a search on depth {} at {} the player could not have made",
+                    s.depth, s.pos
+                ));
+            }
+            turns += u64::from(s.turns);
+        }
+        if turns > self.state.turn {
+            return Err(format!(
+                "{turns} turns of searching in a run at turn {}",
+                self.state.turn
+            ));
         }
         Ok(())
     }
@@ -422,7 +488,7 @@ impl Run {
             }
             for item in &floor.items {
                 let inside = item.pos.x < level.width() && item.pos.y < level.height();
-                if !inside || !level.tile(item.pos).is_walkable() || !known(item.kind) {
+                if !inside || !self.stands_on(level, item.pos) || !known(item.kind) {
                     return Err(format!(
                         "depth {depth}: an item off the floor or of no known kind"
                     ));

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::geom::Pos;
 use crate::grid_search::{Bfs, BucketQueue, Moves, king_move, orthogonal};
 use crate::level::Level;
+use crate::sim::world::doors::{Doors, Mover, Walker, Way};
 
 /// The eight king moves, orthogonal ones first.
 pub use crate::grid_search::KING_MOVES as DIRECTIONS;
@@ -196,6 +197,17 @@ impl DistanceMap {
     /// player, if it is cheaper than `from` itself. Ties go to the first in
     /// [`DIRECTIONS`], so the choice is deterministic.
     pub fn downhill(&self, level: &Level, from: Pos, tunneller: bool) -> Option<Pos> {
+        self.downhill_by(level, from, |from, to| can_step(level, from, to, tunneller))
+    }
+
+    /// [`DistanceMap::downhill`] with the moves `goes(from, to)` allows: a
+    /// tunneller's under the door rules of rules 3.
+    pub fn downhill_by(
+        &self,
+        level: &Level,
+        from: Pos,
+        goes: impl Fn(Pos, Pos) -> bool,
+    ) -> Option<Pos> {
         let mut best = (self.at(from), None);
         for (dx, dy) in DIRECTIONS {
             let (x, y) = (i32::from(from.x) + dx, i32::from(from.y) + dy);
@@ -203,7 +215,7 @@ impl DistanceMap {
                 continue;
             }
             let to = Pos::new(x as u16, y as u16);
-            if can_step(level, from, to, tunneller) && self.at(to) < best.0 {
+            if goes(from, to) && self.at(to) < best.0 {
                 best = (self.at(to), Some(to));
             }
         }
@@ -217,17 +229,48 @@ impl DistanceMap {
 /// [`DistanceMap::walking`] gives; most turns need only the cells near the
 /// player (the nearest frontier, a monster in sight), so most of the level
 /// is never searched.
-#[derive(Clone, Debug, Default)]
+///
+/// The search walks as one [`Walker`] does. Under rules 1 and 2 every
+/// walker walks alike. From rules 3 a walk is a monster's (doors it opens
+/// count as a step, doors it does not as rock) or the player's: a secret
+/// door is rock, and a closed door costs two steps to walk into (one to
+/// open it, one to step in), so a cell is then at the cost of the
+/// player's cheapest walk to it rather than its step count. Either way a
+/// cell's distance is final once it is reached: entering a cell costs the
+/// same from every side.
+#[derive(Clone, Debug)]
 pub struct LazyWalk {
     width: usize,
+    walker: Walker,
     dist: Vec<u32>,
     /// Cells in the order they were reached (nondecreasing distance).
     queue: Vec<u32>,
     /// The next cell of `queue` to expand.
     head: usize,
+    /// Closed doors reached at two steps, in order of distance, joining
+    /// `queue` once every cell a step nearer is in it (the player's walk
+    /// under rules 3 only).
+    later: Vec<u32>,
+    /// The next cell of `later` to join `queue`.
+    later_head: usize,
     /// Cells cleared and expanded since this search was made: the work it
     /// did, counted (see [`crate::sim::Run::work`]).
     effort: u64,
+}
+
+impl Default for LazyWalk {
+    fn default() -> Self {
+        LazyWalk {
+            width: 0,
+            walker: Walker::DOORWAYS,
+            dist: Vec::new(),
+            queue: Vec::new(),
+            head: 0,
+            later: Vec::new(),
+            later_head: 0,
+            effort: 0,
+        }
+    }
 }
 
 impl LazyWalk {
@@ -236,22 +279,68 @@ impl LazyWalk {
         self.effort
     }
 
-    /// A search from `to`, reusing this one's buffers.
+    /// Who this search walks as.
+    pub fn walker(&self) -> Walker {
+        self.walker
+    }
+
+    /// A search from `to`, reusing this one's buffers; doors are doorways
+    /// (rules 1 and 2).
     pub fn reset(&mut self, level: &Level, to: Pos) {
+        self.reset_as(level, to, Walker::DOORWAYS);
+    }
+
+    /// A search from `to` walked as `walker`, reusing this one's buffers.
+    pub fn reset_as(&mut self, level: &Level, to: Pos, walker: Walker) {
         self.width = usize::from(level.width());
+        self.walker = walker;
         let cells = self.width * usize::from(level.height());
         self.dist.clear();
         self.dist.resize(cells, DistanceMap::UNREACHABLE);
         self.queue.clear();
         self.head = 0;
+        self.later.clear();
+        self.later_head = 0;
         self.effort += cells as u64 / 8;
         let start = level.index(to);
         self.dist[start] = 0;
         self.queue.push(start as u32);
     }
 
+    /// Moves the doors waiting in `later` at distance `limit` or less into
+    /// the queue, behind the cells already there (which are no farther).
+    fn admit_upto(&mut self, limit: u32) {
+        while let Some(&c) = self.later.get(self.later_head) {
+            if self.dist[c as usize] > limit {
+                break;
+            }
+            self.queue.push(c);
+            self.later_head += 1;
+        }
+    }
+
+    /// The distance of the next cell to expand, once every door waiting
+    /// that is as near has joined the queue; `None` when the search is
+    /// complete.
+    fn next_distance(&mut self) -> Option<u32> {
+        let limit = match self.queue.get(self.head) {
+            // Every cell a step nearer than the head has been expanded,
+            // so whatever waits at one step past it may join.
+            Some(&c) => self.dist[c as usize] + 1,
+            None => {
+                let &c = self.later.get(self.later_head)?;
+                self.dist[c as usize]
+            }
+        };
+        self.admit_upto(limit);
+        self.queue.get(self.head).map(|&c| self.dist[c as usize])
+    }
+
     /// Expands one cell; false when the search is complete.
     fn expand(&mut self, level: &Level) -> bool {
+        if self.walker.doors == Doors::Doors {
+            return self.expand_doors(level);
+        }
         let Some(&c) = self.queue.get(self.head) else {
             return false;
         };
@@ -278,9 +367,57 @@ impl LazyWalk {
         true
     }
 
+    /// [`LazyWalk::expand`] under rules 3: a neighbour is reached if the
+    /// walker gets there from it (a step or a door opened), at one step,
+    /// or two for a closed door on the player's walk.
+    fn expand_doors(&mut self, level: &Level) -> bool {
+        if self.next_distance().is_none() {
+            return false;
+        }
+        let c = self.queue[self.head] as usize;
+        self.head += 1;
+        self.effort += 8;
+        let w = self.width;
+        let here = level.pos(c);
+        let d = self.dist[c];
+        let walker = self.walker;
+        for (dx, dy) in DIRECTIONS {
+            let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
+            if self.dist[n] != DistanceMap::UNREACHABLE {
+                continue;
+            }
+            let there = Pos::new(
+                (i32::from(here.x) + dx) as u16,
+                (i32::from(here.y) + dy) as u16,
+            );
+            match walker.step(level, here, there) {
+                Way::Wall => {}
+                Way::Door if walker.mover == Mover::Player => {
+                    self.dist[n] = d + 2;
+                    self.later.push(n as u32);
+                }
+                _ => {
+                    self.dist[n] = d + 1;
+                    self.queue.push(n as u32);
+                }
+            }
+        }
+        true
+    }
+
     /// Expands every cell closer than `d`, so every cell at distance `d` or
-    /// less has its final value.
+    /// less has its final value and is in the queue.
     fn settle_below(&mut self, level: &Level, d: u32) {
+        if self.walker.doors == Doors::Doors {
+            while let Some(next) = self.next_distance() {
+                if next >= d {
+                    break;
+                }
+                self.expand(level);
+            }
+            self.admit_upto(d);
+            return;
+        }
         while let Some(&c) = self.queue.get(self.head) {
             if self.dist[c as usize] >= d {
                 break;
@@ -296,7 +433,17 @@ impl LazyWalk {
         self.dist[i]
     }
 
-    /// As [`DistanceMap::downhill`] for walkers.
+    /// Whether this search's walker gets from `from` toward `to`: a step,
+    /// or under rules 3 a door it opens.
+    fn goes(&self, level: &Level, from: Pos, to: Pos) -> bool {
+        match self.walker.doors {
+            Doors::Doorways => can_step(level, from, to, false),
+            Doors::Doors => self.walker.goes(level, from, to),
+        }
+    }
+
+    /// As [`DistanceMap::downhill`] for walkers: under rules 3 the
+    /// neighbour may be a door to open.
     pub fn downhill(&mut self, level: &Level, from: Pos) -> Option<Pos> {
         let d = self.at(level, from);
         if d == DistanceMap::UNREACHABLE {
@@ -313,7 +460,7 @@ impl LazyWalk {
             }
             let to = Pos::new(x as u16, y as u16);
             let at = self.dist[level.index(to)];
-            if can_step(level, from, to, false) && at < best.0 {
+            if at < best.0 && self.goes(level, from, to) {
                 best = (at, Some(to));
             }
         }
@@ -332,6 +479,9 @@ impl LazyWalk {
         loop {
             while i >= self.queue.len() {
                 if !self.expand(level) {
+                    if self.walker.doors == Doors::Doors && i < self.queue.len() {
+                        break; // the last doors joined the queue
+                    }
                     return found;
                 }
             }
@@ -404,6 +554,94 @@ mod tests {
             steps += 1;
         }
         assert_eq!(steps, map.at(from));
+    }
+
+    /// Under rules 3 the lazy walk, for the player and for monsters that
+    /// open doors or not, gives every cell the cost of the cheapest walk,
+    /// checked against a plain Dijkstra of the test's own over random
+    /// door states (a closed door two steps into for the player, a secret
+    /// one rock to it; both one step for an opening monster; both rock to
+    /// the others); and `nearest` and `downhill` answer by those costs.
+    #[test]
+    fn the_lazy_walk_through_doors_answers_as_dijkstra() {
+        use crate::level::Tile;
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let config = Config::from_ron("(width: 80, height: 40, levels: 1)", "t").unwrap();
+        for seed in 0..6u64 {
+            let mut level = generate_level(&config, seed, 1).unwrap();
+            let doors: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| level.tiles()[i].is_door())
+                .collect();
+            for (k, &i) in doors.iter().enumerate() {
+                let tile = [Tile::Door, Tile::OpenDoor, Tile::SecretDoor][(k + seed as usize) % 3];
+                assert!(level.set_door(level.pos(i), tile));
+            }
+            let open: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| matches!(level.tiles()[i], Tile::Floor | Tile::Corridor))
+                .collect();
+            let to = level.pos(open[open.len() / 3]);
+            for mover in [Mover::Player, Mover::Opener, Mover::Shut] {
+                let walker = Walker {
+                    doors: Doors::Doors,
+                    mover,
+                };
+                // Dijkstra from `to`: entering a cell costs what the walker
+                // pays to get into it.
+                let cost = |c: usize| match walker.way(level.tiles()[c]) {
+                    Way::Door if mover == Mover::Player => 2,
+                    _ => 1,
+                };
+                let mut want = vec![DistanceMap::UNREACHABLE; level.tiles().len()];
+                let mut heap = BinaryHeap::from([Reverse((0u32, level.index(to)))]);
+                want[level.index(to)] = 0;
+                while let Some(Reverse((d, c))) = heap.pop() {
+                    if d > want[c] {
+                        continue;
+                    }
+                    let here = level.pos(c);
+                    for (dx, dy) in DIRECTIONS {
+                        let there = Pos::new(
+                            (i32::from(here.x) + dx) as u16,
+                            (i32::from(here.y) + dy) as u16,
+                        );
+                        let n = level.index(there);
+                        if walker.step(&level, here, there) != Way::Wall && d + cost(n) < want[n] {
+                            want[n] = d + cost(n);
+                            heap.push(Reverse((want[n], n)));
+                        }
+                    }
+                }
+                let mut lazy = LazyWalk::default();
+                lazy.reset_as(&level, to, walker);
+                for &i in open.iter().step_by(5).rev() {
+                    assert_eq!(
+                        lazy.at(&level, level.pos(i)),
+                        want[i],
+                        "{mover:?} seed {seed}"
+                    );
+                    if let Some(next) = lazy.downhill(&level, level.pos(i)) {
+                        let n = level.index(next);
+                        assert!(want[n] < want[i], "{mover:?}: downhill goes down");
+                        assert!(walker.goes(&level, level.pos(i), next));
+                    } else {
+                        assert!(want[i] == 0 || want[i] == DistanceMap::UNREACHABLE);
+                    }
+                }
+                let mut lazy = LazyWalk::default();
+                lazy.reset_as(&level, to, walker);
+                let wanted = |i: usize| i % 7 == 3 && level.tiles()[i] != Tile::Rock;
+                let expected = (0..level.tiles().len())
+                    .filter(|&i| wanted(i) && want[i] != 0 && want[i] != DistanceMap::UNREACHABLE)
+                    .map(|i| (want[i], i))
+                    .min();
+                assert_eq!(
+                    lazy.nearest(&level, wanted),
+                    expected,
+                    "{mover:?} seed {seed}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use crate::geom::Pos;
 use crate::level::Level;
+use crate::sim::world::doors::Doors;
 
 /// A slope `num / den` with `den > 0`.
 #[derive(Clone, Copy)]
@@ -26,12 +27,27 @@ impl Slope {
 
 /// Calls `reveal` for every cell within `radius` (a "radius + ½" disc)
 /// visible from `origin`, the origin included. Rock blocks sight; cells
-/// outside the level are treated as rock.
-pub fn visible_cells(level: &Level, origin: Pos, radius: u16, mut reveal: impl FnMut(Pos)) {
+/// outside the level are treated as rock. Doors are doorways, as under
+/// rules 1 and 2 (see [`visible_cells_with`]).
+pub fn visible_cells(level: &Level, origin: Pos, radius: u16, reveal: impl FnMut(Pos)) {
+    visible_cells_with(level, Doors::Doorways, origin, radius, reveal);
+}
+
+/// [`visible_cells`] under a run's door rules: from rules 3 closed and
+/// secret doors block sight as rock does. Sight stays symmetric, as a
+/// cell either blocks or not whichever side it is seen from.
+pub fn visible_cells_with(
+    level: &Level,
+    doors: Doors,
+    origin: Pos,
+    radius: u16,
+    mut reveal: impl FnMut(Pos),
+) {
     reveal(origin);
     for quadrant in 0..4 {
         let q = Quadrant {
             level,
+            doors,
             origin,
             quadrant,
             radius: i32::from(radius),
@@ -48,6 +64,7 @@ pub fn visible_cells(level: &Level, origin: Pos, radius: u16, mut reveal: impl F
 /// What stays fixed while one quadrant is scanned.
 struct Quadrant<'a> {
     level: &'a Level,
+    doors: Doors,
     origin: Pos,
     quadrant: u8,
     radius: i32,
@@ -78,7 +95,8 @@ impl Quadrant<'_> {
         // Columns from round-half-up(depth * start) to round-half-down(depth * end).
         let min_col = (2 * depth * start.num + start.den).div_euclid(2 * start.den);
         let max_col = -((-(2 * depth * end.num - end.den)).div_euclid(2 * end.den));
-        let blocked = |c: Option<Pos>| c.is_none_or(|p| !self.level.tile(p).is_walkable());
+        let blocked =
+            |c: Option<Pos>| c.is_none_or(|p| self.doors.blocks_sight(self.level.tile(p)));
         let mut prev: Option<bool> = None; // was the previous cell rock?
         for col in min_col..=max_col {
             let here = self.cell(depth, col);
@@ -111,8 +129,14 @@ impl Quadrant<'_> {
 /// Whether `from` sees `to` within `radius`, for tests.
 #[cfg(test)]
 pub(crate) fn sees(level: &Level, from: Pos, to: Pos, radius: u16) -> bool {
+    sees_with(level, Doors::Doorways, from, to, radius)
+}
+
+/// [`sees`] under door rules, for tests.
+#[cfg(test)]
+pub(crate) fn sees_with(level: &Level, doors: Doors, from: Pos, to: Pos, radius: u16) -> bool {
     let mut found = false;
-    visible_cells(level, from, radius, |p| found |= p == to);
+    visible_cells_with(level, doors, from, radius, |p| found |= p == to);
     found
 }
 
@@ -123,6 +147,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
+    use crate::level::Tile;
 
     #[test]
     fn an_open_room_is_all_visible_and_rock_hides() {
@@ -149,8 +174,65 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
+        let rows = |door: char| {
+            Level::from_rows(
+                1,
+                &[
+                    "            ",
+                    &format!(" ...{door}#####. "),
+                    "            ",
+                ],
+                vec![],
+            )
+        };
+        let (here, far) = (Pos::new(2, 1), Pos::new(8, 1));
+        for (door, doors, seen) in [
+            ('+', Doors::Doorways, true),
+            ('+', Doors::Doors, false),
+            ('\'', Doors::Doors, true),
+            ('S', Doors::Doors, false),
+        ] {
+            let level = rows(door);
+            assert_eq!(
+                sees_with(&level, doors, here, far, 10),
+                seen,
+                "{door} {doors:?}"
+            );
+            assert_eq!(
+                sees_with(&level, doors, far, here, 10),
+                seen,
+                "{door} {doors:?}"
+            );
+            // The door itself is seen either way, as a wall is.
+            assert!(sees_with(&level, doors, here, Pos::new(4, 1), 10));
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Symmetric under the door rules of rules 3 too, whatever state
+        /// each door is in: closed, open or secret.
+        #[test]
+        fn sight_through_doors_is_symmetric(seed in any::<u64>(), states in proptest::collection::vec(0u8..3, 64), picks in proptest::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 20)) {
+            let config = Config::from_ron("(width: 80, height: 21, levels: 1)", "t").unwrap();
+            let mut level = generate_level(&config, seed, 1).unwrap();
+            let doors: Vec<Pos> = (0..level.tiles().len()).filter(|&i| level.tiles()[i].is_door()).map(|i| level.pos(i)).collect();
+            for (k, &p) in doors.iter().enumerate() {
+                let tile = [Tile::Door, Tile::OpenDoor, Tile::SecretDoor][usize::from(states[k % states.len()])];
+                prop_assert!(level.set_door(p, tile));
+            }
+            // Between cells sight passes (as between the walkable cells of
+            // rules 1 and 2): a wall, a closed door among them, is shown
+            // whenever sight touches it, from one side.
+            let clear: Vec<Pos> = (0..level.tiles().len()).filter(|&i| !Doors::Doors.blocks_sight(level.tiles()[i])).map(|i| level.pos(i)).collect();
+            for (a, b) in picks {
+                let (a, b) = (clear[a.index(clear.len())], clear[b.index(clear.len())]);
+                prop_assert_eq!(sees_with(&level, Doors::Doors, a, b, 10), sees_with(&level, Doors::Doors, b, a, 10), "{:?} {:?}", a, b);
+            }
+        }
 
         /// Symmetric: a sees b exactly when b sees a.
         #[test]

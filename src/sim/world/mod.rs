@@ -3,5 +3,6 @@
 //! Reads levels; knows no run.
 
 pub mod distance;
+pub mod doors;
 pub mod fov;
 pub(crate) mod sight;

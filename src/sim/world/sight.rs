@@ -8,7 +8,8 @@ use crate::config::SimulationConfig;
 use crate::geom::Pos;
 use crate::level::Level;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
-use crate::sim::world::fov::visible_cells;
+use crate::sim::world::doors::{Doors, Mover, Walker};
+use crate::sim::world::fov::visible_cells_with;
 
 /// What the run derives and keeps between moves, never saved: the
 /// player's sight, the distance maps monsters and autopilots read, what is
@@ -23,6 +24,11 @@ pub(crate) struct Sight {
     pub(in crate::sim) walking: LazyWalk,
     /// Whether `walking` is from the player's current cell.
     pub(in crate::sim) walking_fresh: bool,
+    /// Under rules 3, monsters' walking distances to the player, for those
+    /// that open doors and those that do not (the player's own walk knows
+    /// fewer doors); each searched as far as asked, and whether it is from
+    /// the player's current cell.
+    pub(in crate::sim) monster_walks: [(LazyWalk, bool); 2],
     /// A depth known to have no frontier left (every cell the player can
     /// reach is seen). Seeing more never adds a frontier then; only digging
     /// can, which clears it.
@@ -42,6 +48,7 @@ impl Sight {
     pub(in crate::sim) fn look(
         &mut self,
         level: &Level,
+        doors: Doors,
         seen: &mut [u64],
         origin: Pos,
         sim: &SimulationConfig,
@@ -55,7 +62,7 @@ impl Sight {
         visible.clear();
         visible.resize(cells.div_ceil(64), 0);
         let mut newly_seen = Vec::new();
-        visible_cells(level, origin, radius, |p| {
+        visible_cells_with(level, doors, origin, radius, |p| {
             let i = level.index(p);
             visible[i / 64] |= 1 << (i % 64);
             let (dx, dy) = (
@@ -72,6 +79,9 @@ impl Sight {
         }
         self.visible = visible;
         self.walking_fresh = false;
+        for (_, fresh) in &mut self.monster_walks {
+            *fresh = false;
+        }
         self.tunnelling = None;
     }
 
@@ -95,15 +105,62 @@ impl Sight {
         dx * dx + dy * dy <= r * r + r && self.visible(level, p)
     }
 
-    /// The walking distances, taken out while they are used and reset to
-    /// `origin` if the player moved since they were searched.
-    pub(in crate::sim) fn take_walk(&mut self, level: &Level, origin: Pos) -> LazyWalk {
+    /// The walking distances, walked as the player (`walker`), taken out
+    /// while they are used and reset to `origin` if the player moved since
+    /// they were searched.
+    pub(in crate::sim) fn take_walk(
+        &mut self,
+        level: &Level,
+        origin: Pos,
+        walker: Walker,
+    ) -> LazyWalk {
         let mut walk = std::mem::take(&mut self.walking);
-        if !self.walking_fresh {
-            walk.reset(level, origin);
+        if !self.walking_fresh || walk.walker() != walker {
+            walk.reset_as(level, origin, walker);
             self.walking_fresh = true;
         }
         walk
+    }
+
+    /// A monster's walking distances to the player at `origin` under the
+    /// door rules of rules 3, by whether it opens doors: taken out while
+    /// used (give it back with [`Sight::put_monster_walk`]).
+    pub(in crate::sim) fn take_monster_walk(
+        &mut self,
+        level: &Level,
+        origin: Pos,
+        opens: bool,
+    ) -> LazyWalk {
+        let (walk, fresh) = &mut self.monster_walks[usize::from(opens)];
+        let mut walk = std::mem::take(walk);
+        if !*fresh {
+            let mover = if opens { Mover::Opener } else { Mover::Shut };
+            walk.reset_as(
+                level,
+                origin,
+                Walker {
+                    doors: Doors::Doors,
+                    mover,
+                },
+            );
+            *fresh = true;
+        }
+        walk
+    }
+
+    /// Gives back what [`Sight::take_monster_walk`] took.
+    pub(in crate::sim) fn put_monster_walk(&mut self, walk: LazyWalk, opens: bool) {
+        self.monster_walks[usize::from(opens)].0 = walk;
+    }
+
+    /// The work of every walking search since this value was made.
+    pub(in crate::sim) fn walk_effort(&self) -> u64 {
+        self.walking.effort()
+            + self
+                .monster_walks
+                .iter()
+                .map(|(w, _)| w.effort())
+                .sum::<u64>()
     }
 
     /// The tunnelling distances to `origin` on `level`, searched on first

@@ -32,6 +32,22 @@ impl App {
         self.messages.extend(lines.iter().cloned());
         self.history.extend(lines.iter().cloned());
         self.trim_history();
+        // The run does not log the player opening a door (travel and
+        // auto-explore open door after door); a door walked into by hand
+        // is said, before whatever it shows comes into view.
+        if self.activity.is_none()
+            && events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Opened {
+                        by_player: true,
+                        ..
+                    }
+                )
+            })
+        {
+            self.note("You open the door.".into());
+        }
         if events.iter().any(|e| matches!(e, Event::Arrived { .. })) {
             self.camera = None;
             // A new level is a natural checkpoint, as in DCSS.

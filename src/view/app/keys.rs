@@ -11,8 +11,8 @@ use super::saving::Request;
 use super::travel::Activity;
 use crate::generate::GenerateError;
 use crate::geom::Pos;
-use crate::level::{StairDirection, Tile};
-use crate::sim::{Action, Event, can_step};
+use crate::level::StairDirection;
+use crate::sim::{Action, Event, Way};
 use crate::view::keymap::{Command, Key};
 use crate::view::lines::message_pages;
 
@@ -41,6 +41,7 @@ impl App {
         match self.mode {
             Mode::ConfirmQuit => self.press_confirm_quit(key),
             Mode::Choose { verb } => return self.press_choose(verb, key),
+            Mode::CloseWhich => return self.press_close_which(command),
             Mode::Ended => self.press_ended(key, command),
             _ => return self.press_command(key, command),
         }
@@ -117,6 +118,11 @@ impl App {
             return Ok(());
         }
         self.clear_messages();
+        if command.is_none() && self.mode == Mode::Map && self.type_count(key) {
+            return Ok(());
+        }
+        // A count is for the command typed after it, whatever it is.
+        let count = self.count.take();
         let Some(command) = command else {
             self.unknown_key(key);
             return Ok(());
@@ -125,7 +131,8 @@ impl App {
             Command::Interrupt => self.mode = Mode::ConfirmQuit,
             Command::Save => self.request_save(false),
             Command::SaveQuit => self.request_save(true),
-            _ => return self.screen_command(command),
+            Command::Cancel if count.is_some() => self.note("Count cancelled.".into()),
+            _ => return self.screen_command(command, count.unwrap_or(1)),
         }
         Ok(())
     }
@@ -143,11 +150,12 @@ impl App {
         }
     }
 
-    /// A command on the screen up: the map's acts in the game, the other
-    /// screens' move a cursor, scroll or close.
-    fn screen_command(&mut self, command: Command) -> Result<(), GenerateError> {
+    /// A command on the screen up: the map's acts in the game (`count`
+    /// times, for those that repeat), the other screens' move a cursor,
+    /// scroll or close.
+    fn screen_command(&mut self, command: Command, count: u32) -> Result<(), GenerateError> {
         match self.mode {
-            Mode::Map => return self.map_command(command),
+            Mode::Map => return self.map_command(command, count),
             Mode::Overview => {
                 if matches!(command, Command::Overview | Command::Cancel) {
                     self.mode = Mode::Map;
@@ -175,7 +183,7 @@ impl App {
                     scroll: s,
                 });
             }
-            Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } => {
+            Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } | Mode::CloseWhich => {
                 unreachable!("handled by press")
             }
         }
@@ -206,22 +214,36 @@ impl App {
         }
     }
 
-    /// A command on the map: a move, a wait, the stairs, an activity, the
-    /// pack, or another screen.
-    fn map_command(&mut self, command: Command) -> Result<(), GenerateError> {
+    /// A command on the map: a move, a wait, a search (each `count`
+    /// times), the stairs, a door, an activity, the pack, or another
+    /// screen.
+    fn map_command(&mut self, command: Command, count: u32) -> Result<(), GenerateError> {
         self.clear_messages();
         match command {
+            Command::Move { dx, dy } if count > 1 => self.start(Activity::Repeat {
+                action: Action::Move { dx, dy },
+                left: count,
+                done: 0,
+            })?,
             Command::Move { dx, dy } => {
                 let from = self.run.player().pos;
-                if self.act(Action::Move { dx, dy })? == [Event::Blocked]
+                let events = self.act(Action::Move { dx, dy })?;
+                if events == [Event::Blocked]
                     && let Some(why) = self.diagonal_refusal(from, dx, dy)
                 {
                     self.note(why);
                 }
             }
+            Command::Wait if count > 1 => self.start(Activity::Repeat {
+                action: Action::Wait,
+                left: count,
+                done: 0,
+            })?,
             Command::Wait => {
                 self.act(Action::Wait)?;
             }
+            Command::Search => self.search_command(count)?,
+            Command::Close => self.close_command()?,
             Command::Descend => self.stairs_command(StairDirection::Down)?,
             Command::Ascend => self.stairs_command(StairDirection::Up)?,
             Command::Explore => self.start(Activity::Explore)?,
@@ -269,7 +291,8 @@ impl App {
             return None;
         }
         let to = Pos::new(x as u16, y as u16);
-        if !level.tile(to).is_walkable() || can_step(level, from, to, false) {
+        let walker = self.run.player_walker();
+        if walker.way(level.tile(to)) == Way::Wall || walker.goes(level, from, to) {
             return None;
         }
         let verb = if self.run.sees(to) && self.run.current().monster_at(to).is_some() {
@@ -277,9 +300,9 @@ impl App {
         } else {
             "move"
         };
-        let place = if level.tile(from) == Tile::Door {
+        let place = if level.tile(from).is_door() {
             "out of a doorway"
-        } else if level.tile(to) == Tile::Door {
+        } else if level.tile(to).is_door() {
             "into a doorway"
         } else {
             "past a corner"

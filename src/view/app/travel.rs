@@ -18,6 +18,16 @@ pub enum Activity {
     Travel(StairDirection),
     /// The autopilot, while it explores.
     Explore,
+    /// A command typed with a count (`5s`, `20.`): `action` again, `left`
+    /// times more counting this one, until something interrupts it.
+    Repeat {
+        /// The action repeated: a move, a wait or a search.
+        action: Action,
+        /// Times left, this one included.
+        left: u32,
+        /// Times done before this one.
+        done: u32,
+    },
 }
 
 impl App {
@@ -41,6 +51,14 @@ impl App {
         let action = match activity {
             Activity::Travel(direction) => self.travel_action(direction),
             Activity::Explore => self.explore_action(),
+            Activity::Repeat { action, left, done } => {
+                self.activity = (left > 1).then_some(Activity::Repeat {
+                    action,
+                    left: left - 1,
+                    done: done + 1,
+                });
+                Some(action)
+            }
         };
         let Some(action) = action else {
             return Ok(()); // stopped, and said why
@@ -51,11 +69,42 @@ impl App {
             self.stop(None);
             return Ok(());
         }
+        if let Activity::Repeat { action, done, .. } = activity {
+            self.stop_repeat(&events);
+            if action == Action::Search {
+                self.said_search(&events, done + 1);
+            }
+        }
+        // A door found is news: auto-explore stops to let the player see
+        // it (the next `o` goes on, through it if it leads anywhere new).
+        if activity == Activity::Explore && events.iter().any(|e| matches!(e, Event::Found { .. }))
+        {
+            self.stop(None);
+        }
         if self.activity.is_none() {
-            return Ok(()); // act() stopped it (a monster came into view)
+            return Ok(()); // stopped (a monster came into view), or done
         }
         self.stop_if_done(activity, depth, lives);
         Ok(())
+    }
+
+    /// A counted command stops when something attacks the player or a
+    /// search finds a door, as well as when a monster comes into view.
+    fn stop_repeat(&mut self, events: &[Event]) {
+        let attacked = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Attacked {
+                    by_player: false,
+                    ..
+                } | Event::Hit { .. }
+                    | Event::Slain { .. }
+            )
+        });
+        let found = events.iter().any(|e| matches!(e, Event::Found { .. }));
+        if self.activity.is_some() && (attacked || found) {
+            self.stop(None);
+        }
     }
 
     /// Travel's next step toward a staircase going `direction`; `None`,
@@ -101,7 +150,7 @@ impl App {
         // level is explored only when neither is left.
         let (action, plan) = decide(&mut self.run);
         let action = match plan {
-            Plan::Explore | Plan::Loot => Some(action),
+            Plan::Explore | Plan::Loot | Plan::Search => Some(action),
             _ => {
                 let moves = |a: &Action| *a != Action::Wait;
                 fetch_step(&mut self.run)

@@ -41,7 +41,9 @@ fn help_rows(entries: &[HelpEntry], key_width: usize, width: u16) -> Vec<Vec<&He
     };
     let moves_paired = fits && straight.len() == diagonal.len();
     // Commands that read well side by side, when both fit on a line.
-    const PAIRS: [(Command, Command); 4] = [
+    const PAIRS: [(Command, Command); 6] = [
+        (Command::Search, Command::Close),
+        (Command::History, Command::Help),
         (Command::PickUp, Command::Inventory),
         (Command::Wield, Command::Drop),
         (Command::Quaff, Command::Read),
@@ -155,7 +157,8 @@ pub(super) fn help(app: &App, scroll: usize, buf: &mut Buffer) {
         .map(|k| format!("{} {}", k.glyph, k.name))
         .collect();
     let legend = [
-        "Map: @ you, . room floor, # corridor, + door, < > stairs up and down,".to_string(),
+        "Map: @ you, . room floor, # corridor, + door (' open), < > stairs up and down,"
+            .to_string(),
         format!(
             "░ ▒ ▓ rock from soft to hard, █ the edge; dim cells are remembered. {} returns.",
             key_name(app, Command::Cancel)

@@ -11,19 +11,22 @@ use crate::geom::Pos;
 use crate::level::{Level, Tile};
 use crate::sim::{Colour, LevelState, Run};
 use crate::view::app::{App, Mode};
-use crate::view::look::door_in_seen_wall;
+use crate::view::look::{door_in_seen_wall, rock_hardness};
 
 /// How a cell looks: its glyph and colour when seen now; remembered cells
-/// are drawn dim by the caller.
+/// are drawn dim by the caller. A closed door is `+`, an open one `'`
+/// (DCSS's and NetHack's signs); a secret door is drawn as the rock it
+/// looks like, of the hardness of the wall beside it.
 fn tile_look(level: &Level, p: Pos) -> (char, Color) {
     match level.tile(p) {
         Tile::Floor => ('.', Color::White),
         Tile::Corridor => ('#', Color::Gray),
         Tile::Door => ('+', Color::Yellow),
+        Tile::OpenDoor => ('\'', Color::Yellow),
         Tile::UpStairs => ('<', Color::LightCyan),
         Tile::DownStairs => ('>', Color::LightCyan),
-        Tile::Rock => {
-            let h = level.hardness(p).0;
+        Tile::Rock | Tile::SecretDoor => {
+            let h = rock_hardness(level, p);
             let glyph = match h {
                 255 => '█',
                 170.. => '▓',
@@ -203,10 +206,10 @@ pub(super) fn overview(app: &App, area: Rect, buf: &mut Buffer) {
                         let (glyph, colour) = tile_look(level, p);
                         let rank = match level.tile(p) {
                             Tile::UpStairs | Tile::DownStairs => 7,
-                            Tile::Door => 5,
+                            Tile::Door | Tile::OpenDoor => 5,
                             Tile::Floor => 4,
                             Tile::Corridor => 3,
-                            Tile::Rock => 1,
+                            Tile::Rock | Tile::SecretDoor => 1,
                         };
                         let colour = if run.sees(p) { colour } else { REMEMBERED };
                         Some((rank, glyph, Style::new().fg(colour)))

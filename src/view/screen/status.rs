@@ -68,9 +68,13 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
     // Second line: the run's identity on the left, what is going on and the
     // help key on the right; the left gives way if both do not fit.
     let activity = match app.activity() {
-        Some(Activity::Explore) => "[exploring]  ",
-        Some(Activity::Travel(_)) => "[travelling]  ",
-        None => "",
+        Some(Activity::Explore) => "[exploring]  ".to_string(),
+        Some(Activity::Travel(_)) => "[travelling]  ".to_string(),
+        Some(Activity::Repeat { left, .. }) => format!("[{left} to go]  "),
+        None => match app.count() {
+            Some(n) => format!("[count {n}]  "),
+            None => String::new(),
+        },
     };
     let (left, right) = match app.replay() {
         // A replay says so, with its speed and its keys.
