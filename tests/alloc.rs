@@ -300,6 +300,23 @@ fn a_warm_generator_hiding_secret_doors_allocates_only_the_level() {
     assert_none("secret doors", &config);
 }
 
+/// Caves and labyrinths keep their grids, search queue and meetings in
+/// the generator's scratch too, with their vaults and secret doors.
+#[test]
+fn a_warm_generator_of_caves_and_labyrinths_allocates_only_the_level() {
+    for kind in [
+        delve::config::LevelKind::Cave,
+        delve::config::LevelKind::Labyrinth,
+    ] {
+        let config = Config {
+            kind,
+            secret_doors: 0.3,
+            ..Config::default()
+        };
+        assert_none(kind.name(), &config);
+    }
+}
+
 /// The shipped config's profiles change the style and room sizes by depth,
 /// so one generator meets all of them in turn.
 #[test]

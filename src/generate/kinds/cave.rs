@@ -23,7 +23,11 @@
 //! Draws only from its own stream; the result depends on (config, hardness,
 //! stream) alone.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rand::RngExt;
+use rand::distr::Bernoulli;
 use rand_pcg::Pcg64;
 
 use crate::config::Config;
@@ -40,12 +44,21 @@ use super::region_room;
 
 /// Not reached by the search.
 const UNSEEN: u32 = u32::MAX;
+/// Never dug by the search.
+const BLOCKED: u32 = u32::MAX;
 
 /// The cave's buffers, kept from level to level.
 #[derive(Default)]
 pub(in crate::generate) struct Scratch {
     open: Vec<bool>,
     next: Vec<bool>,
+    /// One row's column sums of three cells, for smoothing.
+    columns: Vec<u8>,
+    /// Chambers: cells with open ground either side, then again each
+    /// cell with a block's centre above, on or below it.
+    across: Vec<bool>,
+    /// Chambers: the centres of 3x3 blocks of open ground.
+    centre: Vec<bool>,
     /// Per cell: its region (index + 1), 0 for rock.
     region: Vec<u32>,
     sizes: Vec<u32>,
@@ -56,8 +69,13 @@ pub(in crate::generate) struct Scratch {
     came: Vec<u32>,
     queue: BucketQueue,
     prices: Vec<u32>,
-    /// (cost, cell, neighbour) where two regions' searches meet.
-    meetings: Vec<(u32, u32, u32)>,
+    /// Per cell: its price to dig into, or [`BLOCKED`].
+    step: Vec<u32>,
+    /// (cost, cell, neighbour) where two regions' searches meet, found
+    /// and not yet taken, cheapest first.
+    meetings: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// Per cell: the search has settled it (its cost is final).
+    settled: Vec<bool>,
     sets: Sets,
     /// Each chamber's extent and first cell, as found.
     found: Vec<((usize, usize, usize, usize), usize)>,
@@ -92,17 +110,28 @@ pub(in crate::generate) fn lay(
     s.meetings.reserve(2 * cells);
     s.found.reserve(cells / 9 + 1);
     s.queue.reserve(2 * cells);
-    let inside = |c: usize| {
-        let (x, y) = (c % w, c / w);
-        x > 0 && y > 0 && x + 1 < w && y + 1 < h
-    };
     s.open.clear();
-    // Vaults and the cell round them stay rock (each cell draws all the
-    // same, so a vault moves nothing else).
-    s.open
-        .extend((0..cells).map(|c| inside(c) && rng.random_bool(cave.open_share) && !fenced[c]));
+    // Vaults and the cell round them stay rock (each cell off the border
+    // draws all the same, so a vault moves nothing else). One Bernoulli
+    // for the level draws as `random_bool` does, a cell at a time.
+    let fill = Bernoulli::new(cave.open_share).map_err(|_| Rejected::TooFewRooms(0))?;
+    for y in 0..h {
+        let inside_row = y > 0 && y + 1 < h;
+        for x in 0..w {
+            let inside = inside_row && x > 0 && x + 1 < w;
+            s.open
+                .push(inside && rng.sample(fill) && !fenced[y * w + x]);
+        }
+    }
     for _ in 0..cave.passes {
-        smooth(&s.open, &mut s.next, w, h, cave.birth, cave.survival);
+        smooth(
+            &s.open,
+            &mut s.next,
+            &mut s.columns,
+            w,
+            cave.birth,
+            cave.survival,
+        );
         std::mem::swap(&mut s.open, &mut s.next);
         for (open, &fence) in s.open.iter_mut().zip(fenced.iter()) {
             *open &= !fence;
@@ -113,18 +142,7 @@ pub(in crate::generate) fn lay(
         return Err(Rejected::TooFewRooms(0));
     }
     // Chambers are read off the automaton's ground, before passages are dug.
-    s.next.clear();
-    s.next.resize(cells, false);
-    for y in 1..h - 1 {
-        for x in 1..w - 1 {
-            let block = (y - 1..=y + 1).all(|by| (x - 1..=x + 1).all(|bx| s.open[by * w + bx]));
-            if block {
-                for by in y - 1..=y + 1 {
-                    s.next[by * w + x - 1..=by * w + x + 1].fill(true);
-                }
-            }
-        }
-    }
+    mark_chambers(s, w);
     for c in 0..cells {
         if s.open[c] {
             tiles[c] = if s.next[c] {
@@ -139,19 +157,89 @@ pub(in crate::generate) fn lay(
     Ok(label_areas(s, w, tiles, fenced, vaults))
 }
 
-/// One smoothing pass from `open` into `next`.
-fn smooth(open: &[bool], next: &mut Vec<bool>, w: usize, h: usize, birth: u8, survival: u8) {
+/// Marks in `s.next` the open cells a 3x3 block of open cells covers:
+/// which 3x3 blocks are all open (three across, then three of those
+/// down), then every cell such a block covers (spread down, then across),
+/// each step one straight run over the grid. The border is never open,
+/// so a run that wraps from one row's end to the next row's start only
+/// ever meets rock there.
+fn mark_chambers(s: &mut Scratch, w: usize) {
+    let cells = s.open.len();
+    let (open, across, centre, next) = (&s.open, &mut s.across, &mut s.centre, &mut s.next);
+    for grid in [&mut *across, &mut *centre, &mut *next] {
+        grid.clear();
+        grid.resize(cells, false);
+    }
+    for (((out, &a), &b), &c) in across[1..cells - 1]
+        .iter_mut()
+        .zip(&open[..cells - 2])
+        .zip(&open[1..cells - 1])
+        .zip(&open[2..])
+    {
+        *out = a & b & c;
+    }
+    for (((out, &a), &b), &c) in centre[w..cells - w]
+        .iter_mut()
+        .zip(&across[..cells - 2 * w])
+        .zip(&across[w..cells - w])
+        .zip(&across[2 * w..])
+    {
+        *out = a & b & c;
+    }
+    // `across` again, now each cell with a block's centre above, on or
+    // below it.
+    across.fill(false);
+    for (((out, &a), &b), &c) in across[w..cells - w]
+        .iter_mut()
+        .zip(&centre[..cells - 2 * w])
+        .zip(&centre[w..cells - w])
+        .zip(&centre[2 * w..])
+    {
+        *out = a | b | c;
+    }
+    for (((out, &a), &b), &c) in next[1..cells - 1]
+        .iter_mut()
+        .zip(&across[..cells - 2])
+        .zip(&across[1..cells - 1])
+        .zip(&across[2..])
+    {
+        *out = a | b | c;
+    }
+}
+
+/// One smoothing pass from `open` into `next`, a row at a time: first
+/// each column's three cells summed (`columns`), then three columns a
+/// cell, in straight runs over slices the compiler can vectorise. The
+/// border stays rock.
+fn smooth(
+    open: &[bool],
+    next: &mut Vec<bool>,
+    columns: &mut Vec<u8>,
+    w: usize,
+    birth: u8,
+    survival: u8,
+) {
     next.clear();
     next.resize(open.len(), false);
-    for y in 1..h - 1 {
-        for x in 1..w - 1 {
-            let c = y * w + x;
-            let mut around = 0u8;
-            for row in [c - w, c, c + w] {
-                around += u8::from(open[row - 1]) + u8::from(open[row]) + u8::from(open[row + 1]);
-            }
-            around -= u8::from(open[c]);
-            next[c] = if open[c] {
+    columns.clear();
+    columns.resize(w, 0);
+    for (rows, out) in open
+        .windows(3 * w)
+        .step_by(w)
+        .zip(next[w..].chunks_exact_mut(w))
+    {
+        let (up, rest) = rows.split_at(w);
+        let (mid, down) = rest.split_at(w);
+        for (((sum, &a), &b), &c) in columns.iter_mut().zip(up).zip(mid).zip(down) {
+            *sum = u8::from(a) + u8::from(b) + u8::from(c);
+        }
+        for ((cell, three), &here) in out[1..w - 1]
+            .iter_mut()
+            .zip(columns.windows(3))
+            .zip(&mid[1..w - 1])
+        {
+            let around = three[0] + three[1] + three[2] - u8::from(here);
+            *cell = if here {
                 around >= survival
             } else {
                 around >= birth
@@ -223,6 +311,18 @@ fn join_regions(
     let cells = tiles.len();
     rock_costs(config, &mut s.prices);
     let highest = s.prices[..255].iter().copied().max().unwrap_or(1);
+    // Each cell's price to dig into, looked up once: the border's hardness
+    // is 255 and it is never dug; nor a vault, nor the cell round it.
+    let prices = &s.prices;
+    s.step.clear();
+    s.step
+        .extend(hardness.iter().zip(fenced).map(|(&h, &fence)| {
+            if h == 255 || fence {
+                BLOCKED
+            } else {
+                prices[usize::from(h)]
+            }
+        }));
     s.cost.clear();
     s.cost.resize(cells, UNSEEN);
     s.came.clear();
@@ -235,20 +335,51 @@ fn join_regions(
             s.queue.push(0, c as u32);
         }
     }
+    s.settled.clear();
+    s.settled.resize(cells, false);
+    s.meetings.clear();
+    s.sets.reset(regions as usize + 1);
+    let mut joins = 1;
     // One search from every region at once; each rock cell takes the
-    // region of the cell it was reached from.
+    // region of the cell it was reached from. Kruskal's rule runs as the
+    // search goes: a meeting is found when the second of its two cells is
+    // settled, and once the search has settled every cell cheaper than
+    // `cost`, every meeting cheaper than `cost` has been found, so those
+    // are taken in order (the same order as sorting them all at the end),
+    // and the search stops at the join that makes the cave one piece.
     while let Some((cost, c)) = s.queue.pop() {
         let c = c as usize;
         if cost > s.cost[c] {
             continue;
         }
+        while let Some(&Reverse((sum, a, b))) = s.meetings.peek() {
+            if sum >= cost {
+                break;
+            }
+            s.meetings.pop();
+            if take(s, a, b, tiles, hardness) {
+                joins += 1;
+                if joins == regions {
+                    return;
+                }
+            }
+        }
+        s.settled[c] = true;
         for n in orthogonal(c, w) {
-            // The border's hardness is 255, and the border is never dug;
-            // nor a vault, nor the cell round it.
-            if hardness[n] == 255 || fenced[n] || s.region[n] != 0 && s.cost[n] == 0 {
+            if s.settled[n] {
+                if s.region[n] != s.region[c] {
+                    let sum = cost + s.cost[n];
+                    s.meetings
+                        .push(Reverse((sum, c.min(n) as u32, c.max(n) as u32)));
+                }
                 continue;
             }
-            let next = cost + s.prices[usize::from(hardness[n])];
+            // A region's own cells cost 0 and are settled first.
+            let step = s.step[n];
+            if step == BLOCKED {
+                continue;
+            }
+            let next = cost + step;
             if next < s.cost[n] {
                 s.cost[n] = next;
                 s.came[n] = c as u32;
@@ -257,39 +388,32 @@ fn join_regions(
             }
         }
     }
-    s.meetings.clear();
-    for c in 0..cells {
-        if s.cost[c] == UNSEEN {
-            continue;
-        }
-        for n in [c + 1, c + w] {
-            if n < cells && s.cost[n] != UNSEEN && s.region[n] != s.region[c] {
-                s.meetings.push((s.cost[c] + s.cost[n], c as u32, n as u32));
+    while let Some(Reverse((_, a, b))) = s.meetings.pop() {
+        if take(s, a, b, tiles, hardness) {
+            joins += 1;
+            if joins == regions {
+                return;
             }
         }
     }
-    s.meetings.sort_unstable();
-    s.sets.reset(regions as usize + 1);
-    let mut joins = 1;
-    for i in 0..s.meetings.len() {
-        let (_, a, b) = s.meetings[i];
-        let (ra, rb) = (s.region[a as usize], s.region[b as usize]);
-        if !s.sets.union(ra as usize, rb as usize) {
-            continue;
-        }
-        for end in [a, b] {
-            let mut c = end as usize;
-            while s.cost[c] != 0 {
-                tiles[c] = Tile::Corridor;
-                hardness[c] = 0;
-                c = s.came[c] as usize;
-            }
-        }
-        joins += 1;
-        if joins == regions {
-            break;
+}
+
+/// Takes the meeting of cells `a` and `b` when it joins two regions not
+/// yet joined: digs both cells' ways back to their regions.
+fn take(s: &mut Scratch, a: u32, b: u32, tiles: &mut [Tile], hardness: &mut [u8]) -> bool {
+    let (ra, rb) = (s.region[a as usize], s.region[b as usize]);
+    if !s.sets.union(ra as usize, rb as usize) {
+        return false;
+    }
+    for end in [a, b] {
+        let mut c = end as usize;
+        while s.cost[c] != 0 {
+            tiles[c] = Tile::Corridor;
+            hardness[c] = 0;
+            c = s.came[c] as usize;
         }
     }
+    true
 }
 
 /// Each orthogonal piece of chamber floor as an area, in the order of its
