@@ -37,10 +37,9 @@ pub(crate) enum Stage {
     Items = 8,
     /// Which doors are hidden as secret doors (rules 3, `secret_doors`).
     SecretDoors = 9,
-    /// A cave level's automaton.
-    Cave = 16,
-    /// A labyrinth level's maze.
-    Labyrinth = 17,
+    /// The layout of a kind of level other than rooms (a cave's automaton,
+    /// a labyrinth's maze): one stream for them all, as a level has one kind.
+    Kind = 16,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

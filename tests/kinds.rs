@@ -270,3 +270,54 @@ fn look_mode_names_chambers_and_landings() {
         assert!(described.contains(want), "{kind:?}: {described}");
     }
 }
+
+/// A saved level must hold the areas its kind makes, as the kind says
+/// (`generate/kinds/`): the same level loads under its own kind and is
+/// refused, in words, under another.
+#[cfg(feature = "save")]
+#[test]
+fn a_saved_level_of_another_kind_is_refused() {
+    use delve::sim::{MonsterKind, Run};
+    let load = |run: &Run| {
+        delve::save::decode(&delve::save::encode(run, 0), "forged.sav")
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let made_as = |kind: LevelKind| Config {
+        kind,
+        width: 60,
+        height: 30,
+        levels: 1,
+        // The run holds no vaults of its own here.
+        vaults: delve::config::VaultConfig::NONE,
+        ..Config::default()
+    };
+    for (made, told, want) in [
+        (
+            LevelKind::Cave,
+            LevelKind::Labyrinth,
+            "is not a hall or a landing",
+        ),
+        (LevelKind::Labyrinth, LevelKind::Cave, "is not a chamber"),
+        (
+            LevelKind::Cave,
+            LevelKind::Rooms,
+            "rooms, where the config makes",
+        ),
+        (LevelKind::Rooms, LevelKind::Cave, "is not a chamber"),
+    ] {
+        let level = generate_level(&made_as(made), 5, 1).unwrap();
+        let start = level.start();
+        let honest = Run::on_level(
+            made_as(made),
+            MonsterKind::defaults(),
+            level.clone(),
+            start,
+            &[],
+        );
+        assert_eq!(load(&honest), Ok(()), "{made:?} as itself");
+        let forged = Run::on_level(made_as(told), MonsterKind::defaults(), level, start, &[]);
+        let e = load(&forged).unwrap_err();
+        assert!(e.contains(want), "{made:?} told {told:?}: {e}");
+    }
+}

@@ -37,13 +37,15 @@ mod vault_legs;
 mod vault_place;
 pub(crate) mod verify;
 
-use crate::config::{Config, DeadEndPolicy, LevelKind};
+use crate::config::{Config, DeadEndPolicy};
 use crate::geom::{Rect, Shape, VaultBox};
 use crate::grid_search::Bfs;
 use crate::level::{Door, Level, Room, Tile};
 use crate::vault::{Vault, VaultCell};
 
 pub use self::error::{GenerateError, Overrun, WorkStage};
+/// What each kind of level's areas may be, for the save loader's checks.
+pub(crate) use self::kinds::of as kind_of;
 
 use self::budget::Budget;
 use self::corridors::{Carver, Site};
@@ -674,16 +676,10 @@ impl Generator {
         budget: &Budget,
     ) -> Result<Level, Rejected> {
         let at = (seed, depth, attempt);
-        // One line a kind.
-        let laid = match config.kind {
-            LevelKind::Rooms => self.lay_rooms(config, vaults, at, budget)?,
-            LevelKind::Cave => {
-                self.lay_kind(config, vaults, at, budget, Stage::Cave, kinds::cave::lay)?
-            }
-            LevelKind::Labyrinth => {
-                let lay = kinds::labyrinth::lay;
-                self.lay_kind(config, vaults, at, budget, Stage::Labyrinth, lay)?
-            }
+        // Each kind is an entry of `kinds::of`.
+        let laid = match kinds::of(config.kind).lay {
+            None => self.lay_rooms(config, vaults, at, budget)?,
+            Some(lay) => self.lay_kind(config, vaults, at, budget, lay)?,
         };
         self.finish(config, laid, (up, down), at)
     }
@@ -750,7 +746,6 @@ impl Generator {
         vaults: &[Vault],
         (seed, depth, attempt): (u64, u16, u32),
         budget: &Budget,
-        stage: Stage,
         lay: kinds::Lay,
     ) -> Result<Laid, Rejected> {
         let (w, h) = (usize::from(config.width), usize::from(config.height));
@@ -782,7 +777,7 @@ impl Generator {
         // The vaults' boxes, which the kind keeps a cell clear of.
         self.kinds
             .fence(w, h, lists.vaults.placed.iter().map(vault_box));
-        let mut rng = stage_rng(seed, depth, attempt, stage);
+        let mut rng = stage_rng(seed, depth, attempt, Stage::Kind);
         let laid_out = lay(
             &mut self.kinds,
             config,

@@ -31,7 +31,7 @@ use rand::distr::Bernoulli;
 use rand_pcg::Pcg64;
 
 use crate::config::Config;
-use crate::geom::RegionKind;
+use crate::geom::{RegionKind, Shape};
 use crate::grid_search::{BucketQueue, orthogonal};
 use crate::level::{Room, Tile};
 use crate::sets::Sets;
@@ -41,6 +41,17 @@ use super::super::WorkStage;
 use super::super::budget::Budget;
 use super::super::corridors::site::rock_costs;
 use super::region_room;
+
+/// A cave: chambers, with no doors of their own.
+pub(crate) const KIND: super::Kind = super::Kind {
+    lay: Some(lay),
+    areas: super::Areas {
+        fits: |s| matches!(s, Shape::Region(r) if r.kind == RegionKind::Chamber),
+        max_doors: |_| 0,
+        what: "a chamber",
+        counted: false,
+    },
+};
 
 /// Not reached by the search.
 const UNSEEN: u32 = u32::MAX;

@@ -31,6 +31,26 @@ use super::region_room;
 /// The most landings a labyrinth has: enough for stairs far apart and for
 /// what lies about, few enough that the maze stays a maze.
 const MAX_LANDINGS: usize = 48;
+
+/// A labyrinth: halls (rectangles) with one to three doors, and landings.
+pub(crate) const KIND: super::Kind = super::Kind {
+    lay: Some(lay),
+    areas: super::Areas {
+        fits: |s| {
+            matches!(s, Shape::Rect(_))
+                || matches!(s, Shape::Region(r) if r.kind == RegionKind::Landing)
+        },
+        max_doors: hall_doors,
+        what: "a hall or a landing",
+        counted: false,
+    },
+};
+
+/// The most doors a hall gets: the config's `rooms.max_doors`, one to
+/// three.
+fn hall_doors(config: &Config) -> u8 {
+    config.rooms.max_doors.clamp(1, 3)
+}
 /// The fewest landings a labyrinth has, its dead ends or not.
 const MIN_LANDINGS: usize = 12;
 /// A hall is two or three lattice cells a side.
@@ -227,7 +247,7 @@ pub(in crate::generate) fn lay(
     s.landings.sort_unstable();
 
     // 5. Halls: floor, and one to three doors onto the maze.
-    let max_doors = usize::from(config.rooms.max_doors).clamp(1, 3);
+    let max_doors = usize::from(hall_doors(config));
     let mut rooms = Vec::with_capacity(vaults + s.halls.len() + s.landings.len());
     for &(i0, j0, cw, ch) in &s.halls {
         let (x, y) = (2 * i0 + 1, 2 * j0 + 1);

@@ -4,13 +4,18 @@
 //! every kind shares (`generate/mod.rs`). Rooms and corridors, the first
 //! kind, is the pipeline of `generate/mod.rs` itself.
 //!
-//! Adding a kind: a file here, its scratch in [`Kinds`], its config
-//! section (`config/kinds.rs`), and one line where `Generator::attempt`
-//! dispatches on the kind.
+//! Adding a kind: a file here that lays the level out and says what its
+//! areas may be (a [`Kind`]), and in this file its `mod` line, its entry
+//! in [`of`] and its scratch in [`Kinds`]; then its config section
+//! (`config/kinds.rs` and the config's and profiles' field) and the save
+//! format's note. Every kind draws from one stream, `Stage::Kind` (a level
+//! has one kind), and the finish, the load checks and the simulation work
+//! from its areas and tiles.
 
 pub(super) mod cave;
 pub(super) mod labyrinth;
 
+use crate::config::{Config, LevelKind};
 use crate::geom::{Pos, Rect, RegionBox, RegionKind, Shape};
 use crate::grid_search::{BucketQueue, orthogonal};
 use crate::level::{Door, Room, Tile};
@@ -32,6 +37,51 @@ pub(super) type Lay = fn(
     &super::budget::Budget,
     usize,
 ) -> Result<Vec<Room>, super::Rejected>;
+
+/// A kind of level: how it lays a level out (none for rooms and
+/// corridors, the pipeline of `generate/mod.rs`) and what its areas may be.
+pub(crate) struct Kind {
+    pub(super) lay: Option<Lay>,
+    /// What the kind's areas may be, checked when a saved level loads.
+    pub(crate) areas: Areas,
+}
+
+/// What a kind's areas (other than vaults, which every kind may hold) may
+/// be: so a loaded level of a kind holds only what that kind makes.
+pub(crate) struct Areas {
+    /// Whether an area of this shape is one the kind makes.
+    pub(crate) fits: fn(&Shape) -> bool,
+    /// The most doors an area may have under this config.
+    pub(crate) max_doors: fn(&Config) -> u8,
+    /// What the kind's areas are called, for an error: "a room".
+    pub(crate) what: &'static str,
+    /// Rooms and corridors: the count of areas is the config's
+    /// `rooms.count`, and a vault's doors count against `max_doors` as a
+    /// room's do. Other kinds count their own areas and leave a vault's
+    /// doors to the vault.
+    pub(crate) counted: bool,
+}
+
+/// Rooms and corridors: rooms of every shape but a region's, as many as
+/// the config asks, each with its doors (a vault's counted too).
+const ROOMS: Kind = Kind {
+    lay: None,
+    areas: Areas {
+        fits: |s| !matches!(s, Shape::Region(_)),
+        max_doors: |c| c.rooms.max_doors,
+        what: "a room",
+        counted: true,
+    },
+};
+
+/// Each kind of level, one line a kind.
+pub(crate) fn of(kind: LevelKind) -> &'static Kind {
+    match kind {
+        LevelKind::Rooms => &ROOMS,
+        LevelKind::Cave => &cave::KIND,
+        LevelKind::Labyrinth => &labyrinth::KIND,
+    }
+}
 
 /// Every kind's buffers, kept from level to level.
 #[derive(Default)]

@@ -3,8 +3,7 @@
 //! that passes can be played without a panic or a runaway loop. Only the
 //! state is read; nothing here knows how a turn is played.
 
-use crate::config::LevelKind;
-use crate::geom::{Pos, RegionKind, Shape};
+use crate::geom::{Pos, Shape};
 use crate::level::{Level, StairDirection, Tile};
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
@@ -302,29 +301,10 @@ impl Run {
         let own = self.config.at_depth(level.depth());
         let rooms = &own.rooms;
         let count = level.rooms().len();
-        // Each kind's areas: rooms as configured; a cave's chambers; a
-        // labyrinth's halls (with at most three doors) and landings.
-        let (fits, doors, what): (fn(&Shape) -> bool, u8, &str) = match own.kind {
-            LevelKind::Rooms => (
-                |s: &Shape| !matches!(s, Shape::Region(_)),
-                rooms.max_doors,
-                "a room",
-            ),
-            LevelKind::Cave => (
-                |s: &Shape| matches!(s, Shape::Region(r) if r.kind == RegionKind::Chamber),
-                0,
-                "a chamber",
-            ),
-            LevelKind::Labyrinth => (
-                |s: &Shape| {
-                    matches!(s, Shape::Rect(_))
-                        || matches!(s, Shape::Region(r) if r.kind == RegionKind::Landing)
-                },
-                rooms.max_doors.min(3),
-                "a hall or a landing",
-            ),
-        };
-        if own.kind == LevelKind::Rooms
+        // Each kind's areas, as the kind says (`generate/kinds/`).
+        let areas = &crate::generate::kind_of(own.kind).areas;
+        let doors = (areas.max_doors)(&own);
+        if areas.counted
             && (count < usize::from(rooms.count.min) || count > usize::from(rooms.count.max))
         {
             return Err(format!(
@@ -335,16 +315,17 @@ impl Run {
         if let Some(i) = level
             .rooms()
             .iter()
-            .position(|r| !matches!(r.shape, Shape::Vault(_)) && !fits(&r.shape))
+            .position(|r| !matches!(r.shape, Shape::Vault(_)) && !(areas.fits)(&r.shape))
         {
             return Err(format!(
-                "area {i} is not {what}, which a {} level has",
+                "area {i} is not {}, which a {} level has",
+                areas.what,
                 own.kind.name()
             ));
         }
         if let Some(i) = level.rooms().iter().position(|r| {
             // A rooms level counts its vaults' doors too, as it always did.
-            (own.kind == LevelKind::Rooms || !matches!(r.shape, Shape::Vault(_)))
+            (areas.counted || !matches!(r.shape, Shape::Vault(_)))
                 && r.doors.len() > usize::from(doors)
         }) {
             return Err(format!("room {i} has more than {doors} doors"));
