@@ -321,3 +321,47 @@ fn a_saved_level_of_another_kind_is_refused() {
         assert!(e.contains(want), "{made:?} told {told:?}: {e}");
     }
 }
+
+/// The autopilot takes a dead end as a hint of a secret door on rooms
+/// levels only: a labyrinth has hundreds of dead ends, and searching each
+/// for 10 turns once left a fifth of a batch's runs unfinished. On a known
+/// labyrinth (explored on arrival) it searches nothing on its way to the
+/// stairs; on a rooms level of dead-end corridors it does search.
+#[test]
+fn the_autopilot_searches_dead_ends_of_rooms_levels_only() {
+    use delve::config::{CorridorStyle, DeadEndPolicy, Goal};
+    use delve::sim::{Action, MonsterKind, Run, autopilot};
+    let searches = |config: Config| {
+        let mut run = Run::new(config, MonsterKind::defaults(), 2).unwrap();
+        let mut searched = 0;
+        while run.player().depth == 1 && run.turn() < 5000 {
+            let action = autopilot(&mut run);
+            searched += usize::from(action == Action::Search);
+            run.step(action).unwrap();
+        }
+        (searched, run.player().depth)
+    };
+    let mut base = Config {
+        width: 60,
+        height: 30,
+        levels: 2,
+        ..Config::default()
+    };
+    base.simulation.goal = Goal::ReachBottom;
+    base.simulation.monsters_first_level = 0;
+    base.simulation.monsters_per_depth = 0;
+    let mut maze = Config {
+        kind: LevelKind::Labyrinth,
+        ..base.clone()
+    };
+    maze.labyrinth.known = true;
+    let (searched, depth) = searches(maze);
+    assert_eq!((searched, depth), (0, 2), "the labyrinth: searched, depth");
+    let rooms = Config {
+        corridors: CorridorStyle::DeadEnd,
+        dead_ends: DeadEndPolicy::Keep,
+        ..base
+    };
+    let (searched, _) = searches(rooms);
+    assert!(searched > 0, "a rooms level's dead ends are searched");
+}

@@ -12,10 +12,11 @@
 //!    cell.
 //! 5. With the level explored: under the KillAll goal, hunt the monsters
 //!    left on it (the one thing it senses without seeing); under rules 3,
-//!    search the dead ends it knows, and the walls of a room with no known
-//!    exit, for secret doors (`agent/search.rs`, a bounded number of turns
-//!    a spot); then take the stairs toward levels that may still hold
-//!    monsters, deeper first (or simply down, under ReachBottom).
+//!    search the dead ends it knows (on rooms levels), and the walls of a
+//!    room with no known exit, for secret doors (`agent/search.rs`, a
+//!    bounded number of turns a spot); then take the stairs toward levels
+//!    that may still hold monsters, deeper first (or simply down, under
+//!    ReachBottom).
 //! 6. Otherwise wait.
 //!
 //! Ties are broken by cell index, so the autopilot is deterministic.

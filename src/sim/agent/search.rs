@@ -23,7 +23,7 @@ use crate::config::LevelKind;
 use crate::geom::Pos;
 use crate::level::{Level, Tile};
 use crate::sim::state::Run;
-use crate::sim::world::distance::{DIRECTIONS, LazyWalk};
+use crate::sim::world::distance::{DIRECTIONS, DistanceMap, LazyWalk};
 use crate::sim::world::doors::{Doors, Walker, Way};
 
 /// Turns an agent searches one spot before it gives the spot up: at the
@@ -56,11 +56,22 @@ pub(super) fn search_spot(run: &Run, map: &mut LazyWalk, wide: bool) -> Option<P
 /// [`search_spot`] among spots searched for fewer than `limit` turns.
 fn spot_within(run: &Run, map: &mut LazyWalk, wide: bool, limit: u16) -> Option<Pos> {
     let here = run.player().pos;
-    let spots = Spots::of(run, wide, limit);
+    let level = &run.current().level;
+    // Shut in, a wall between two places the player can walk to hides
+    // nothing worth finding: which cells the walk reaches, read once (the
+    // walk is expanded to its end; rare, as being shut in is).
+    let reached: Vec<bool> = if wide {
+        (0..level.tiles().len())
+            .map(|i| map.at(level, level.pos(i)) != DistanceMap::UNREACHABLE)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut spots = Spots::of(run, wide, limit);
+    spots.reached = &reached;
     if spots.worth(here) {
         return Some(here);
     }
-    let level = &run.current().level;
     let (_, spot) = map.nearest(level, |i| spots.worth(level.pos(i)))?;
     Some(level.pos(spot))
 }
@@ -82,6 +93,8 @@ struct Spots<'a> {
     dead_ends_hint: bool,
     /// The turns a spot is searched for before it counts as searched.
     limit: u16,
+    /// When `wide`: per cell, whether the player's walk reaches it.
+    reached: &'a [bool],
 }
 
 impl<'a> Spots<'a> {
@@ -96,6 +109,7 @@ impl<'a> Spots<'a> {
             wide,
             dead_ends_hint: run.config().at_depth(run.player().depth).kind == LevelKind::Rooms,
             limit,
+            reached: &[],
         };
         let here = run.player().pos;
         spots.shut_in = level
@@ -205,9 +219,10 @@ impl<'a> Spots<'a> {
                         )
                     };
                     let across = side(-1);
-                    self.looks_open(side(1))
-                        && !(self.run.current().has_seen(across)
-                            && self.walker.way(self.level.tile(across)) == Way::Wall)
+                    let beyond = !self.run.current().has_seen(across)
+                        || (self.walker.way(self.level.tile(across)) != Way::Wall
+                            && !self.reached[self.level.index(across)]);
+                    self.looks_open(side(1)) && beyond
                 })
                 && !self.searched_around(w)
         })
