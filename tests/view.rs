@@ -1599,3 +1599,78 @@ fn a_warning_from_outside_comes_first_on_the_top_line() {
     typed(&mut app, "Q");
     assert_eq!(app.take_request(), Some(Request::SaveAndQuit));
 }
+
+/// `Z` rests until hit points are full, saying so; it refuses at full
+/// health and with a monster in view (taking no turn), and a monster
+/// coming into view stops it before it is done.
+#[test]
+fn resting_heals_to_full_and_stops_for_a_monster() {
+    // A room, and a corridor from it that turns a corner: a monster round
+    // the corner is out of sight until it walks into the corridor.
+    let rows = [
+        "                ",
+        " .....          ",
+        " .....#######   ",
+        " .....      #   ",
+        "            #   ",
+        "            #   ",
+        "            #   ",
+        "                ",
+    ];
+    let hurt_app = |monsters: &[(u16, Pos)]| {
+        let level = Level::from_rows(1, &rows, vec![rect_room(1, 1, 5, 3)]);
+        let config = Config {
+            levels: 2,
+            ..Config::default()
+        };
+        let kobold = monster_kind("kobold", 10, &telepathy(true));
+        let mut run = Run::on_level(config, vec![kobold], level, Pos::new(2, 2), monsters);
+        run.combat_mut().unwrap().hero.hp = 3;
+        App::new(run, Keymap::default(), "rest".into())
+    };
+    let last = |app: &App| app.messages().last().cloned().unwrap_or_default();
+
+    // Alone and hurt: rests to full, and says how long.
+    let mut app = hurt_app(&[]);
+    let max = app.run().max_hp();
+    assert!(max > 3);
+    typed(&mut app, "Z");
+    assert_eq!(app.run().combat().unwrap().hero.hp, max);
+    assert!(app.run().turn() > 1, "resting took turns");
+    assert!(last(&app).contains("and feel rested."), "{}", last(&app));
+    // At full health, nothing to do and no turn taken.
+    let turn = app.run().turn();
+    typed(&mut app, "Z");
+    assert_eq!(app.run().turn(), turn);
+    assert_eq!(last(&app), "You are already at full health.");
+
+    // A telepathic kobold round the corner walks up the corridor: resting
+    // stops when it comes into view, hit points not yet full.
+    let mut app = hurt_app(&[(0, Pos::new(12, 6))]);
+    typed(&mut app, "Z");
+    assert!(app.activity().is_none());
+    assert!(app.run().combat().unwrap().hero.hp < max, "stopped early");
+    assert!(
+        app.messages().iter().any(|m| m.contains("comes into view")),
+        "{:?}",
+        app.messages()
+    );
+    // With it in view, `Z` refuses and takes no turn.
+    let turn = app.run().turn();
+    typed(&mut app, "Z");
+    assert_eq!(app.run().turn(), turn);
+    assert!(
+        last(&app).starts_with("Not with a kobold in view"),
+        "{}",
+        last(&app)
+    );
+
+    // Under Stomp there are no hit points to heal.
+    let mut stomp = self::app(7);
+    typed(&mut stomp, "Z");
+    assert_eq!(stomp.run().turn(), 0);
+    assert_eq!(
+        last(&stomp),
+        "There is nothing to rest off under these rules."
+    );
+}

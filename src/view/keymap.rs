@@ -128,6 +128,8 @@ pub enum Command {
     },
     /// Let a turn pass in place.
     Wait,
+    /// Wait until hit points are full or something interrupts (Combat).
+    Rest,
     /// Take the down staircase here, or travel toward one.
     Descend,
     /// Take the up staircase here, or travel toward one.
@@ -186,6 +188,7 @@ struct KeymapFile {
     south_west: Vec<String>,
     south_east: Vec<String>,
     wait: Vec<String>,
+    rest: Vec<String>,
     descend: Vec<String>,
     ascend: Vec<String>,
     explore: Vec<String>,
@@ -222,6 +225,7 @@ impl Default for KeymapFile {
             south_west: keys(&["b", "End"]),
             south_east: keys(&["n", "PageDown"]),
             wait: keys(&[".", "Begin"]),
+            rest: keys(&["Z"]),
             descend: keys(&[">"]),
             ascend: keys(&["<"]),
             explore: keys(&["o"]),
@@ -249,7 +253,7 @@ impl Default for KeymapFile {
 
 impl KeymapFile {
     /// Each field with its command, in the order the help lists them.
-    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 30] {
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 31] {
         let mv = |dx, dy| Command::Move { dx, dy };
         [
             ("north", mv(0, -1), &self.north),
@@ -261,6 +265,7 @@ impl KeymapFile {
             ("south_west", mv(-1, 1), &self.south_west),
             ("south_east", mv(1, 1), &self.south_east),
             ("wait", Command::Wait, &self.wait),
+            ("rest", Command::Rest, &self.rest),
             ("descend", Command::Descend, &self.descend),
             ("ascend", Command::Ascend, &self.ascend),
             ("explore", Command::Explore, &self.explore),
@@ -298,6 +303,7 @@ fn describe(field: &str) -> &'static str {
         "south_west" => "move south-west",
         "south_east" => "move south-east",
         "wait" => "wait a turn (a count first: 20. waits 20)",
+        "rest" => "rest until healed, or until something comes or attacks",
         "descend" => "go down stairs here, else travel to the nearest known >",
         "ascend" => "go up stairs here, else travel to the nearest known <",
         "explore" => "auto-explore until something comes into view",
@@ -316,7 +322,7 @@ fn describe(field: &str) -> &'static str {
         "save" => "save the run",
         "save_quit" => "save and quit",
         "interrupt" => "quit, asking whether to save first",
-        "suspend" => "suspend to the shell (fg resumes)",
+        "suspend" => "suspend (fg resumes)",
         "redraw" => "redraw the whole screen",
         "cancel" => "leave a screen or mode; stop travel",
         _ => "",

@@ -242,6 +242,7 @@ impl App {
             Command::Wait => {
                 self.act(Action::Wait)?;
             }
+            Command::Rest => self.rest_command()?,
             Command::Search => self.search_command(count)?,
             Command::Close => self.close_command()?,
             Command::Descend => self.stairs_command(StairDirection::Down)?,

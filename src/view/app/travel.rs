@@ -28,7 +28,18 @@ pub enum Activity {
         /// Times done before this one.
         done: u32,
     },
+    /// Resting (`Z`): waiting until hit points are full, or something
+    /// comes into view or attacks, or [`MAX_REST`] turns have passed.
+    Rest {
+        /// Turns rested before this one.
+        done: u32,
+    },
 }
+
+/// The most turns one `Z` rests: far more than healing takes at any
+/// setting a config allows, so it ends a rest that cannot heal (a config
+/// with no regeneration) rather than any that can.
+pub const MAX_REST: u32 = 5000;
 
 impl App {
     /// What is being done over several ticks, if anything.
@@ -59,6 +70,7 @@ impl App {
                 });
                 Some(action)
             }
+            Activity::Rest { done } => self.rest_action(done),
         };
         let Some(action) = action else {
             return Ok(()); // stopped, and said why
@@ -73,6 +85,12 @@ impl App {
             self.stop_repeat(&events);
             if action == Action::Search {
                 self.said_search(&events, done + 1);
+            }
+        }
+        if let Activity::Rest { done } = activity {
+            self.stop_repeat(&events);
+            if self.activity.is_some() {
+                self.activity = Some(Activity::Rest { done: done + 1 });
             }
         }
         // A door found is news: auto-explore stops to let the player see
@@ -105,6 +123,61 @@ impl App {
         if self.activity.is_some() && (attacked || found) {
             self.stop(None);
         }
+    }
+
+    /// Resting's next turn, a wait; `None`, with the activity stopped and
+    /// why said, once hit points are full or the rest has gone on
+    /// [`MAX_REST`] turns.
+    fn rest_action(&mut self, done: u32) -> Option<Action> {
+        let turns = |n: u32| {
+            if n == 1 {
+                "1 turn".to_string()
+            } else {
+                format!("{n} turns")
+            }
+        };
+        if self.hurt().is_none() {
+            self.stop(Some(format!(
+                "You rest for {} and feel rested.",
+                turns(done)
+            )));
+            return None;
+        }
+        if done >= MAX_REST {
+            self.stop(Some(format!("You rest for {} and stop.", turns(done))));
+            return None;
+        }
+        Some(Action::Wait)
+    }
+
+    /// `Z`: rest, unless there is nothing to rest off or a monster is in
+    /// view (the player decides then, as DCSS and NetHack ask).
+    pub(super) fn rest_command(&mut self) -> Result<(), GenerateError> {
+        let Some((hp, max)) = self.hurt_or_whole() else {
+            self.note("There is nothing to rest off under these rules.".into());
+            return Ok(());
+        };
+        if hp >= max {
+            self.note("You are already at full health.".into());
+            return Ok(());
+        }
+        if let Some(&id) = self.monsters_in_view().first() {
+            let name = self.monster_name(id);
+            self.note(format!("Not with {name} in view."));
+            return Ok(());
+        }
+        self.start(Activity::Rest { done: 0 })
+    }
+
+    /// The hero's hit points and their most, under the Combat rules.
+    fn hurt_or_whole(&self) -> Option<(u16, u16)> {
+        let combat = self.run.combat()?;
+        Some((combat.hero.hp, self.run.max_hp()))
+    }
+
+    /// The hero's hit points and their most while below it.
+    fn hurt(&self) -> Option<(u16, u16)> {
+        self.hurt_or_whole().filter(|(hp, max)| hp < max)
     }
 
     /// Travel's next step toward a staircase going `direction`; `None`,

@@ -41,13 +41,14 @@ fn help_rows(entries: &[HelpEntry], key_width: usize, width: u16) -> Vec<Vec<&He
     };
     let moves_paired = fits && straight.len() == diagonal.len();
     // Commands that read well side by side, when both fit on a line.
-    const PAIRS: [(Command, Command); 6] = [
+    const PAIRS: [(Command, Command); 7] = [
         (Command::Search, Command::Close),
         (Command::History, Command::Help),
         (Command::PickUp, Command::Inventory),
         (Command::Wield, Command::Drop),
         (Command::Quaff, Command::Read),
         (Command::Save, Command::SaveQuit),
+        (Command::Suspend, Command::Redraw),
     ];
     let find = |c: Command| entries.iter().find(|e| e.command == c);
     let pair_fits = |a: &HelpEntry, b: &HelpEntry| {

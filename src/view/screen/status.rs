@@ -71,6 +71,7 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
         Some(Activity::Explore) => "[exploring]  ".to_string(),
         Some(Activity::Travel(_)) => "[travelling]  ".to_string(),
         Some(Activity::Repeat { left, .. }) => format!("[{left} to go]  "),
+        Some(Activity::Rest { .. }) => "[resting]  ".to_string(),
         None => match app.count() {
             Some(n) => format!("[count {n}]  "),
             None => String::new(),
