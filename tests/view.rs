@@ -1674,3 +1674,38 @@ fn resting_heals_to_full_and_stops_for_a_monster() {
         "There is nothing to rest off under these rules."
     );
 }
+
+/// Auto-explore rests first when hurt and alone (DCSS's
+/// `explore_auto_rest`), as the autopilot does below 70% of its hit
+/// points, then explores on.
+#[test]
+fn auto_explore_rests_when_hurt_before_exploring_on() {
+    let rows = [
+        "                ",
+        " .....          ",
+        " .....#######   ",
+        " .....      #   ",
+        "            #   ",
+        "                ",
+    ];
+    let level = Level::from_rows(1, &rows, vec![rect_room(1, 1, 5, 3)]);
+    let config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    let mut run = Run::on_level(config, vec![], level, Pos::new(2, 2), &[]);
+    run.combat_mut().unwrap().hero.hp = 2;
+    let mut app = App::new(run, Keymap::default(), "rest".into());
+    let max = app.run().max_hp();
+    assert!(!app.run().current().has_seen(Pos::new(12, 4)));
+    // The first step of `o` is a rest: a turn passes where the player stands.
+    app.press(Key::Char('o')).unwrap();
+    assert_eq!(app.run().turn(), 1);
+    assert_eq!(app.run().player().pos, Pos::new(2, 2));
+    assert_eq!(app.activity(), Some(Activity::Explore));
+    app.finish(10_000).unwrap();
+    let hp = app.run().combat().unwrap().hero.hp;
+    assert!(hp * 100 >= max * 70, "rested to 70%: {hp} of {max}");
+    // And then explored: the corridor's far end is seen.
+    assert!(app.run().current().has_seen(Pos::new(12, 4)));
+}

@@ -215,15 +215,16 @@ impl App {
             self.stop(Some(format!("Not with {name} in view.")));
             return None;
         }
-        // The autopilot's own choice while it explores or fetches
-        // an item it sees (DCSS's auto-explore picks items up too);
-        // anything else it would do (rest, equip, take the stairs)
-        // is the player's to decide, so fetch what it would take
-        // and step toward the nearest unexplored cell instead: the
-        // level is explored only when neither is left.
+        // The autopilot's own choice while it explores, fetches an
+        // item it sees (DCSS's auto-explore picks items up too) or
+        // rests, hurt and alone, before exploring on (DCSS's
+        // `explore_auto_rest`); anything else it would do (equip, drink,
+        // take the stairs) is the player's to decide, so fetch what it
+        // would take and step toward the nearest unexplored cell
+        // instead: the level is explored only when neither is left.
         let (action, plan) = decide(&mut self.run);
         let action = match plan {
-            Plan::Explore | Plan::Loot | Plan::Search => Some(action),
+            Plan::Explore | Plan::Loot | Plan::Search | Plan::Rest => Some(action),
             _ => {
                 let moves = |a: &Action| *a != Action::Wait;
                 fetch_step(&mut self.run)
