@@ -85,20 +85,19 @@ impl From<StartV4> for Start {
     }
 }
 
-/// A format-5 start (before revisions), in the config shape the save
-/// module mirrors; it converts to a start of the first revisions, which
-/// format 5 made and played by.
+/// A format-5 or 6 start: today's shape but for the config, which the
+/// save module mirrors as that format held it (`StartV5`, `StartV6`).
 #[derive(Deserialize)]
-struct StartV5 {
+struct StartWith<C> {
     seed: u64,
-    config: crate::save::old_formats::v5::Config,
+    config: C,
     kinds: Vec<MonsterKind>,
     items: Vec<ItemKind>,
     vaults: Vec<crate::vault::Vault>,
 }
 
-impl From<StartV5> for Start {
-    fn from(s: StartV5) -> Start {
+impl<C: Into<Config>> From<StartWith<C>> for Start {
+    fn from(s: StartWith<C>) -> Start {
         Start {
             seed: s.seed,
             config: s.config.into(),
@@ -109,30 +108,14 @@ impl From<StartV5> for Start {
     }
 }
 
-/// A format-6 start (before kinds of level and secret doors), in the
-/// config shape the save module mirrors: every level of its run is rooms
-/// and corridors without secret doors, with the default chances of finding
-/// them, which its rules (1 or 2) never read.
-#[derive(Deserialize)]
-struct StartV6 {
-    seed: u64,
-    config: crate::save::old_formats::v6::Config,
-    kinds: Vec<MonsterKind>,
-    items: Vec<ItemKind>,
-    vaults: Vec<crate::vault::Vault>,
-}
+/// A format-5 start (before revisions): it converts to a start of the
+/// first revisions, which format 5 made and played by.
+type StartV5 = StartWith<crate::save::old_formats::v5::Config>;
 
-impl From<StartV6> for Start {
-    fn from(s: StartV6) -> Start {
-        Start {
-            seed: s.seed,
-            config: s.config.into(),
-            kinds: s.kinds,
-            items: s.items,
-            vaults: s.vaults,
-        }
-    }
-}
+/// A format-6 start (before kinds of level and secret doors): every level
+/// of its run is rooms and corridors without secret doors, with the
+/// default chances of finding them, which its rules (1 or 2) never read.
+type StartV6 = StartWith<crate::save::old_formats::v6::Config>;
 
 /// The start block of a run: turn 0 and `digest`, the new run's.
 pub fn start_block(start: &Start, digest: u64) -> Vec<u8> {
