@@ -37,6 +37,8 @@ pub(crate) enum Stage {
     Items = 8,
     /// Which doors are hidden as secret doors (rules 3, `secret_doors`).
     SecretDoors = 9,
+    /// How a run's unknown kinds of item look (rules 4).
+    Appearances = 10,
     /// The layout of a kind of level other than rooms (a cave's automaton,
     /// a labyrinth's maze): one stream for them all, as a level has one kind.
     Kind = 16,

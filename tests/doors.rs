@@ -186,7 +186,7 @@ fn config_of(stomp: bool) -> Config {
 
 fn door_run(monsters: &[(u16, Pos)], kinds: Vec<delve::sim::MonsterKind>) -> Run {
     let config = config_of(false);
-    assert_eq!(config.revisions.rules, 3);
+    assert!(config.revisions.rules >= 3);
     Run::on_level(config, kinds, doors_level(), Pos::new(4, 1), monsters)
 }
 

@@ -372,7 +372,16 @@ fn runs_from_before_revisions_keep_the_first_ones() {
             rules: 2
         }
     );
+    // Format 7 came with rules 3, and format 8 with rules 4.
     let (run, _) = save::read_and_decode(&dir.join("format-7.sav")).unwrap();
+    assert_eq!(
+        run.config().revisions,
+        delve::config::Revisions {
+            generator: 3,
+            rules: 3
+        }
+    );
+    let (run, _) = save::read_and_decode(&dir.join("format-8.sav")).unwrap();
     assert_eq!(run.config().revisions, delve::config::Revisions::CURRENT);
     assert_eq!(
         Config::default().revisions,

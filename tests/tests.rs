@@ -4,6 +4,7 @@ mod check;
 mod cli;
 mod combat;
 mod common;
+mod decisions;
 mod doors;
 mod journal;
 mod kinds;

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use crate::save::error::SaveError;
 use crate::save::format::{FLAG_ZSTD, FORMAT_VERSION, HEADER_LEN, MAX_BODY};
 use crate::save::header::{Summary, check_frame, read_header, write_header};
-use crate::save::old_formats::{v1, v2, v3, v4, v5, v6};
+use crate::save::old_formats::{v1, v2, v3, v4, v5, v6, v7};
 use crate::sim::Run;
 
 /// The bytes of a save of `run`, stamped with `saved_at`. A pure function:
@@ -67,6 +67,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Run, Summary), SaveError> {
         4 => as_run::<v4::Run>(&raw).map_err(cannot)?,
         5 => as_run::<v5::Run>(&raw).map_err(cannot)?,
         6 => as_run::<v6::Run>(&raw).map_err(cannot)?,
+        7 => as_run::<v7::Run>(&raw).map_err(cannot)?,
         FORMAT_VERSION => as_run::<Run>(&raw).map_err(cannot)?,
         other => return Err(damaged(format!("no decoder for save format {other}"))),
     };

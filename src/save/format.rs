@@ -6,7 +6,7 @@
 pub const MAGIC: &[u8; 8] = b"DELVESAV";
 /// The format this build writes. Every older version it has shipped must
 /// still load (see `tests/fixtures/`).
-pub const FORMAT_VERSION: u16 = 7;
+pub const FORMAT_VERSION: u16 = 8;
 /// Bytes of the fixed header before the body; its last four are the header's CRC-32.
 pub const HEADER_LEN: usize = 96;
 /// Flag bit: the body is zstd-compressed.

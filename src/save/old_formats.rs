@@ -2,6 +2,36 @@
 //! of what its runs held, decoded as written and converted into today's
 //! `Run`. The journal reads its format-3 to 6 starts with the same mirrors.
 
+/// Format 7 (issues 25 and the start of 26), read by this build: format 8
+/// added what rules 4 keep (timed effects, identified kinds and their
+/// looks, monsters' minds) last in the run's state. A format-7 run plays
+/// by rules 3 or earlier, which keep none of it, so it converts with
+/// `None` there and its digest is unchanged.
+pub(crate) mod v7 {
+    use serde::Deserialize;
+
+    use crate::config::Config;
+    use crate::sim::RunStateV7;
+    use crate::sim::record::Recording;
+    use crate::vault::Vault;
+
+    /// A format-7 run: today's config, its state as format 7 had it, then
+    /// the recording and vaults as today.
+    #[derive(Deserialize)]
+    pub(in crate::save) struct Run {
+        config: Config,
+        state: RunStateV7,
+        recording: Option<Recording>,
+        vaults: Vec<Vault>,
+    }
+
+    impl From<Run> for crate::sim::Run {
+        fn from(r: Run) -> Self {
+            crate::sim::Run::from_saved(r.config, r.state.into(), r.recording, r.vaults)
+        }
+    }
+}
+
 /// Format 6 (issues 15 to 24), read by this build: format 7 added the
 /// kind of level, the cave's and labyrinth's settings and secret doors
 /// (`kind`, `cave`, `labyrinth` and `secret_doors` last in `Config` and in

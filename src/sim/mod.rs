@@ -44,8 +44,9 @@ pub use rules::odds::HitOdds;
 pub(crate) use state::RunState;
 pub use state::combat_state::{CombatState, Floor, Hero, MAX_STACK, Pack, PackLine, slot_letter};
 #[cfg(feature = "save")]
-pub(crate) use state::compat::{RunStateV6, StompSimulation};
+pub(crate) use state::compat::{RunStateV6, RunStateV7, StompSimulation};
 pub use state::doors::Unclosable;
+pub use state::tactics::{Alert, Effect, Effects, MAX_EFFECT_TURNS, Mind, Tactics, Timed};
 pub use state::{LevelState, Player, Run, Searched};
 pub use units::MAX_TURNS;
 pub use vocabulary::{Action, Event, Outcome, PACK_SLOTS};

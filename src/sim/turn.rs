@@ -20,6 +20,7 @@ use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 use crate::sim::rules::population;
 use crate::sim::state::combat_state::Floor;
+use crate::sim::state::tactics::Mind;
 use crate::sim::state::{LevelState, Run};
 use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, interval, level_work};
 use crate::sim::vocabulary::{Action, Event, Outcome};
@@ -223,6 +224,10 @@ impl Run {
                     floor.monster_hp.push(hp);
                     floor.monster_max_hp.push(hp);
                 }
+            }
+            // Under rules 4 each monster has a mind, by id.
+            if let (Some(tactics), Some(state)) = (&mut self.state.tactics, &self.state.combat) {
+                tactics.minds[slot] = vec![Mind::awake(); state.floors[slot].monster_hp.len()];
             }
             let cells = usize::from(level.width()) * usize::from(level.height());
             let mut seen = vec![0u64; cells.div_ceil(64)];

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::kinds::monster::{Colour, MonsterKind, Trait};
 use crate::sim::state::combat_state::CombatState;
+use crate::sim::state::tactics::Tactics;
 use crate::sim::state::{LevelState, Player, Run, RunState, Searched};
 use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
 use crate::sim::vocabulary::Outcome;
@@ -373,6 +374,9 @@ struct CombatView<'a> {
     combat: &'a Option<CombatState>,
     #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
     searched: &'a [Searched],
+    /// Left out under rules before 4, which have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tactics: &'a Option<Tactics>,
 }
 
 impl<'a> CombatView<'a> {
@@ -389,6 +393,7 @@ impl<'a> CombatView<'a> {
             outcome,
             combat,
             searched,
+            tactics,
         } = s;
         CombatView {
             config: DigestConfig::of(config),
@@ -403,6 +408,7 @@ impl<'a> CombatView<'a> {
             outcome: *outcome,
             combat,
             searched,
+            tactics,
         }
     }
 }
@@ -439,6 +445,46 @@ impl From<RunStateV6> for RunState {
             outcome: s.outcome,
             combat: s.combat,
             searched: Vec::new(),
+            tactics: None,
+        }
+    }
+}
+
+/// What save format 7 (and journals of it) holds of a run's state:
+/// today's without what rules 4 add, which format 8 added last. A
+/// format-7 run plays by rules 3 or earlier, which keep none of it.
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct RunStateV7 {
+    kinds: Vec<MonsterKind>,
+    seed: u64,
+    rng: Pcg64,
+    levels: Vec<Option<LevelState>>,
+    player: Player,
+    turn: u64,
+    killed: u32,
+    log: Vec<String>,
+    outcome: Outcome,
+    combat: Option<CombatState>,
+    searched: Vec<Searched>,
+}
+
+#[cfg(feature = "save")]
+impl From<RunStateV7> for RunState {
+    fn from(s: RunStateV7) -> RunState {
+        RunState {
+            kinds: s.kinds,
+            seed: s.seed,
+            rng: s.rng,
+            levels: s.levels,
+            player: s.player,
+            turn: s.turn,
+            killed: s.killed,
+            log: s.log,
+            outcome: s.outcome,
+            combat: s.combat,
+            searched: s.searched,
+            tactics: None,
         }
     }
 }
@@ -497,6 +543,7 @@ impl RunState {
             outcome,
             combat: None,
             searched: Vec::new(),
+            tactics: None,
         }
     }
 }

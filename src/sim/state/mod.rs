@@ -7,6 +7,7 @@
 pub mod combat_state;
 pub mod compat;
 pub mod doors;
+pub mod tactics;
 mod validate;
 
 use rand_pcg::Pcg64;
@@ -20,6 +21,7 @@ use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::kinds::place::monsters_wanted;
 use crate::sim::record::Recording;
 use crate::sim::state::combat_state::{CombatState, Floor, experience_level, max_hp};
+use crate::sim::state::tactics::Tactics;
 use crate::sim::vocabulary::Outcome;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
 use crate::sim::world::doors::{Doors, Mover, Walker};
@@ -122,6 +124,11 @@ pub(crate) struct RunState {
     /// search a spot a bounded number of times, so a continued run
     /// searches on exactly as one never stopped. Empty for older runs.
     pub(in crate::sim) searched: Vec<Searched>,
+    /// What rules 4 add to a Combat run (save format 8 on): timed
+    /// effects, identified kinds and their looks, monsters' minds. `None`
+    /// under earlier rules and under Stomp, so those runs save and digest
+    /// as they did.
+    pub(in crate::sim) tactics: Option<Tactics>,
 }
 
 /// Turns spent searching on one cell (`Action::Search`, any rules).
@@ -161,8 +168,16 @@ impl RunState {
                 kinds.len(),
             )
         });
+        let tactics = combat
+            .as_ref()
+            .filter(|_| config.revisions.rules >= 4)
+            .map(|c| {
+                let mut rng = stage_rng(seed, 0, 0, Stage::Appearances);
+                Tactics::new(&c.items, &mut rng, config.levels)
+            });
         RunState {
             combat,
+            tactics,
             kinds,
             seed,
             rng: stage_rng(seed, 0, 0, Stage::Play),
@@ -549,5 +564,16 @@ impl Run {
     /// (items on the floor, a pack, hit points); `None` for a Stomp run.
     pub fn combat_mut(&mut self) -> Option<&mut CombatState> {
         self.state.combat.as_mut()
+    }
+
+    /// What rules 4 keep (timed effects, what is identified, monsters'
+    /// minds); `None` under earlier rules and under Stomp.
+    pub fn tactics(&self) -> Option<&Tactics> {
+        self.state.tactics.as_ref()
+    }
+
+    /// Mutable access for tests and tools that build situations by hand.
+    pub fn tactics_mut(&mut self) -> Option<&mut Tactics> {
+        self.state.tactics.as_mut()
     }
 }

@@ -5,9 +5,11 @@
 
 use crate::geom::{Pos, Shape};
 use crate::level::{Level, StairDirection, Tile};
+use crate::sim::kinds::appearance;
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::kinds::place::{monsters_wanted, vault_monsters};
+use crate::sim::state::tactics::MAX_EFFECT_TURNS;
 use crate::sim::state::{LOG_LINES, Run};
 use crate::sim::units::{MAX_TURNS, interval};
 use crate::sim::vocabulary::Outcome;
@@ -32,7 +34,8 @@ impl Run {
         if self.config.simulation.is_combat() != self.state.combat.is_some() {
             return Err("the rules and the run's Combat state disagree".into());
         }
-        self.check_combat()
+        self.check_combat()?;
+        self.check_tactics()
     }
 
     /// The config, the monster kinds and the vaults pass the checks their
@@ -474,6 +477,62 @@ impl Run {
                         "depth {depth}: an item off the floor or of no known kind"
                     ));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// What rules 4 keep: present exactly for a Combat run under rules 4
+    /// on; one identification and one look a kind of item, dealt as a run
+    /// deals them; timed effects as play makes them; one mind a monster
+    /// id on each level visited, none on a level not visited.
+    fn check_tactics(&self) -> Result<(), String> {
+        let wanted = self.state.combat.is_some() && self.config.revisions.rules >= 4;
+        let (Some(tactics), Some(combat)) = (&self.state.tactics, &self.state.combat) else {
+            return match wanted || self.state.tactics.is_some() {
+                true => Err("the rules and the run's rules-4 state disagree".into()),
+                false => Ok(()),
+            };
+        };
+        if !wanted {
+            return Err("the rules and the run's rules-4 state disagree".into());
+        }
+        let kinds = &combat.items;
+        if tactics.known.len() != kinds.len()
+            || kinds
+                .iter()
+                .zip(&tactics.known)
+                .any(|(k, &known)| !known && !appearance::comes_unknown(&k.class))
+        {
+            return Err("what the player knows of the item kinds does not fit them".into());
+        }
+        if !appearance::is_valid(kinds, &tactics.appearances) {
+            return Err("the looks of the item kinds are not a dealing a run makes".into());
+        }
+        let turn = self.state.turn;
+        if !tactics.effects.is_valid(turn, MAX_EFFECT_TURNS) {
+            return Err("the player's timed effects are not what play makes".into());
+        }
+        if tactics.minds.len() != self.state.levels.len() {
+            return Err("monsters' minds for the wrong number of levels".into());
+        }
+        for (slot, (minds, floor)) in tactics.minds.iter().zip(&combat.floors).enumerate() {
+            if minds.len() != floor.monster_hp.len() {
+                return Err(format!(
+                    "depth {}: {} monsters' minds for {} monsters",
+                    slot + 1,
+                    minds.len(),
+                    floor.monster_hp.len()
+                ));
+            }
+            if minds
+                .iter()
+                .any(|m| !m.effects.is_valid(turn, MAX_EFFECT_TURNS))
+            {
+                return Err(format!(
+                    "depth {}: a monster's timed effects are not what play makes",
+                    slot + 1
+                ));
             }
         }
         Ok(())

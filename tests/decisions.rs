@@ -1,0 +1,71 @@
+//! Issue 26's run of real decisions (rules 4): unknown items and their
+//! looks, timed effects, monsters' minds, and what a loaded run of them
+//! must satisfy.
+
+use delve::Config;
+use delve::config::Revisions;
+use delve::sim::{ItemClass, MonsterKind, Run};
+
+/// A small Combat stack under this build's rules.
+pub fn small() -> Config {
+    Config {
+        width: 60,
+        height: 30,
+        levels: 3,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn a_run_under_rules_4_keeps_what_they_add_and_a_forged_copy_is_refused() {
+    let run = Run::new(small(), MonsterKind::defaults(), 7).unwrap();
+    assert!(run.config().revisions.rules >= 4);
+    let tactics = run.tactics().expect("rules 4 keep tactics");
+    let items = &run.combat().unwrap().items;
+    for (kind, &known) in items.iter().zip(&tactics.known) {
+        let unknown = matches!(kind.class, ItemClass::Potion(_) | ItemClass::Scroll(_));
+        assert_eq!(known, !unknown, "{}", kind.name);
+    }
+    assert_eq!(
+        tactics.minds[0].len(),
+        run.combat().unwrap().floors[0].monster_hp.len()
+    );
+    run.validate().unwrap();
+
+    let forge = |f: &dyn Fn(&mut Run)| {
+        let mut forged = run.clone();
+        f(&mut forged);
+        forged.validate().unwrap_err()
+    };
+    let e = forge(&|r| {
+        r.tactics_mut().unwrap().known.pop();
+    });
+    assert!(e.contains("item kinds"), "{e}");
+    let e = forge(&|r| {
+        let t = r.tactics_mut().unwrap();
+        let (a, b) = (t.appearances.len() - 1, t.appearances.len() - 2);
+        t.appearances[a] = t.appearances[b];
+    });
+    assert!(e.contains("looks"), "{e}");
+    let e = forge(&|r| {
+        r.tactics_mut().unwrap().minds[0].pop();
+    });
+    assert!(e.contains("minds"), "{e}");
+    let e = forge(&|r| {
+        let t = r.tactics_mut().unwrap();
+        t.effects.add(delve::sim::Effect::Haste, 0, 0, 60_000);
+    });
+    assert!(e.contains("timed effects"), "{e}");
+}
+
+#[test]
+fn runs_under_earlier_rules_keep_none_of_it() {
+    let mut config = small();
+    config.revisions = Revisions {
+        generator: 3,
+        rules: 3,
+    };
+    let run = Run::new(config, MonsterKind::defaults(), 7).unwrap();
+    assert!(run.tactics().is_none());
+    run.validate().unwrap();
+}
