@@ -4,6 +4,7 @@
 //! state: knows no run.
 
 pub mod appearance;
+pub mod effect;
 pub mod item;
 pub mod monster;
 pub(crate) mod place;

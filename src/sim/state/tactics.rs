@@ -9,6 +9,7 @@ use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::kinds::appearance;
+pub use crate::sim::kinds::effect::Effect;
 use crate::sim::kinds::item::ItemKind;
 
 /// Most timed effects a hero or a monster carries at once: one of each
@@ -17,48 +18,6 @@ pub const MAX_EFFECTS: usize = 32;
 /// The longest any timed effect may still last: what bounds a loaded
 /// run's effects (the item file keeps every duration within it).
 pub const MAX_EFFECT_TURNS: u64 = 10_000;
-
-/// Something that lasts a while and then wears off.
-///
-/// Saved types only ever gain variants at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Effect {
-    /// `power` more armour.
-    Stoneskin,
-    /// Acts twice as often.
-    Haste,
-    /// Acts half as often.
-    Slow,
-    /// Loses `power` hit points a turn (at least one left by it alone is
-    /// not promised: poison kills).
-    Poison,
-    /// Moves stumble in a random direction a third of the time.
-    Confusion,
-    /// Deals half damage.
-    Weakness,
-}
-
-impl Effect {
-    /// How the character sheet and the status line name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Effect::Stoneskin => "stoneskin",
-            Effect::Haste => "hasted",
-            Effect::Slow => "slowed",
-            Effect::Poison => "poisoned",
-            Effect::Confusion => "confused",
-            Effect::Weakness => "weakened",
-        }
-    }
-
-    /// Whether the one who has it would rather not.
-    pub fn is_harmful(self) -> bool {
-        matches!(
-            self,
-            Effect::Slow | Effect::Poison | Effect::Confusion | Effect::Weakness
-        )
-    }
-}
 
 /// One timed effect: what, how strong, and the turn it wears off at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
