@@ -63,7 +63,7 @@ pub fn noun<'a>(n: impl Into<u64>, one: &'a str, many: &'a str) -> &'a str {
 /// healing" becomes "potions of healing", "dart" "darts"), and a noun
 /// that ends in s, x, sh or ch an `es`.
 pub fn plural_name(name: &str) -> String {
-    let (head, rest) = match name.find(" of ") {
+    let (head, rest) = match name.find(" of ").or_else(|| name.find(" labelled ")) {
         Some(at) => name.split_at(at),
         None => (name, ""),
     };

@@ -69,7 +69,9 @@ pub fn well_formed(action: &Action) -> bool {
         Action::Drop { slot }
         | Action::Wield { slot }
         | Action::Quaff { slot }
-        | Action::Read { slot } => usize::from(slot) < crate::sim::vocabulary::PACK_SLOTS,
+        | Action::Read { slot }
+        | Action::Fire { slot, .. }
+        | Action::Zap { slot, .. } => usize::from(slot) < crate::sim::vocabulary::PACK_SLOTS,
         Action::Wait | Action::Descend | Action::Ascend | Action::PickUp | Action::Search => true,
     }
 }

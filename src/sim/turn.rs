@@ -22,7 +22,7 @@ use crate::sim::rules::population;
 use crate::sim::state::combat_state::Floor;
 use crate::sim::state::tactics::Mind;
 use crate::sim::state::{LevelState, Run};
-use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, interval, level_work};
+use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, level_work};
 use crate::sim::vocabulary::{Action, Event, Outcome};
 use crate::sim::world::doors::{Doors, Way};
 
@@ -34,6 +34,7 @@ impl Run {
             events.push(Event::Blocked);
             return Ok(events);
         }
+        self.attacked = false;
         if !self.act(action, &mut events)? {
             events.push(Event::Blocked);
             return Ok(events);
@@ -46,9 +47,10 @@ impl Run {
         // A level that waited while the player was away does not get to
         // catch up on the moves it missed.
         let now = self.state.player.next;
-        self.state.player.next = now + interval(self.config.simulation.player_speed);
+        self.state.player.next = now + self.player_interval(self.attacked);
         if self.state.combat.is_some() {
             self.combat_turn_passes();
+            self.effects_pass(&mut events);
         }
         self.refresh();
         self.check_won(&mut events);
@@ -67,8 +69,8 @@ impl Run {
                 .map(|(i, _)| i);
             let Some(i) = next else { break };
             self.sight.work += MONSTER_TURN_WORK;
-            let speed = self.state.kinds[usize::from(self.current().monsters[i].kind)].speed;
-            self.current_mut().monsters[i].next += interval(speed);
+            let ticks = self.monster_interval(i);
+            self.current_mut().monsters[i].next += ticks;
             self.monster_turn(i, &mut events);
         }
         self.check_won(&mut events);
@@ -89,8 +91,30 @@ impl Run {
                 if !level.in_bounds(x, y) {
                     return Ok(false);
                 }
-                let to = Pos::new(x as u16, y as u16);
+                let mut to = Pos::new(x as u16, y as u16);
                 // Under rules 1 and 2 exactly `can_step`'s answer.
+                if self.player_walker().step(level, here, to) == Way::Wall {
+                    return Ok(false);
+                }
+                // A confused hero may stumble elsewhere (rules 4), into a
+                // wall as likely as not: a turn lost.
+                if let Some((sx, sy)) = self.stumble() {
+                    let (x, y) = (
+                        i32::from(here.x) + i32::from(sx),
+                        i32::from(here.y) + i32::from(sy),
+                    );
+                    let level = &self.current().level;
+                    let astray = Pos::new(x as u16, y as u16);
+                    if !level.in_bounds(x, y)
+                        || self.player_walker().step(level, here, astray) == Way::Wall
+                    {
+                        self.say("You stumble against the wall.".into());
+                        return Ok(true);
+                    }
+                    self.say("You stumble.".into());
+                    to = astray;
+                }
+                let level = &self.current().level;
                 match self.player_walker().step(level, here, to) {
                     Way::Wall => return Ok(false),
                     Way::Door => {
@@ -126,6 +150,8 @@ impl Run {
             | Action::Read { .. } => {
                 Ok(self.state.combat.is_some() && self.use_item(action, events))
             }
+            Action::Fire { slot, x, y } => Ok(self.fire(slot, x, y, events)),
+            Action::Zap { slot, x, y } => Ok(self.zap(slot, x, y, events)),
             Action::Descend | Action::Ascend => self.take_stairs(action, events),
         }
     }

@@ -61,6 +61,25 @@ pub enum Action {
         /// Row step, -1 to 1.
         dy: i8,
     },
+    /// Fire the missile in a pack slot at a cell (rules 4): thrown by
+    /// hand, or shot from the readied launcher of its ammunition.
+    Fire {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+        /// The target's column.
+        x: u16,
+        /// The target's row.
+        y: u16,
+    },
+    /// Zap the wand in a pack slot at a cell (rules 4).
+    Zap {
+        /// A pack slot: checked, so a bad one is Blocked.
+        slot: u8,
+        /// The target's column.
+        x: u16,
+        /// The target's row.
+        y: u16,
+    },
 }
 
 /// An action in words (`move 1,-1`, `quaff slot b`), for messages about
@@ -85,6 +104,8 @@ impl std::fmt::Display for Action {
             Action::Read { slot: s } => write!(f, "read slot {}", slot(s)),
             Action::Search => f.write_str("search"),
             Action::Close { dx, dy } => write!(f, "close {dx},{dy}"),
+            Action::Fire { slot: s, x, y } => write!(f, "fire slot {} at {x},{y}", slot(s)),
+            Action::Zap { slot: s, x, y } => write!(f, "zap slot {} at {x},{y}", slot(s)),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! How unknown items look (rules 4): each run deals the kinds of a class
+//! How unknown items look (rules 4): potions by colour, scrolls by label,
+//! wands by what they are made of. Each run deals the kinds of a class
 //! their appearances from its seed, so "a murky potion" heals in one run
 //! and poisons in the next, and drinking an unknown potion is a risk to
 //! weigh rather than a fact to look up.
@@ -37,6 +38,12 @@ pub const POTIONS: [&str; 24] = [
     "sparkling",
 ];
 
+/// What a wand may be made of: one a kind, as potions' colours.
+pub const WANDS: [&str; 20] = [
+    "oak", "birch", "ebony", "bone", "iron", "glass", "willow", "copper", "ivory", "crystal",
+    "pine", "maple", "silver", "brass", "jade", "obsidian", "yew", "cedar", "tin", "redwood",
+];
+
 /// The syllables a scroll's label is made of.
 const SYLLABLES: [&str; 32] = [
     "XOR", "KANTH", "ZEL", "MOR", "VEH", "LUM", "AB", "RAX", "TOK", "NIR", "SHA", "GUL", "PEK",
@@ -50,6 +57,7 @@ fn looks(class: &ItemClass) -> Option<usize> {
         ItemClass::Potion(_) => Some(POTIONS.len()),
         // Two words of syllables from a u16: 65,536 labels.
         ItemClass::Scroll(_) => Some(1 << 16),
+        ItemClass::Wand { .. } => Some(WANDS.len()),
         _ => None,
     }
 }
@@ -86,6 +94,7 @@ pub fn name(class: &ItemClass, index: u16) -> String {
     match class {
         ItemClass::Potion(_) => format!("{} potion", POTIONS[usize::from(index) % POTIONS.len()]),
         ItemClass::Scroll(_) => format!("scroll labelled {}", label(index)),
+        ItemClass::Wand { .. } => format!("{} wand", WANDS[usize::from(index) % WANDS.len()]),
         _ => String::new(),
     }
 }
@@ -96,18 +105,13 @@ pub fn name(class: &ItemClass, index: u16) -> String {
 /// check keeps each class within its looks, so this always finishes.
 pub fn deal(kinds: &[ItemKind], rng: &mut Pcg64) -> Vec<u16> {
     let mut out = vec![0u16; kinds.len()];
-    let mut potions: Vec<u16> = (0..POTIONS.len() as u16).collect();
-    let mut dealt_potions = 0;
+    let mut potions = Shuffle::new(POTIONS.len());
+    let mut wands = Shuffle::new(WANDS.len());
     let mut labels: Vec<u16> = Vec::new();
     for (kind, look) in kinds.iter().zip(&mut out) {
         match kind.class {
-            ItemClass::Potion(_) => {
-                // One step of a Fisher-Yates shuffle a potion.
-                let pick = rng.random_range(dealt_potions..potions.len());
-                potions.swap(dealt_potions, pick);
-                *look = potions[dealt_potions];
-                dealt_potions += 1;
-            }
+            ItemClass::Potion(_) => *look = potions.next(rng),
+            ItemClass::Wand { .. } => *look = wands.next(rng),
             ItemClass::Scroll(_) => loop {
                 let candidate: u16 = rng.random();
                 if !labels.contains(&candidate) {
@@ -122,6 +126,29 @@ pub fn deal(kinds: &[ItemKind], rng: &mut Pcg64) -> Vec<u16> {
     out
 }
 
+/// A Fisher-Yates shuffle taken a step at a time: each `next` is a look
+/// not dealt yet. The item file's check keeps the calls within `len`.
+struct Shuffle {
+    looks: Vec<u16>,
+    dealt: usize,
+}
+
+impl Shuffle {
+    fn new(len: usize) -> Shuffle {
+        Shuffle {
+            looks: (0..len as u16).collect(),
+            dealt: 0,
+        }
+    }
+
+    fn next(&mut self, rng: &mut Pcg64) -> u16 {
+        let pick = rng.random_range(self.dealt..self.looks.len());
+        self.looks.swap(self.dealt, pick);
+        self.dealt += 1;
+        self.looks[self.dealt - 1]
+    }
+}
+
 /// Whether `appearances` is a dealing [`deal`] could make for `kinds`:
 /// one a kind, within its class's looks, none shared within a class.
 pub fn is_valid(kinds: &[ItemKind], appearances: &[u16]) -> bool {
@@ -133,6 +160,7 @@ pub fn is_valid(kinds: &[ItemKind], appearances: &[u16]) -> bool {
         let class = match kind.class {
             ItemClass::Potion(_) => 0,
             ItemClass::Scroll(_) => 1,
+            ItemClass::Wand { .. } => 2,
             _ => {
                 if look != 0 {
                     return false;

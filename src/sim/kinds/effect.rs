@@ -4,6 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The longest any timed effect may still last: what bounds a loaded
+/// run's effects (the data files keep every duration within it).
+pub const MAX_EFFECT_TURNS: u64 = 10_000;
+
 /// Something that lasts a while and then wears off.
 ///
 /// Saved types only ever gain variants at the end.

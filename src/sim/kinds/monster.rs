@@ -236,7 +236,7 @@ impl MonsterKind {
                 if !(5..=20).contains(&k.speed) {
                     return Err(("speed", format!("must be from 5 to 20, got {}", k.speed)));
                 }
-                if k.glyph.is_ascii_punctuation() && ")[!?".contains(k.glyph) {
+                if k.glyph.is_ascii_punctuation() && ")[!?/{}".contains(k.glyph) {
                     return Err((
                         "glyph",
                         format!("{:?} is taken by items; pick another character", k.glyph),

@@ -176,15 +176,22 @@ pub struct Table {
 impl Table {
     /// The table for `depth`; empty only when `kinds` is.
     pub fn for_depth<K: Placed>(kinds: &[K], depth: u16) -> Table {
+        Table::for_depth_where(kinds, depth, |_| true)
+    }
+
+    /// [`Table::for_depth`] over the kinds `keep` accepts, indices still
+    /// into `kinds`: the same table as the kept kinds alone would make.
+    pub fn for_depth_where<K: Placed>(kinds: &[K], depth: u16, keep: impl Fn(&K) -> bool) -> Table {
         let nearest = kinds
             .iter()
+            .filter(|k| keep(k))
             .map(|k| k.depths().distance(depth))
             .min()
             .unwrap_or(0);
         let mut entries = Vec::new();
         let mut total = 0u32;
         for (i, k) in kinds.iter().enumerate() {
-            if k.depths().distance(depth) == nearest {
+            if keep(k) && k.depths().distance(depth) == nearest {
                 total += u32::from(MAX_RARITY) / u32::from(k.rarity().clamp(1, MAX_RARITY));
                 entries.push((i as u16, total));
             }

@@ -16,6 +16,19 @@ impl Run {
         HitOdds::of(&self.config.simulation.combat)
     }
 
+    /// The player's odds with `with` (a weapon, launcher or missile kind):
+    /// under rules 4 its accuracy moves the chance to hit, never above 100.
+    pub(in crate::sim) fn player_odds(&self, with: Option<u16>) -> HitOdds {
+        let mut odds = self.odds();
+        if self.tactics().is_some()
+            && let (Some(k), Some(c)) = (with, self.combat())
+        {
+            let hit = i16::from(odds.hit_chance) + i16::from(c.kind(k).accuracy);
+            odds.hit_chance = hit.clamp(1, 100) as u8;
+        }
+        odds
+    }
+
     /// The player attacks the monster at index `m` instead of moving.
     pub(in crate::sim) fn player_attacks(&mut self, m: usize, events: &mut Vec<Event>) {
         let monster = self.current().monsters[m].clone();
@@ -24,9 +37,13 @@ impl Run {
             .combat()
             .expect("a Combat run")
             .weapon_dice(self.config.simulation.combat.unarmed);
-        let odds = self.odds();
+        let odds = self.player_odds(self.combat().expect("a Combat run").hero.weapon);
         let strike = attack(&mut self.state.rng, &odds, kind.armour, &dice);
-        let id = monster.id as usize;
+        self.attacked = true;
+        let strike = match strike {
+            Strike::Hit(damage) => Strike::Hit(self.weakened(damage)),
+            miss => miss,
+        };
         match strike {
             Strike::Miss => {
                 self.say(format!("You miss the {}.", kind.name));
@@ -36,41 +53,55 @@ impl Run {
                     damage: None,
                 });
             }
-            Strike::Hit(damage) => {
-                let floor = self.floor_mut();
-                let hp = floor.monster_hp[id].saturating_sub(damage);
-                floor.monster_hp[id] = hp;
-                let max = floor.monster_max_hp[id];
-                events.push(Event::Attacked {
-                    by_player: true,
-                    kind: kind.name.clone(),
-                    damage: Some(damage),
-                });
-                if hp == 0 {
-                    self.current_mut().monsters.remove(m);
-                    self.state.killed += 1;
-                    let level_before = self.experience_level();
-                    let max_before = self.max_hp();
-                    let state = self.expect_combat_mut();
-                    state.kills[usize::from(monster.kind)] += 1;
-                    state.hero.xp = state.hero.xp.saturating_add(u32::from(max));
-                    self.say(format!("You hit the {} for {damage}; it dies.", kind.name));
-                    events.push(Event::Killed { kind: kind.name });
-                    let level = self.experience_level();
-                    if level > level_before {
-                        let gain = self.max_hp().saturating_sub(max_before);
-                        let hero = &mut self.expect_combat_mut().hero;
-                        hero.hp = hero.hp.saturating_add(gain);
-                        self.say(format!("You reach experience level {level}."));
-                    }
-                } else {
-                    self.say(format!(
-                        "You hit the {} for {damage} ({}).",
-                        kind.name,
-                        wound_word(hp, max)
-                    ));
-                }
+            Strike::Hit(damage) => self.player_hurts(m, damage, "You hit", events),
+        }
+    }
+
+    /// Monster `m` takes `damage` from the player (`hit` says how: "You
+    /// hit", "The dart hits"): its hit points fall, and at none it dies,
+    /// earning its experience.
+    pub(in crate::sim) fn player_hurts(
+        &mut self,
+        m: usize,
+        damage: u16,
+        hit: &str,
+        events: &mut Vec<Event>,
+    ) {
+        let monster = self.current().monsters[m].clone();
+        let kind = self.state.kinds[usize::from(monster.kind)].clone();
+        let id = monster.id as usize;
+        let floor = self.floor_mut();
+        let hp = floor.monster_hp[id].saturating_sub(damage);
+        floor.monster_hp[id] = hp;
+        let max = floor.monster_max_hp[id];
+        events.push(Event::Attacked {
+            by_player: true,
+            kind: kind.name.clone(),
+            damage: Some(damage),
+        });
+        if hp == 0 {
+            self.current_mut().monsters.remove(m);
+            self.state.killed += 1;
+            let level_before = self.experience_level();
+            let max_before = self.max_hp();
+            let state = self.expect_combat_mut();
+            state.kills[usize::from(monster.kind)] += 1;
+            state.hero.xp = state.hero.xp.saturating_add(u32::from(max));
+            self.say(format!("{hit} the {} for {damage}; it dies.", kind.name));
+            events.push(Event::Killed { kind: kind.name });
+            let level = self.experience_level();
+            if level > level_before {
+                let gain = self.max_hp().saturating_sub(max_before);
+                let hero = &mut self.expect_combat_mut().hero;
+                hero.hp = hero.hp.saturating_add(gain);
+                self.say(format!("You reach experience level {level}."));
             }
+        } else {
+            self.say(format!(
+                "{hit} the {} for {damage} ({}).",
+                kind.name,
+                wound_word(hp, max)
+            ));
         }
     }
 
@@ -78,7 +109,7 @@ impl Run {
     pub(in crate::sim) fn monster_attacks(&mut self, i: usize, events: &mut Vec<Event>) {
         let monster = self.current().monsters[i].clone();
         let kind = self.state.kinds[usize::from(monster.kind)].clone();
-        let armour = self.combat().expect("a Combat run").armour(self.state.turn);
+        let armour = self.hero_armour();
         let odds = self.odds();
         match attack(&mut self.state.rng, &odds, armour, &kind.damage) {
             Strike::Miss => {
@@ -111,7 +142,7 @@ impl Run {
     /// At 0 hit points: a life goes; with lives left the player wakes on
     /// the level's up staircase (or nearest free cell to it) with full
     /// hit points.
-    fn lose_life(&mut self, cause: &str, events: &mut Vec<Event>) {
+    pub(in crate::sim) fn lose_life(&mut self, cause: &str, events: &mut Vec<Event>) {
         self.state.player.lives = self.state.player.lives.saturating_sub(1);
         let lives = self.state.player.lives;
         events.push(Event::Slain {

@@ -5,9 +5,9 @@ use rand::RngExt;
 
 use crate::geom::Pos;
 use crate::level::Tile;
-use crate::sim::kinds::item::{Item, ItemClass, PotionEffect, ScrollEffect, stacks};
+use crate::sim::kinds::item::{Item, ItemClass, stacks};
 use crate::sim::state::Run;
-use crate::sim::state::combat_state::slot_letter;
+use crate::sim::state::combat_state::{MAX_STACK, slot_letter};
 use crate::sim::vocabulary::{Action, Event};
 use crate::sim::world::distance::DIRECTIONS;
 
@@ -34,6 +34,9 @@ impl Run {
                     return false;
                 };
                 let kind = self.floor().expect("found above").items[at].kind;
+                if self.state.tactics.is_some() {
+                    return self.pick_up_kind(kind, events);
+                }
                 let state = self.combat().expect("a Combat run");
                 let stacks = keep_letters && stacks(state.kind(kind).class);
                 // A full pack refuses: the refusal changes nothing (it is
@@ -66,11 +69,28 @@ impl Run {
                 true
             }
             Action::Drop { slot } => {
+                let Some(line) = self
+                    .combat()
+                    .and_then(|c| c.hero.pack.get(usize::from(slot)))
+                else {
+                    return false;
+                };
+                // A wand goes down with every charge of its line, which
+                // the next one of its kind picked up takes back.
+                let class = self.combat().expect("a Combat run").kind(line.kind).class;
+                if let (ItemClass::Wand { .. }, Some(tactics)) = (class, &mut self.state.tactics) {
+                    let spare = &mut tactics.spare_charges[usize::from(line.kind)];
+                    *spare = spare.saturating_add(line.count).min(10_000);
+                    let pack = &mut self.expect_combat_mut().hero.pack;
+                    for _ in 1..line.count {
+                        pack.take_one(usize::from(slot), keep_letters);
+                    }
+                }
                 let state = self.expect_combat_mut();
                 let Some(kind) = state.hero.pack.take_one(usize::from(slot), keep_letters) else {
                     return false;
                 };
-                let name = state.describe(kind);
+                let name = self.item_names().expect("a Combat run").describe(kind);
                 self.floor_mut().items.push(Item { kind, pos: here });
                 self.say(format!("You drop {name}."));
                 events.push(Event::Dropped { name });
@@ -80,15 +100,20 @@ impl Run {
                 let Some(kind) = pack_item(self, slot) else {
                     return false;
                 };
-                let state = self.expect_combat_mut();
-                let class = state.kind(kind).class;
-                let name = state.describe(kind);
-                let (worn, verb) = match class {
-                    ItemClass::Weapon { .. } => (&mut state.hero.weapon, "wield"),
-                    ItemClass::Armour { .. } => (&mut state.hero.armour, "put on"),
+                let Some(combat) = self.state.combat.as_mut() else {
+                    return false;
+                };
+                let class = combat.kind(kind).class;
+                let name = combat.describe(kind);
+                let hero = &mut combat.hero;
+                let (worn, verb) = match (class, self.state.tactics.as_mut()) {
+                    (ItemClass::Weapon { .. }, _) => (&mut hero.weapon, "wield"),
+                    (ItemClass::Armour { .. }, _) => (&mut hero.armour, "put on"),
+                    (ItemClass::Launcher { .. }, Some(t)) => (&mut t.launcher, "ready"),
                     _ => return false,
                 };
                 let old = worn.replace(kind);
+                let state = combat;
                 state.hero.pack.take_one(usize::from(slot), keep_letters);
                 if let Some(old) = old {
                     if keep_letters {
@@ -103,21 +128,23 @@ impl Run {
                 true
             }
             Action::Quaff { slot } => {
-                let Some((effect, name)) =
+                let Some((effect, name, kind)) =
                     self.use_up(slot, keep_letters, "drink", ItemClass::potion)
                 else {
                     return false;
                 };
-                self.drink(effect);
+                self.drink(effect, events);
+                self.identify(kind);
                 events.push(Event::Used { name });
                 true
             }
             Action::Read { slot } => {
-                let Some((effect, name)) =
+                let Some((effect, name, kind)) =
                     self.use_up(slot, keep_letters, "read", ItemClass::scroll)
                 else {
                     return false;
                 };
+                self.identify(kind);
                 self.read(effect, events);
                 events.push(Event::Used { name });
                 true
@@ -136,61 +163,96 @@ impl Run {
         keep_letters: bool,
         verb: &str,
         effect_of: impl Fn(ItemClass) -> Option<E>,
-    ) -> Option<(E, String)> {
+    ) -> Option<(E, String, u16)> {
+        let kind = self.combat()?.hero.pack.get(usize::from(slot))?.kind;
+        let effect = effect_of(self.combat()?.kind(kind).class)?;
+        let name = self.item_names()?.describe(kind);
         let state = self.expect_combat_mut();
-        let kind = state.hero.pack.get(usize::from(slot))?.kind;
-        let effect = effect_of(state.kind(kind).class)?;
-        let name = state.describe(kind);
         state.hero.pack.take_one(usize::from(slot), keep_letters);
         self.say(format!("You {verb} {name}."));
-        Some((effect, name))
+        Some((effect, name, kind))
     }
 
-    /// What a potion does to the player.
-    fn drink(&mut self, effect: PotionEffect) {
-        match effect {
-            PotionEffect::Healing(dice) => {
-                let heal = dice.roll(&mut self.state.rng);
-                let max = self.max_hp();
-                let hero = &mut self.expect_combat_mut().hero;
-                hero.hp = (u32::from(hero.hp) + heal).min(u32::from(max)) as u16;
-                self.say("You feel better.".into());
-            }
-            PotionEffect::Vigour(n) => {
-                let hero = &mut self.expect_combat_mut().hero;
-                hero.vigour = hero.vigour.saturating_add(n);
-                hero.hp = hero.hp.saturating_add(n);
-                self.say("You feel vigorous.".into());
-            }
-            PotionEffect::Stoneskin { armour, turns } => {
-                let until = self.state.turn + u64::from(turns);
-                let hero = &mut self.expect_combat_mut().hero;
-                hero.stoneskin = armour;
-                hero.stoneskin_until = until;
-                self.say("Your skin turns to stone.".into());
-            }
+    /// The player learns what `kind` is (rules 4), by using it or by a
+    /// scroll of identify: "It was a potion of poison." when it was not
+    /// known.
+    pub(in crate::sim) fn identify(&mut self, kind: u16) {
+        let Some(tactics) = &mut self.state.tactics else {
+            return;
+        };
+        let known = &mut tactics.known[usize::from(kind)];
+        if *known {
+            return;
         }
+        *known = true;
+        let name = self.item_names().expect("a Combat run").describe(kind);
+        self.say(format!("It was {name}."));
     }
 
-    /// What a scroll does: a map of the level, or a jump elsewhere on it.
-    fn read(&mut self, effect: ScrollEffect, events: &mut Vec<Event>) {
-        match effect {
-            ScrollEffect::MagicMapping => {
-                self.map_level();
-                self.say("A map of the level forms in your mind.".into());
+    /// Under rules 4, takes every item of `kind` on the player's cell
+    /// that the pack has room for (a pile of darts is one pick-up), a
+    /// wand with its charges: the spare charges of its kind if the player
+    /// dropped one, else a roll of its `charges` from the play stream.
+    fn pick_up_kind(&mut self, kind: u16, events: &mut Vec<Event>) -> bool {
+        let here = self.state.player.pos;
+        let state = self.combat().expect("a Combat run");
+        let class = state.kind(kind).class;
+        let Some(letter) = state.hero.pack.room_for(kind, stacks(class), true) else {
+            return false;
+        };
+        let before = state.hero.pack.get(letter).map_or(0, |l| l.count);
+        let room = MAX_STACK - before;
+        let lying: Vec<usize> = self
+            .floor()
+            .expect("a Combat run")
+            .items
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, i)| i.pos == here && i.kind == kind)
+            .map(|(at, _)| at)
+            .collect();
+        let (take, count) = match class {
+            ItemClass::Wand { charges, .. } => {
+                let spare = &mut self.state.tactics.as_mut().expect("rules 4").spare_charges
+                    [usize::from(kind)];
+                let n = match std::mem::take(spare) {
+                    0 => charges.roll(&mut self.state.rng).clamp(1, 99) as u16,
+                    n => n,
+                };
+                (1, n.min(room))
             }
-            ScrollEffect::Teleportation => {
-                if let Some(to) = self.random_free_floor() {
-                    self.state.player.pos = to;
-                    events.push(Event::Moved { to });
-                }
-                self.say("You are somewhere else.".into());
+            ItemClass::Missile { .. } => {
+                let n = lying.len().min(usize::from(room));
+                (n, n as u16)
             }
+            _ => (1, 1),
+        };
+        // `lying` is last first, so removing in its order never shifts an
+        // index still to be removed.
+        for &at in lying.iter().take(take) {
+            self.floor_mut().items.remove(at);
         }
+        let pack = &mut self.expect_combat_mut().hero.pack;
+        pack.add_many(kind, letter, count.max(1));
+        let names = self.item_names().expect("a Combat run");
+        let total = self
+            .combat()
+            .and_then(|c| c.hero.pack.get(letter))
+            .map_or(1, |l| l.count);
+        let line = format!(
+            "{} - {}.",
+            slot_letter(letter),
+            names.describe_count(kind, total)
+        );
+        let name = names.describe_count(kind, count.max(1));
+        self.say(line);
+        events.push(Event::PickedUp { name });
+        true
     }
 
     /// Marks every open cell of the level, and the rock beside it, seen.
-    fn map_level(&mut self) {
+    pub(in crate::sim) fn map_level(&mut self) {
         let state = self.current_mut();
         let level = &state.level;
         let w = usize::from(level.width());
@@ -210,7 +272,7 @@ impl Run {
 
     /// A random floor cell of a room with no monster on it, from the play
     /// stream: at most a thousand tries, so it always ends.
-    fn random_free_floor(&mut self) -> Option<Pos> {
+    pub(in crate::sim) fn random_free_floor(&mut self) -> Option<Pos> {
         let rooms = self.current().level.rooms().len();
         for _ in 0..1000 {
             let r = self.state.rng.random_range(0..rooms as u32) as usize;
@@ -236,7 +298,7 @@ impl Run {
     pub(in crate::sim) fn see_items_here(&mut self) {
         let here = self.items_here();
         if let Some(&top) = here.first() {
-            let name = self.combat().expect("a Combat run").describe(top);
+            let name = self.item_names().expect("a Combat run").describe(top);
             let more = if here.len() > 1 { " (and more)" } else { "" };
             self.say(format!("You see here {name}{more}."));
         }

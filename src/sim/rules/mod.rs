@@ -5,8 +5,12 @@
 
 mod combat;
 mod doors;
+mod effects;
 mod items;
 mod monsters;
 pub mod odds;
 pub(crate) mod population;
+mod potions;
+mod ranged;
+mod scrolls;
 mod stomp;

@@ -8,7 +8,7 @@ use rand::RngExt;
 
 use crate::config::Config;
 use crate::level::Level;
-use crate::sim::kinds::item::{Item, ItemKind};
+use crate::sim::kinds::item::{Item, ItemClass, ItemKind};
 use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::kinds::place::{
     each_free_room_cell, free_room_cells, monsters_wanted, vault_monsters,
@@ -86,7 +86,11 @@ pub(in crate::sim) fn place_items(
     level: &Level,
 ) -> Vec<Item> {
     let wanted = usize::from(config.simulation.combat.items_per_level);
-    let table = Table::for_depth(kinds, level.depth());
+    // Rules before 4 place only the kinds they know, so their runs draw
+    // from the table they always did.
+    let rules4 = config.revisions.rules >= 4;
+    let table =
+        Table::for_depth_where(kinds, level.depth(), |k| rules4 || k.class.before_rules_4());
     let mut rng = stage_rng(seed, level.depth(), 0, Stage::Items);
     let cells = free_room_cells(level, wanted, &mut rng);
     let mut items = Vec::with_capacity(cells.len());
@@ -94,7 +98,14 @@ pub(in crate::sim) fn place_items(
         let Some(kind) = table.draw(&mut rng) else {
             break;
         };
-        items.push(Item { kind, pos });
+        // Missiles lie in bundles (rules 4 place them).
+        let found = match kinds[usize::from(kind)].class {
+            ItemClass::Missile { found, .. } => found.roll(&mut rng).clamp(1, 99),
+            _ => 1,
+        };
+        for _ in 0..found {
+            items.push(Item { kind, pos });
+        }
     }
     items
 }

@@ -165,6 +165,30 @@ impl Pack {
         Some(letter)
     }
 
+    /// Puts `count` of `kind` at `letter`, as [`Pack::room_for`] chose
+    /// it: onto its line there, or into the empty letter; at most
+    /// [`MAX_STACK`] a line.
+    pub fn add_many(&mut self, kind: u16, letter: usize, count: u16) {
+        if letter >= PACK_SLOTS {
+            return;
+        }
+        if self.letters.len() <= letter {
+            self.letters.resize(letter + 1, None);
+        }
+        match &mut self.letters[letter] {
+            Some(line) if line.kind == kind => {
+                line.count = line.count.saturating_add(count).min(MAX_STACK);
+            }
+            Some(_) => {}
+            slot => {
+                *slot = Some(PackLine {
+                    kind,
+                    count: count.clamp(1, MAX_STACK),
+                })
+            }
+        }
+    }
+
     /// Takes one item out of `letter` and returns its kind. The letter is
     /// left empty when that was the last; under the first rules
     /// (`keep_letters` false) the letters after it close up, as they did.
@@ -320,6 +344,10 @@ impl CombatState {
         match k.class {
             ItemClass::Weapon { damage } => format!("{} ({damage})", article(&k.name)),
             ItemClass::Armour { protection } => format!("{} [{protection}]", article(&k.name)),
+            ItemClass::Launcher { damage, range, .. } => {
+                format!("{} (+{damage}, range {range})", article(&k.name))
+            }
+            ItemClass::Missile { damage, .. } => format!("{} ({damage})", article(&k.name)),
             _ => article(&k.name),
         }
     }

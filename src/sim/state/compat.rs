@@ -7,8 +7,12 @@
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
+use crate::sim::kinds::item::ItemClass;
+#[cfg(feature = "save")]
+use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::{Colour, MonsterKind, Trait};
-use crate::sim::state::combat_state::CombatState;
+use crate::sim::kinds::table::Depths;
+use crate::sim::state::combat_state::{CombatState, Floor, Hero};
 use crate::sim::state::tactics::Tactics;
 use crate::sim::state::{LevelState, Player, Run, RunState, Searched};
 use crate::sim::units::{DIGEST_CELL_WORK, DIGEST_MONSTER_WORK, DIGEST_WORK};
@@ -356,6 +360,76 @@ pub(crate) struct StompView<'a> {
     searched: &'a [Searched],
 }
 
+/// An item kind as a digest sees it: the trade-offs format 8 added are
+/// left out at their defaults, so the kinds of a run from before digest as
+/// they did.
+#[derive(Serialize)]
+struct ItemKindDigest<'a> {
+    name: &'a str,
+    glyph: char,
+    colour: Colour,
+    class: &'a ItemClass,
+    depths: Depths,
+    rarity: u16,
+    description: &'a str,
+    #[serde(skip_serializing_if = "is_zero_i8")]
+    accuracy: i8,
+    #[serde(skip_serializing_if = "is_ten")]
+    delay: u8,
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    noise: u8,
+}
+
+fn is_zero_i8(n: &i8) -> bool {
+    *n == 0
+}
+
+fn is_ten(n: &u8) -> bool {
+    *n == 10
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+/// The Combat state as a digest sees it: its fields in order, the item
+/// kinds as [`ItemKindDigest`].
+#[derive(Serialize)]
+struct CombatDigest<'a> {
+    items: Vec<ItemKindDigest<'a>>,
+    hero: &'a Hero,
+    floors: &'a [Floor],
+    kills: &'a [u32],
+    cause: &'a Option<String>,
+}
+
+impl<'a> CombatDigest<'a> {
+    fn of(c: &'a CombatState) -> CombatDigest<'a> {
+        CombatDigest {
+            items: c
+                .items
+                .iter()
+                .map(|k| ItemKindDigest {
+                    name: &k.name,
+                    glyph: k.glyph,
+                    colour: k.colour,
+                    class: &k.class,
+                    depths: k.depths,
+                    rarity: k.rarity,
+                    description: &k.description,
+                    accuracy: k.accuracy,
+                    delay: k.delay,
+                    noise: k.noise,
+                })
+                .collect(),
+            hero: &c.hero,
+            floors: &c.floors,
+            kills: &c.kills,
+            cause: &c.cause,
+        }
+    }
+}
+
 /// A Combat run's state as a digest sees it: `RunState`'s fields in their
 /// order, each field added since format 6 left out while it is empty, so a
 /// run from before it digests as it did.
@@ -371,7 +445,7 @@ struct CombatView<'a> {
     killed: u32,
     log: &'a [String],
     outcome: Outcome,
-    combat: &'a Option<CombatState>,
+    combat: Option<CombatDigest<'a>>,
     #[serde(skip_serializing_if = "<[Searched]>::is_empty")]
     searched: &'a [Searched],
     /// Left out under rules before 4, which have none.
@@ -406,9 +480,65 @@ impl<'a> CombatView<'a> {
             killed: *killed,
             log,
             outcome: *outcome,
-            combat,
+            combat: combat.as_ref().map(CombatDigest::of),
             searched,
             tactics,
+        }
+    }
+}
+
+/// An item kind as save formats 4 to 7 (and journals of them) hold it:
+/// today's without the trade-offs rules 4 read (accuracy, delay, noise),
+/// which take their defaults, as rules before 4 never read them.
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct ItemKindV7 {
+    name: String,
+    glyph: char,
+    colour: Colour,
+    class: ItemClass,
+    depths: Depths,
+    rarity: u16,
+    description: String,
+}
+
+#[cfg(feature = "save")]
+impl From<ItemKindV7> for ItemKind {
+    fn from(k: ItemKindV7) -> ItemKind {
+        ItemKind {
+            name: k.name,
+            glyph: k.glyph,
+            colour: k.colour,
+            class: k.class,
+            depths: k.depths,
+            rarity: k.rarity,
+            description: k.description,
+            ..ItemKind::plain()
+        }
+    }
+}
+
+/// The Combat state as save formats 4 to 7 hold it: today's but for the
+/// item kinds (`ItemKindV7`).
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct CombatStateV7 {
+    items: Vec<ItemKindV7>,
+    hero: Hero,
+    floors: Vec<Floor>,
+    kills: Vec<u32>,
+    cause: Option<String>,
+}
+
+#[cfg(feature = "save")]
+impl From<CombatStateV7> for CombatState {
+    fn from(c: CombatStateV7) -> CombatState {
+        CombatState {
+            items: c.items.into_iter().map(Into::into).collect(),
+            hero: c.hero,
+            floors: c.floors,
+            kills: c.kills,
+            cause: c.cause,
         }
     }
 }
@@ -427,7 +557,7 @@ pub(crate) struct RunStateV6 {
     killed: u32,
     log: Vec<String>,
     outcome: Outcome,
-    combat: Option<CombatState>,
+    combat: Option<CombatStateV7>,
 }
 
 #[cfg(feature = "save")]
@@ -443,7 +573,7 @@ impl From<RunStateV6> for RunState {
             killed: s.killed,
             log: s.log,
             outcome: s.outcome,
-            combat: s.combat,
+            combat: s.combat.map(Into::into),
             searched: Vec::new(),
             tactics: None,
         }
@@ -465,7 +595,7 @@ pub(crate) struct RunStateV7 {
     killed: u32,
     log: Vec<String>,
     outcome: Outcome,
-    combat: Option<CombatState>,
+    combat: Option<CombatStateV7>,
     searched: Vec<Searched>,
 }
 
@@ -482,7 +612,7 @@ impl From<RunStateV7> for RunState {
             killed: s.killed,
             log: s.log,
             outcome: s.outcome,
-            combat: s.combat,
+            combat: s.combat.map(Into::into),
             searched: s.searched,
             tactics: None,
         }

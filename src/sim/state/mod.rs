@@ -7,6 +7,7 @@
 pub mod combat_state;
 pub mod compat;
 pub mod doors;
+pub mod names;
 pub mod tactics;
 mod validate;
 
@@ -21,6 +22,7 @@ use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::kinds::place::monsters_wanted;
 use crate::sim::record::Recording;
 use crate::sim::state::combat_state::{CombatState, Floor, experience_level, max_hp};
+use crate::sim::state::names::ItemNames;
 use crate::sim::state::tactics::Tactics;
 use crate::sim::vocabulary::Outcome;
 use crate::sim::world::distance::{DistanceMap, LazyWalk};
@@ -100,6 +102,10 @@ pub struct Run {
     /// checkpoint that agrees) does not copy every level not visited yet.
     #[serde(skip)]
     pub(in crate::sim) made: Vec<Option<std::sync::Arc<Level>>>,
+    /// Whether the player's action this step was a melee attack (not
+    /// saved): under rules 4 its time is the weapon's.
+    #[serde(skip)]
+    pub(in crate::sim) attacked: bool,
 }
 
 /// The saved state of a run besides its config: the one list of the fields
@@ -405,6 +411,7 @@ impl Run {
             sight: Sight::default(),
             said: 0,
             made: Vec::new(),
+            attacked: false,
         }
     }
 
@@ -564,6 +571,13 @@ impl Run {
     /// (items on the floor, a pack, hit points); `None` for a Stomp run.
     pub fn combat_mut(&mut self) -> Option<&mut CombatState> {
         self.state.combat.as_mut()
+    }
+
+    /// The item kinds as the player knows them (under rules 4, unknown
+    /// ones by their looks); `None` for a Stomp run.
+    pub fn item_names(&self) -> Option<ItemNames<'_>> {
+        self.combat()
+            .map(|c| ItemNames::new(c, self.state.tactics.as_ref()))
     }
 
     /// What rules 4 keep (timed effects, what is identified, monsters'

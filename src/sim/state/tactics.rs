@@ -15,9 +15,7 @@ use crate::sim::kinds::item::ItemKind;
 /// Most timed effects a hero or a monster carries at once: one of each
 /// kind of [`Effect`], with room for kinds appended later.
 pub const MAX_EFFECTS: usize = 32;
-/// The longest any timed effect may still last: what bounds a loaded
-/// run's effects (the item file keeps every duration within it).
-pub const MAX_EFFECT_TURNS: u64 = 10_000;
+pub use crate::sim::kinds::effect::MAX_EFFECT_TURNS;
 
 /// One timed effect: what, how strong, and the turn it wears off at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +154,13 @@ pub struct Tactics {
     /// Per level slot, each monster's mind by monster id (as
     /// `Floor::monster_hp`); empty for a level not visited.
     pub minds: Vec<Vec<Mind>>,
+    /// The readied launcher's kind (a sling, a bow), beside the weapon.
+    pub launcher: Option<u16>,
+    /// Per item kind: charges of wands the player dropped, which the next
+    /// wand of the kind picked up takes instead of a fresh roll (a floor
+    /// item keeps no charges; so dropping a wand and taking it back never
+    /// rolls its charges again).
+    pub spare_charges: Vec<u16>,
 }
 
 impl Tactics {
@@ -171,6 +176,8 @@ impl Tactics {
                 .collect(),
             appearances: appearance::deal(items, rng),
             minds: vec![Vec::new(); usize::from(levels)],
+            launcher: None,
+            spare_charges: vec![0; items.len()],
         }
     }
 }

@@ -86,7 +86,13 @@ impl Run {
             ));
         }
         let player_interval = interval(self.config.simulation.player_speed);
-        if p.next != self.state.turn * player_interval {
+        // Under rules 4 an action takes a quarter to eight of the speed's
+        // intervals (armour, weapons, haste, slowness); before, exactly one.
+        let time_kept = match self.state.tactics.is_some() {
+            true => (self.state.turn..=self.state.turn * player_interval * 8).contains(&p.next),
+            false => p.next == self.state.turn * player_interval,
+        };
+        if !time_kept {
             return Err(format!(
                 "the player's next tick {} does not follow from turn {}",
                 p.next, self.state.turn
@@ -131,7 +137,8 @@ impl Run {
         // kills and the survivors together are at most what was placed.
         let mut placed = 0u64;
         let mut alive = 0u64;
-        let slowest = interval(5);
+        // A slowed monster (rules 4) waits twice its interval.
+        let slowest = interval(5) * 2;
         for (i, state) in self.state.levels.iter().enumerate() {
             let Some(state) = state else { continue };
             let depth = i as u16 + 1;
@@ -512,6 +519,21 @@ impl Run {
         let turn = self.state.turn;
         if !tactics.effects.is_valid(turn, MAX_EFFECT_TURNS) {
             return Err("the player's timed effects are not what play makes".into());
+        }
+        if !tactics.launcher.is_none_or(|k| {
+            kinds
+                .get(usize::from(k))
+                .is_some_and(|k| matches!(k.class, ItemClass::Launcher { .. }))
+        }) {
+            return Err("the readied launcher is no launcher".into());
+        }
+        if tactics.spare_charges.len() != kinds.len()
+            || kinds
+                .iter()
+                .zip(&tactics.spare_charges)
+                .any(|(k, &n)| n > 10_000 || (n > 0 && !matches!(k.class, ItemClass::Wand { .. })))
+        {
+            return Err("spare wand charges that do not fit the item kinds".into());
         }
         if tactics.minds.len() != self.state.levels.len() {
             return Err("monsters' minds for the wrong number of levels".into());

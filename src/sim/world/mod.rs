@@ -5,4 +5,5 @@
 pub mod distance;
 pub mod doors;
 pub mod fov;
+pub mod line;
 pub(crate) mod sight;
