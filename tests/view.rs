@@ -1154,6 +1154,10 @@ fn storeroom(pack: &[&str], floor: &[(&str, Pos)], hp: u16) -> App {
             pos,
         })
         .collect();
+    // Every kind known, so the screens name them (rules 4 would show looks).
+    if let Some(tactics) = run.tactics_mut() {
+        tactics.known.fill(true);
+    }
     let combat = run.combat_mut().unwrap();
     combat.hero.pack = delve::sim::Pack::of(&pack);
     combat.hero.hp = hp;

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use crate::geom::Pos;
 use crate::sim::state::Run;
 use crate::sim::state::combat_state::slot_letter;
+use crate::sim::state::names::ItemNames;
 use crate::sim::vocabulary::Outcome;
 
 /// Everything a morgue file tells, gathered from a run.
@@ -195,7 +196,12 @@ impl Run {
                     .pack
                     .lines()
                     .map(|(i, l)| {
-                        format!("{} - {}", slot_letter(i), s.describe_count(l.kind, l.count))
+                        let names = ItemNames::new(s, self.state.tactics.as_ref());
+                        format!(
+                            "{} - {}",
+                            slot_letter(i),
+                            names.describe_count(l.kind, l.count)
+                        )
                     })
                     .collect()
             }),

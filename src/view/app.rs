@@ -18,6 +18,7 @@
 //! of `delve replay`).
 
 mod act;
+mod aim;
 mod camera;
 mod count;
 mod doors;
@@ -28,6 +29,7 @@ mod replaying;
 mod saving;
 mod travel;
 
+pub use self::aim::{Aim, quiver, targets};
 pub use self::count::MAX_COUNT;
 pub use self::inventory::ItemVerb;
 pub use self::saving::Request;
@@ -71,6 +73,15 @@ pub enum Mode {
     /// Asking which way to close a door, with more than one open beside
     /// the player.
     CloseWhich,
+    /// Aiming a missile or a wand (rules 4).
+    Aim {
+        /// What is aimed.
+        aim: Aim,
+        /// The cell aimed at.
+        cursor: Pos,
+    },
+    /// The character sheet.
+    Character,
     /// Ctrl-C: save before quitting?
     ConfirmQuit,
     /// The run is won or lost: its summary.

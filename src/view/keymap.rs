@@ -152,6 +152,14 @@ pub enum Command {
     Read,
     /// Drop an item: asks which.
     Drop,
+    /// Fire a missile (rules 4): aims at the nearest monster in view.
+    Fire,
+    /// Zap a wand (rules 4): asks which, then aims.
+    Zap,
+    /// While aiming, the next monster in view.
+    NextTarget,
+    /// The character sheet.
+    Character,
     /// The whole level, scaled to the screen.
     Overview,
     /// A cursor that says what is under it.
@@ -200,6 +208,10 @@ struct KeymapFile {
     quaff: Vec<String>,
     read: Vec<String>,
     drop: Vec<String>,
+    fire: Vec<String>,
+    zap: Vec<String>,
+    next_target: Vec<String>,
+    character: Vec<String>,
     overview: Vec<String>,
     look: Vec<String>,
     history: Vec<String>,
@@ -237,6 +249,10 @@ impl Default for KeymapFile {
             quaff: keys(&["q"]),
             read: keys(&["r"]),
             drop: keys(&["d"]),
+            fire: keys(&["f"]),
+            zap: keys(&["z"]),
+            next_target: keys(&["Tab"]),
+            character: keys(&["C"]),
             overview: keys(&["m"]),
             look: keys(&["x"]),
             history: keys(&["P"]),
@@ -253,7 +269,7 @@ impl Default for KeymapFile {
 
 impl KeymapFile {
     /// Each field with its command, in the order the help lists them.
-    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 31] {
+    fn fields(&self) -> [(&'static str, Command, &Vec<String>); 35] {
         let mv = |dx, dy| Command::Move { dx, dy };
         [
             ("north", mv(0, -1), &self.north),
@@ -277,6 +293,10 @@ impl KeymapFile {
             ("quaff", Command::Quaff, &self.quaff),
             ("read", Command::Read, &self.read),
             ("drop", Command::Drop, &self.drop),
+            ("fire", Command::Fire, &self.fire),
+            ("zap", Command::Zap, &self.zap),
+            ("next_target", Command::NextTarget, &self.next_target),
+            ("character", Command::Character, &self.character),
             ("overview", Command::Overview, &self.overview),
             ("look", Command::Look, &self.look),
             ("history", Command::History, &self.history),
@@ -302,8 +322,8 @@ fn describe(field: &str) -> &'static str {
         "north_east" => "move north-east",
         "south_west" => "move south-west",
         "south_east" => "move south-east",
-        "wait" => "wait a turn (a count first: 20. waits 20)",
-        "rest" => "rest until healed, or until something comes or attacks",
+        "wait" => "wait (20. waits 20)",
+        "rest" => "rest until healed",
         "descend" => "go down stairs here, else travel to the nearest known >",
         "ascend" => "go up stairs here, else travel to the nearest known <",
         "explore" => "auto-explore until something comes into view",
@@ -315,8 +335,12 @@ fn describe(field: &str) -> &'static str {
         "quaff" => "drink a potion",
         "read" => "read a scroll",
         "drop" => "drop an item",
-        "overview" => "the whole level, scaled to the screen",
-        "look" => "look around: a cursor that says what is under it",
+        "fire" => "fire a missile (then aim)",
+        "zap" => "zap a wand (then aim)",
+        "next_target" => "next target, while aiming",
+        "character" => "character sheet",
+        "overview" => "the whole level",
+        "look" => "what lies under a cursor",
         "history" => "message history",
         "help" => "this help",
         "save" => "save the run",
@@ -540,7 +564,7 @@ mod tests {
         assert_eq!(map.command(Key::Char('s')), Some(Command::Search));
         assert_eq!(map.command(Key::Char('c')), Some(Command::Close));
         assert_eq!(map.command(Key::Ctrl('c')), Some(Command::Interrupt));
-        assert_eq!(map.command(Key::Char('z')), None);
+        assert_eq!(map.command(Key::Char('z')), Some(Command::Zap));
         assert_eq!(map.key_for(Command::Help), Some(Key::Char('?')));
         assert_eq!(
             map.key_for(Command::Move { dx: 0, dy: -1 }),

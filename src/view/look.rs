@@ -77,11 +77,12 @@ pub fn describe(run: &Run, p: Pos) -> String {
         && let Some(item) = floor.items.iter().rev().find(|i| i.pos == p)
     {
         let kind = combat.kind(item.kind);
+        let names = run.item_names().expect("a Combat run");
         return format!(
             "{} ({}): {}",
-            capitalised(&combat.describe(item.kind)),
+            capitalised(&names.describe(item.kind)),
             kind.glyph,
-            kind.description
+            names.description(item.kind)
         );
     }
     if door_in_seen_wall(state, p) {

@@ -10,6 +10,7 @@
 //! history), `status` (the two status lines), `inventory` (the pack),
 //! `help` (the keys) and `ended` (a finished run's summary).
 
+mod character;
 mod ended;
 mod help;
 mod inventory;
@@ -21,6 +22,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
+use self::character::character;
+pub use self::character::sheet;
 use self::ended::ended;
 use self::help::help;
 use self::inventory::{inventory, letters_held};
@@ -106,6 +109,32 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                 Style::new().add_modifier(Modifier::BOLD),
             );
             history(app, scroll, map_area, buf);
+        }
+        Mode::Character => {
+            line(
+                buf,
+                top,
+                &format!(
+                    "Your character ({} returns):",
+                    key_name(app, Command::Cancel)
+                ),
+                Style::new().add_modifier(Modifier::BOLD),
+            );
+            character(app, map_area, buf);
+        }
+        Mode::Aim { aim, cursor } => {
+            map(app, map_area, buf);
+            let what = match aim {
+                crate::view::app::Aim::Fire { .. } => "fire",
+                crate::view::app::Aim::Zap { .. } => "zap",
+            };
+            let text = format!(
+                "Aim: {} (Enter {what}s; {} next target; {} cancels)",
+                app.describe(cursor),
+                key_name(app, Command::NextTarget),
+                key_name(app, Command::Cancel)
+            );
+            look_text(app, cursor, &text, map_area, buf);
         }
         Mode::Look { cursor } => {
             map(app, map_area, buf);

@@ -29,6 +29,22 @@ impl Run {
         odds
     }
 
+    /// The percent chance the player's attack with `with` (a weapon,
+    /// launcher or missile; `None` for bare hands) hits a foe of `armour`.
+    pub fn hit_chance(&self, with: Option<u16>, armour: u16) -> u8 {
+        self.player_odds(with).chance(armour)
+    }
+
+    /// The experience the next level needs, `None` at the last level.
+    pub fn next_level_xp(&self) -> Option<u32> {
+        let c = &self.config.simulation.combat;
+        let level = self.experience_level();
+        (level < c.max_level).then(|| {
+            let need = u64::from(c.first_level_xp.max(1)) << (level - 1).min(40);
+            need.min(u64::from(u32::MAX)) as u32
+        })
+    }
+
     /// The player attacks the monster at index `m` instead of moving.
     pub(in crate::sim) fn player_attacks(&mut self, m: usize, events: &mut Vec<Event>) {
         let monster = self.current().monsters[m].clone();

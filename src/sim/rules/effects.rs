@@ -75,6 +75,27 @@ impl Run {
         ticks.max(1)
     }
 
+    /// The hero's pace now, in percent of a plain turn: 100 unarmoured and
+    /// unaffected, less in heavy armour or slowed, more hasted. `attack`
+    /// asks of a melee attack with the wielded weapon.
+    pub fn hero_pace(&self, attack: bool) -> u64 {
+        let base = interval(self.config.simulation.player_speed);
+        base * 100 / self.player_interval(attack)
+    }
+
+    /// The hero's timed effects now, each with the turns it has left.
+    pub fn hero_effects(&self) -> Vec<(Effect, u64)> {
+        let turn = self.state.turn;
+        self.tactics().map_or_else(Vec::new, |t| {
+            t.effects
+                .0
+                .iter()
+                .filter(|e| turn < e.until)
+                .map(|e| (e.effect, e.until - turn))
+                .collect()
+        })
+    }
+
     /// Ticks until monster `i` on the player's level moves again: its
     /// speed's interval, doubled while slowed (rules 4).
     pub(in crate::sim) fn monster_interval(&self, i: usize) -> u64 {

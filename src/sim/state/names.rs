@@ -67,4 +67,22 @@ impl<'a> ItemNames<'a> {
             _ => format!("{count} {plural}"),
         }
     }
+
+    /// One line for the inventory and look mode: the kind's description
+    /// once known, and while unknown what may be done to learn it.
+    pub fn description(&self, kind: u16) -> String {
+        let k = self.combat.kind(kind);
+        if self.known(kind) {
+            return k.description.clone();
+        }
+        let how = match k.class {
+            ItemClass::Potion(_) => "drink it",
+            ItemClass::Scroll(_) => "read it",
+            _ => "zap it",
+        };
+        format!(
+            "You do not know what this {} does: {how}, or read a scroll of identify, to learn.",
+            k.class.noun()
+        )
+    }
 }

@@ -29,7 +29,7 @@ impl App {
     /// stays in view with a margin; the map scrolls only when it must.
     pub(super) fn follow(&mut self) {
         let focus = match self.mode {
-            Mode::Look { cursor } => cursor,
+            Mode::Look { cursor } | Mode::Aim { cursor, .. } => cursor,
             _ => self.run.player().pos,
         };
         let level = &self.run.current().level;

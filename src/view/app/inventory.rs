@@ -19,6 +19,8 @@ pub enum ItemVerb {
     Read,
     /// Drop anything.
     Drop,
+    /// Zap a wand (then aim it).
+    Zap,
 }
 
 impl ItemVerb {
@@ -29,6 +31,7 @@ impl ItemVerb {
             ItemVerb::Quaff => "Drink which potion?",
             ItemVerb::Read => "Read which scroll?",
             ItemVerb::Drop => "Drop which item?",
+            ItemVerb::Zap => "Zap which wand?",
         }
     }
 
@@ -38,6 +41,7 @@ impl ItemVerb {
             ItemVerb::Quaff => Action::Quaff { slot },
             ItemVerb::Read => Action::Read { slot },
             ItemVerb::Drop => Action::Drop { slot },
+            ItemVerb::Zap => unreachable!("a wand is aimed before it is zapped"),
         }
     }
 
@@ -47,6 +51,7 @@ impl ItemVerb {
             ItemVerb::Quaff => "You cannot drink that.",
             ItemVerb::Read => "You cannot read that.",
             ItemVerb::Drop => "You have no such item.",
+            ItemVerb::Zap => "You cannot zap that.",
         }
     }
 }
@@ -65,6 +70,17 @@ impl App {
                 .is_some_and(|s| s.hero.pack.get(usize::from(slot)).is_some());
             if !carried {
                 self.note("You have no such item.".into());
+                return Ok(());
+            }
+            if verb == ItemVerb::Zap {
+                let wand = self.run.combat().and_then(|s| {
+                    let kind = s.hero.pack.get(usize::from(slot))?.kind;
+                    s.kind(kind).class.wand()
+                });
+                match wand {
+                    Some(_) => self.aim(super::Aim::Zap { slot }),
+                    None => self.note(verb.refusal().into()),
+                }
                 return Ok(());
             }
             let events = self.act(verb.action(slot))?;

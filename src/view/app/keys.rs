@@ -42,6 +42,7 @@ impl App {
             Mode::ConfirmQuit => self.press_confirm_quit(key),
             Mode::Choose { verb } => return self.press_choose(verb, key),
             Mode::CloseWhich => return self.press_close_which(command),
+            Mode::Aim { aim, cursor } => return self.press_aim(aim, cursor, key, command),
             Mode::Ended => self.press_ended(key, command),
             _ => return self.press_command(key, command),
         }
@@ -166,6 +167,11 @@ impl App {
                     self.mode = Mode::Map;
                 }
             }
+            Mode::Character => {
+                if matches!(command, Command::Character | Command::Cancel) {
+                    self.mode = Mode::Map;
+                }
+            }
             Mode::Look { cursor } => self.look_command(cursor, command),
             Mode::History { scroll } => {
                 let most = self.history.len().saturating_sub(usize::from(self.view.1));
@@ -183,7 +189,11 @@ impl App {
                     scroll: s,
                 });
             }
-            Mode::ConfirmQuit | Mode::Ended | Mode::Choose { .. } | Mode::CloseWhich => {
+            Mode::ConfirmQuit
+            | Mode::Ended
+            | Mode::Choose { .. }
+            | Mode::CloseWhich
+            | Mode::Aim { .. } => {
                 unreachable!("handled by press")
             }
         }
@@ -254,6 +264,16 @@ impl App {
             Command::Quaff => self.choose_item(ItemVerb::Quaff),
             Command::Read => self.choose_item(ItemVerb::Read),
             Command::Drop => self.choose_item(ItemVerb::Drop),
+            Command::Fire => self.fire_command(),
+            Command::Zap if self.run.tactics().is_none() => {
+                self.note("There are no wands under these rules.".into())
+            }
+            Command::Zap => self.choose_item(ItemVerb::Zap),
+            Command::NextTarget => {}
+            Command::Character if self.run.combat().is_none() => {
+                self.note("There is no character sheet in this game.".into())
+            }
+            Command::Character => self.mode = Mode::Character,
             Command::Overview => self.mode = Mode::Overview,
             Command::Look => {
                 self.look_return = self.camera;

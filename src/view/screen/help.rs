@@ -41,8 +41,12 @@ fn help_rows(entries: &[HelpEntry], key_width: usize, width: u16) -> Vec<Vec<&He
     };
     let moves_paired = fits && straight.len() == diagonal.len();
     // Commands that read well side by side, when both fit on a line.
-    const PAIRS: [(Command, Command); 7] = [
+    const PAIRS: [(Command, Command); 11] = [
+        (Command::Wait, Command::Rest),
         (Command::Search, Command::Close),
+        (Command::Fire, Command::Zap),
+        (Command::NextTarget, Command::Character),
+        (Command::Overview, Command::Look),
         (Command::History, Command::Help),
         (Command::PickUp, Command::Inventory),
         (Command::Wield, Command::Drop),

@@ -45,10 +45,15 @@ pub(super) fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(combat) = app.run().combat() else {
         return;
     };
+    let names = app.run().item_names().expect("a Combat run");
     let mut lines = Vec::new();
     let worn = |k: Option<u16>, none: &str| k.map_or(none.to_string(), |k| combat.describe(k));
+    let launcher = match app.run().tactics().and_then(|t| t.launcher) {
+        Some(k) => format!("; readied {}", combat.describe(k)),
+        None => String::new(),
+    };
     lines.push(format!(
-        "Wielding {}; wearing {}.",
+        "Wielding {}; wearing {}{launcher}.",
         worn(combat.hero.weapon, "nothing (bare hands)"),
         worn(combat.hero.armour, "no armour")
     ));
@@ -62,8 +67,8 @@ pub(super) fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
         let text = format!(
             "{} - {}: {}",
             crate::sim::slot_letter(i),
-            combat.describe_count(l.kind, l.count),
-            combat.kind(l.kind).description
+            names.describe_count(l.kind, l.count),
+            names.description(l.kind)
         );
         lines.extend(wrap_indented(&text, usize::from(area.width), "    "));
     }

@@ -82,7 +82,7 @@ pub(super) fn map(app: &App, area: Rect, buf: &mut Buffer) {
     }
     items.sort_by_key(|m| (m.0.y, m.0.x));
     let cursor = match app.mode() {
-        Mode::Look { cursor } => Some(cursor),
+        Mode::Look { cursor } | Mode::Aim { cursor, .. } => Some(cursor),
         _ => None,
     };
     let player = run.player().pos;

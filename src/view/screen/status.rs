@@ -52,8 +52,14 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
             .weapon
             .map_or("bare hands".to_string(), |k| combat.describe(k));
         spans.insert(1, (format!("HP {hp}/{max}"), hp_style));
-        spans.insert(3, (format!("XL {}", run.experience_level()), Style::new()));
-        spans.insert(4, (format!("Wielding {weapon}"), Style::new()));
+        // Experience toward the next level, and armour as it stands now.
+        let xl = match run.next_level_xp() {
+            Some(need) => format!("XL {} ({}/{need})", run.experience_level(), combat.hero.xp),
+            None => format!("XL {}", run.experience_level()),
+        };
+        spans.insert(3, (xl, Style::new()));
+        spans.insert(4, (format!("AC {}", run.hero_armour()), Style::new()));
+        spans.insert(6, (format!("Wielding {weapon}"), Style::new()));
         spans.pop();
     }
     let mut x = area.x;
@@ -77,6 +83,13 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
             None => String::new(),
         },
     };
+    // Timed effects (rules 4) beside what is going on: [hasted] [poisoned].
+    let effects: String = run
+        .hero_effects()
+        .iter()
+        .map(|(e, _)| format!("[{}]  ", e.name()))
+        .collect();
+    let activity = format!("{effects}{activity}");
     let (left, right) = match app.replay() {
         // A replay says so, with its speed and its keys.
         Some(replay) => {

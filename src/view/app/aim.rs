@@ -1,0 +1,162 @@
+//! Aiming (rules 4): `f` fires the first missile the player can fire, `z`
+//! zaps the wand chosen. The aim starts on the nearest monster in view,
+//! the next-target key goes to the next one (nearest first, round again),
+//! the move keys move it anywhere (a digging bolt aims at rock), and
+//! Enter, or the same key again, lets fly.
+
+use super::{App, Mode};
+use crate::generate::GenerateError;
+use crate::geom::Pos;
+use crate::sim::{Action, Event, ItemClass, Run};
+use crate::view::keymap::{Command, Key};
+
+/// What an aim is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// A missile from this pack letter.
+    Fire {
+        /// The missile's pack letter.
+        slot: u8,
+    },
+    /// The wand at this pack letter.
+    Zap {
+        /// The wand's pack letter.
+        slot: u8,
+    },
+}
+
+impl Aim {
+    fn action(self, at: Pos) -> Action {
+        match self {
+            Aim::Fire { slot } => Action::Fire {
+                slot,
+                x: at.x,
+                y: at.y,
+            },
+            Aim::Zap { slot } => Action::Zap {
+                slot,
+                x: at.x,
+                y: at.y,
+            },
+        }
+    }
+
+    /// The key that lets fly besides Enter.
+    fn command(self) -> Command {
+        match self {
+            Aim::Fire { .. } => Command::Fire,
+            Aim::Zap { .. } => Command::Zap,
+        }
+    }
+}
+
+/// The monsters the player sees, nearest first (then by row and column),
+/// as the aim cycles through them.
+pub fn targets(run: &Run) -> Vec<Pos> {
+    let here = run.player().pos;
+    let mut seen: Vec<Pos> = run
+        .current()
+        .monsters
+        .iter()
+        .map(|m| m.pos)
+        .filter(|&p| run.sees(p))
+        .collect();
+    seen.sort_by_key(|p| (p.x.abs_diff(here.x).max(p.y.abs_diff(here.y)), p.y, p.x));
+    seen
+}
+
+/// The pack letter `f` fires from: ammunition for the readied launcher
+/// first, then anything thrown by hand, the first letter of each.
+pub fn quiver(run: &Run) -> Option<u8> {
+    let combat = run.combat()?;
+    let lines: Vec<(usize, u16)> = combat.hero.pack.lines().map(|(i, l)| (i, l.kind)).collect();
+    let fires = |shot: bool| {
+        lines.iter().find(|&&(i, k)| {
+            matches!(combat.kind(k).class, ItemClass::Missile { ammo, .. } if ammo.is_some() == shot)
+                && run.can_fire(i as u8).is_some()
+        })
+    };
+    fires(true).or_else(|| fires(false)).map(|&(i, _)| i as u8)
+}
+
+impl App {
+    /// `f`: aims the quiver's missile, or says why nothing can be fired.
+    pub(super) fn fire_command(&mut self) {
+        if self.run.tactics().is_none() {
+            self.note("There is nothing to fire under these rules.".into());
+            return;
+        }
+        match quiver(&self.run) {
+            Some(slot) => self.aim(Aim::Fire { slot }),
+            None => self.note(
+                "You have nothing to fire: darts or javelins, or stones or arrows with their sling or bow readied."
+                    .into(),
+            ),
+        }
+    }
+
+    /// Starts aiming: at the nearest monster in view, else next to the
+    /// player.
+    pub(super) fn aim(&mut self, aim: Aim) {
+        let here = self.run.player().pos;
+        let cursor = targets(&self.run).first().copied().unwrap_or(here);
+        self.look_return = self.camera;
+        self.mode = Mode::Aim { aim, cursor };
+        self.follow();
+    }
+
+    /// A key while aiming.
+    pub(super) fn press_aim(
+        &mut self,
+        aim: Aim,
+        cursor: Pos,
+        key: Key,
+        command: Option<Command>,
+    ) -> Result<(), GenerateError> {
+        let go = key == Key::Enter || command == Some(aim.command());
+        match command {
+            _ if go => {
+                self.end_aim();
+                if cursor == self.run.player().pos {
+                    self.note("Aim somewhere other than yourself.".into());
+                    return Ok(());
+                }
+                if self.act(aim.action(cursor))? == [Event::Blocked] {
+                    self.note("That cannot be fired or zapped from here.".into());
+                }
+            }
+            Some(Command::NextTarget) => {
+                let all = targets(&self.run);
+                let next = match all.iter().position(|&p| p == cursor) {
+                    Some(i) => all.get(i + 1).or(all.first()),
+                    None => all.first(),
+                };
+                if let Some(&p) = next {
+                    self.mode = Mode::Aim { aim, cursor: p };
+                    self.follow();
+                }
+            }
+            Some(Command::Move { dx, dy }) => {
+                let level = &self.run.current().level;
+                let x =
+                    (i32::from(cursor.x) + i32::from(dx)).clamp(0, i32::from(level.width()) - 1);
+                let y =
+                    (i32::from(cursor.y) + i32::from(dy)).clamp(0, i32::from(level.height()) - 1);
+                self.mode = Mode::Aim {
+                    aim,
+                    cursor: Pos::new(x as u16, y as u16),
+                };
+                self.follow();
+            }
+            Some(Command::Cancel) => self.end_aim(),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn end_aim(&mut self) {
+        self.mode = Mode::Map;
+        self.camera = self.look_return.take();
+        self.follow();
+    }
+}
