@@ -647,8 +647,8 @@ fn runs_do_not_depend_on_the_number_of_threads() {
     };
     let play = |seed: u64| {
         let mut run = Run::new(config.clone(), MonsterKind::defaults(), seed).unwrap();
-        delve::sim::play_headless(&mut run, 1500).unwrap();
-        delve::sim::batch::RunRecord::of(&run)
+        let actions = delve::sim::batch::play_counting(&mut run, 1500).unwrap();
+        delve::sim::batch::RunRecord::of(&run, actions)
     };
     let one = run_batch(40, 6, 1, play, || {});
     assert_eq!(run_batch(40, 6, 2, play, || {}), one);

@@ -71,7 +71,7 @@ impl Default for CombatConfig {
             armour_step: 5,
             min_hit: 15,
             regen_every: 10,
-            items_per_level: 6,
+            items_per_level: 14,
             cautious_below: 40,
         }
     }

@@ -23,7 +23,8 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::generate::GenerateError;
-use crate::sim::agent::autopilot::autopilot;
+use crate::sim::agent::Plan;
+use crate::sim::agent::autopilot::decide;
 use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::MonsterKind;
 use crate::sim::state::Run;
@@ -48,12 +49,91 @@ pub struct RunRecord {
     /// The run's digest in hex, to replay or compare one run alone.
     #[serde(serialize_with = "hex")]
     pub digest: u64,
+    /// How many of each kind of action the run took.
+    pub actions: ActionCounts,
+}
+
+/// The actions a run took, by kind: what the autopilot does with its
+/// options (issue 26 asks that each of rest, fire, zap, quaff and read be
+/// used in a fifth of runs). `rest` counts the turns waited to regain hit
+/// points; `wait` the other turns waited (for a monster to come).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ActionCounts {
+    /// Turns waited to heal.
+    pub rest: u64,
+    /// Missiles fired.
+    pub fire: u64,
+    /// Wands zapped.
+    pub zap: u64,
+    /// Potions drunk.
+    pub quaff: u64,
+    /// Scrolls read.
+    pub read: u64,
+    /// Steps and attacks.
+    pub r#move: u64,
+    /// Other turns waited.
+    pub wait: u64,
+    /// Turns searched.
+    pub search: u64,
+    /// Items picked up.
+    pub pick_up: u64,
+    /// Items dropped.
+    pub drop: u64,
+    /// Gear wielded, worn or readied.
+    pub wield: u64,
+    /// Doors closed.
+    pub close: u64,
+    /// Stairs taken.
+    pub stairs: u64,
+}
+
+impl ActionCounts {
+    /// Counts `action`, which `plan` chose.
+    pub fn add(&mut self, action: Action, plan: Plan) {
+        let n = match action {
+            Action::Wait if plan == Plan::Rest => &mut self.rest,
+            Action::Wait => &mut self.wait,
+            Action::Fire { .. } => &mut self.fire,
+            Action::Zap { .. } => &mut self.zap,
+            Action::Quaff { .. } => &mut self.quaff,
+            Action::Read { .. } => &mut self.read,
+            Action::Move { .. } => &mut self.r#move,
+            Action::Search => &mut self.search,
+            Action::PickUp => &mut self.pick_up,
+            Action::Drop { .. } => &mut self.drop,
+            Action::Wield { .. } => &mut self.wield,
+            Action::Close { .. } => &mut self.close,
+            Action::Descend | Action::Ascend => &mut self.stairs,
+        };
+        *n += 1;
+    }
+
+    /// The counts with their names, in the order the table and JSON give
+    /// them.
+    pub fn named(&self) -> [(&'static str, u64); 13] {
+        [
+            ("rest", self.rest),
+            ("fire", self.fire),
+            ("zap", self.zap),
+            ("quaff", self.quaff),
+            ("read", self.read),
+            ("move", self.r#move),
+            ("wait", self.wait),
+            ("search", self.search),
+            ("pick_up", self.pick_up),
+            ("drop", self.drop),
+            ("wield", self.wield),
+            ("close", self.close),
+            ("stairs", self.stairs),
+        ]
+    }
 }
 
 impl RunRecord {
     /// What `run` came to, for a batch.
-    pub fn of(run: &Run) -> RunRecord {
+    pub fn of(run: &Run, actions: ActionCounts) -> RunRecord {
         RunRecord {
+            actions,
             seed: run.seed(),
             outcome: run.outcome(),
             turns: run.turn(),
@@ -90,8 +170,8 @@ pub fn play_run(
         seed,
         1,
     )?;
-    play_headless(&mut run, turns)?;
-    Ok(RunRecord::of(&run))
+    let actions = play_counting(&mut run, turns)?;
+    Ok(RunRecord::of(&run, actions))
 }
 
 /// Most runs one batch plays: the results are held in memory until the
@@ -195,6 +275,17 @@ pub struct Summary {
     pub kills: Option<Quantiles>,
     /// Causes of death, commonest first (ties by name).
     pub causes: Vec<(String, u64)>,
+    /// Each kind of action: taken in all, and by how many runs.
+    pub actions: BTreeMap<&'static str, ActionUse>,
+}
+
+/// How a batch used one kind of action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ActionUse {
+    /// Taken in all, over every run.
+    pub total: u64,
+    /// Runs that took it at least once.
+    pub runs: u64,
 }
 
 impl Summary {
@@ -231,6 +322,17 @@ impl Summary {
             turns: Quantiles::of(records.iter().map(|r| r.turns).collect()),
             kills: Quantiles::of(records.iter().map(|r| u64::from(r.kills)).collect()),
             causes,
+            actions: {
+                let mut uses: BTreeMap<&'static str, ActionUse> = BTreeMap::new();
+                for r in records {
+                    for (name, n) in r.actions.named() {
+                        let u = uses.entry(name).or_default();
+                        u.total += n;
+                        u.runs += u64::from(n > 0);
+                    }
+                }
+                uses
+            },
         }
     }
 
@@ -274,6 +376,17 @@ impl Summary {
         };
         let _ = writeln!(out, "turns: {}", quantiles(&self.turns));
         let _ = writeln!(out, "kills: {}", quantiles(&self.kills));
+        let _ = writeln!(out, "actions (in all, and the share of runs taking each):");
+        let order = ActionCounts::default().named().map(|(name, _)| name);
+        for name in order {
+            let u = self.actions.get(name).copied().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {name:<8} {:>10}  {:>3.0}%",
+                crate::words::number(u.total),
+                pct(u.runs)
+            );
+        }
         if self.causes.is_empty() {
             let _ = writeln!(out, "causes of death: none");
         } else {
@@ -300,16 +413,25 @@ pub struct Report<'a> {
 /// generated mid-run ends play with its error; the run keeps every turn
 /// played before it.
 pub fn play_headless(run: &mut Run, stop_at: u64) -> Result<(), GenerateError> {
+    play_counting(run, stop_at).map(|_| ())
+}
+
+/// [`play_headless`], counting the actions taken by kind.
+pub fn play_counting(run: &mut Run, stop_at: u64) -> Result<ActionCounts, GenerateError> {
+    let mut counts = ActionCounts::default();
     while run.turn() < stop_at && run.outcome() == Outcome::Playing {
-        let action = autopilot(run);
+        let (action, plan) = decide(run);
         let events = run.step(action)?;
         if events == [Event::Blocked] {
             // The autopilot only chooses possible actions; if it ever does
             // not, waiting keeps the run going rather than spinning.
             run.step(Action::Wait)?;
+            counts.add(Action::Wait, Plan::Idle);
+        } else {
+            counts.add(action, plan);
         }
     }
-    Ok(())
+    Ok(counts)
 }
 
 #[cfg(test)]
@@ -325,6 +447,7 @@ mod tests {
             kills: seed as u32,
             cause: cause.map(str::to_string),
             digest: seed,
+            actions: ActionCounts::default(),
         }
     }
 

@@ -7,9 +7,15 @@
 //!    expected damage taken while killing it is well below the hit points
 //!    left); otherwise read teleportation, drink healing when below half,
 //!    or drink stoneskin or vigour, and fight as a last resort.
+//!    Under rules 4, zap a known wand at a monster that would be a
+//!    dangerous fight (an unknown one at any monster, to learn it), and
+//!    fire missiles at monsters in sight not yet next to the player.
 //! 3. Drink potions of vigour when nothing is near; then equip a better
-//!    weapon or armour from the pack.
-//! 4. Pick up what lies here (not gear worse than what is worn).
+//!    weapon or armour from the pack (under rules 4 judging accuracy,
+//!    delay and noise, not the bigger number alone).
+//! 4. Pick up what lies here (not gear worse than what is worn); under
+//!    rules 4, with nothing in sight and hit points to spare, drink
+//!    unknown potions and read unknown scrolls to learn them.
 //! 5. Read magic mapping on a level not yet explored.
 //! 6. Hurt with nothing in sight: rest.
 //! 7. Hunt a monster in sight when healthy, by a walk that keeps it in
@@ -28,7 +34,9 @@ use crate::sim::agent::explore::{
     Plan, explore_then_stairs, first_step, frontier_of, nearest, step_to,
 };
 use crate::sim::agent::hunt::hunt_step;
-use crate::sim::kinds::item::{ItemClass, PotionEffect, ScrollEffect, stacks};
+use crate::sim::kinds::item::{
+    ItemClass, ItemKind, PotionEffect, ScrollEffect, WandEffect, stacks,
+};
 use crate::sim::rules::odds::{HitOdds, expected_damage};
 use crate::sim::state::Run;
 use crate::sim::state::combat_state::CombatState;
@@ -36,27 +44,44 @@ use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::LazyWalk;
 
 /// How a carried or floor item rates for the autopilot: higher is better
-/// gear; `None` for items that are not gear.
-fn gear_value(class: &ItemClass) -> Option<(u8, u32)> {
-    match class {
+/// gear; `None` for items that are not gear. Under rules 4 it judges the
+/// trade-offs: a weapon by its damage times its chance to hit over the
+/// time an attack takes, armour by protection less what its weight costs
+/// in time and noise; before, the bigger number.
+fn gear_value(run: &Run, kind: &ItemKind) -> Option<(u8, u32)> {
+    let rules4 = run.tactics().is_some();
+    let hit = i64::from(run.config().simulation.combat.hit_chance);
+    match kind.class {
+        ItemClass::Weapon { damage } if rules4 => {
+            let chance = (hit + i64::from(kind.accuracy)).clamp(5, 100);
+            let value = i64::from(damage.mean_x2()) * chance * 10 / i64::from(kind.delay);
+            Some((0, value.max(0) as u32))
+        }
         ItemClass::Weapon { damage } => Some((0, damage.mean_x2())),
-        ItemClass::Armour { protection } => Some((1, u32::from(*protection))),
+        ItemClass::Armour { protection } if rules4 => {
+            let cost = (i64::from(kind.delay) - 10) * 40 + i64::from(kind.noise) * 5;
+            Some((1, (i64::from(protection) * 100 - cost).max(1) as u32))
+        }
+        ItemClass::Armour { protection } => Some((1, u32::from(protection))),
+        // Any launcher beats none; one for ammunition carried, any other.
+        ItemClass::Launcher { .. } if rules4 => Some((2, 1)),
         _ => None,
     }
 }
 
-/// Whether gear of `class` beats what is wielded or worn in its place.
-fn better_than_worn(run: &Run, class: &ItemClass) -> bool {
+/// Whether gear of `kind` beats what is wielded or worn in its place.
+fn better_than_worn(run: &Run, kind: &ItemKind) -> bool {
     let Some(combat) = run.combat() else {
         return false;
     };
     let worn = |k: Option<u16>| {
-        k.and_then(|k| gear_value(&combat.kind(k).class))
+        k.and_then(|k| gear_value(run, combat.kind(k)))
             .map_or(0, |v| v.1)
     };
-    match gear_value(class) {
+    match gear_value(run, kind) {
         Some((0, v)) => v > worn(combat.hero.weapon),
-        Some((_, v)) => v > worn(combat.hero.armour),
+        Some((1, v)) => v > worn(combat.hero.armour),
+        Some((_, v)) => v > worn(run.tactics().and_then(|t| t.launcher)),
         None => false,
     }
 }
@@ -65,8 +90,8 @@ fn better_than_worn(run: &Run, class: &ItemClass) -> bool {
 /// better than what is worn.
 fn wanted(run: &Run, kind: u16) -> bool {
     run.combat().is_some_and(|combat| {
-        let class = &combat.kind(kind).class;
-        gear_value(class).is_none() || better_than_worn(run, class)
+        let k = combat.kind(kind);
+        gear_value(run, k).is_none() || better_than_worn(run, k)
     })
 }
 
@@ -123,9 +148,12 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let s = Situation::of(run);
     s.heal_in_danger()
         .or_else(|| s.fight_or_get_away())
+        .or_else(|| s.zap_at_danger())
+        .or_else(|| s.shoot())
         .or_else(|| s.drink_vigour())
         .or_else(|| s.better_gear())
         .or_else(|| pick_up_here(run).map(|action| (action, Plan::Loot)))
+        .or_else(|| s.try_unknown())
         .or_else(|| s.map_the_level(map))
         .or_else(|| s.rest_alone())
         .or_else(|| s.hunt_or_wait())
@@ -136,6 +164,8 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
 /// A monster in sight as the autopilot weighs it.
 struct Seen {
     pos: Pos,
+    /// Slowed by a wand (rules 4).
+    slowed: bool,
     /// Expected damage it deals a player turn.
     threat: f64,
     /// Player turns to kill it.
@@ -166,7 +196,7 @@ impl<'a> Situation<'a> {
         let combat = run.combat().expect("a Combat run");
         let cfg = &run.config().simulation.combat;
         let odds = HitOdds::of(cfg);
-        let armour = combat.armour(run.turn());
+        let armour = run.hero_armour();
         let weapon = combat.weapon_dice(cfg.unarmed);
         let player_speed = f64::from(run.config().simulation.player_speed);
         let state = run.current();
@@ -181,8 +211,16 @@ impl<'a> Situation<'a> {
                 let per_turn = expected_damage(&odds, armour, &kind.damage) * f64::from(kind.speed)
                     / player_speed;
                 let mine = expected_damage(&odds, kind.armour, &weapon);
+                let slowed = run.tactics().is_some_and(|t| {
+                    let slot = usize::from(run.player().depth) - 1;
+                    t.minds[slot].get(m.id as usize).is_some_and(|mind| {
+                        mind.effects
+                            .has(crate::sim::kinds::effect::Effect::Slow, run.turn())
+                    })
+                });
                 Seen {
                     pos: m.pos,
+                    slowed,
                     threat: per_turn,
                     turns_to_kill: f64::from(hp_left) / mine.max(0.1),
                 }
@@ -218,14 +256,130 @@ impl<'a> Situation<'a> {
         situation
     }
 
-    /// The pack slot whose item `want` values most (the first on ties).
+    /// The pack slot whose item `want` values most (the first on ties),
+    /// of the kinds the player knows (under rules 4 an unknown potion is
+    /// no healing to count on).
     fn slot_of(&self, want: &dyn Fn(&ItemClass) -> Option<u32>) -> Option<(u8, u32)> {
+        let names = self.run.item_names()?;
         self.combat
             .hero
             .pack
             .lines()
+            .filter(|(_, l)| names.known(l.kind))
             .filter_map(|(i, l)| want(&self.combat.kind(l.kind).class).map(|v| (i as u8, v)))
             .max_by_key(|&(i, v)| (v, std::cmp::Reverse(i)))
+    }
+
+    /// The first pack letter of a kind not known yet whose class `of`
+    /// accepts (a potion, a scroll, a wand).
+    fn unknown(&self, of: &dyn Fn(&ItemClass) -> bool) -> Option<u8> {
+        let names = self.run.item_names()?;
+        self.combat
+            .hero
+            .pack
+            .lines()
+            .find(|(_, l)| !names.known(l.kind) && of(&self.combat.kind(l.kind).class))
+            .map(|(i, _)| i as u8)
+    }
+
+    /// Whether a fight with `target` is likely lost: the damage expected
+    /// while killing it is most of the hit points left.
+    fn dangerous(&self, target: &Seen) -> bool {
+        self.near_threat.max(target.threat) * target.turns_to_kill.max(1.0)
+            >= f64::from(self.hp) * 0.7
+    }
+
+    /// Zaps: a known wand at a monster in sight that would be a dangerous
+    /// fight (teleport it away when next to the player, slow it, or strike
+    /// it); an unknown wand at any monster in sight, to learn it.
+    fn zap_at_danger(&self) -> Option<(Action, Plan)> {
+        self.run.tactics()?;
+        let level = &self.run.current().level;
+        let target = self.seen.iter().min_by(|a, b| {
+            a.pos
+                .chebyshev(self.here)
+                .cmp(&b.pos.chebyshev(self.here))
+                .then(level.index(a.pos).cmp(&level.index(b.pos)))
+        })?;
+        let reaches = self.run.first_in_line(target.pos, 12) == Some(target.pos);
+        if !reaches {
+            return None;
+        }
+        let zap = |slot: u8| {
+            (
+                Action::Zap {
+                    slot,
+                    x: target.pos.x,
+                    y: target.pos.y,
+                },
+                Plan::Fight,
+            )
+        };
+        if let Some(slot) = self.unknown(&|c| matches!(c, ItemClass::Wand { .. })) {
+            return Some(zap(slot));
+        }
+        if !self.dangerous(target) {
+            return None;
+        }
+        let adjacent = target.pos.chebyshev(self.here) == 1;
+        let wand = |want: &dyn Fn(&WandEffect) -> bool| {
+            self.slot_of(&|c| match c {
+                ItemClass::Wand { effect, .. } if want(effect) => Some(1),
+                _ => None,
+            })
+        };
+        let pick = match adjacent {
+            true => wand(&|e| matches!(e, WandEffect::TeleportOther)),
+            false => None,
+        }
+        .or_else(|| wand(&|e| matches!(e, WandEffect::Striking(_))))
+        .or_else(|| match target.slowed {
+            false => wand(&|e| matches!(e, WandEffect::Slowing(_))),
+            true => None,
+        });
+        pick.map(|(slot, _)| zap(slot))
+    }
+
+    /// Fires at the nearest monster in sight that is not next to the
+    /// player, when the quiver holds something and the shot would meet it.
+    fn shoot(&self) -> Option<(Action, Plan)> {
+        let slot = self.run.quiver()?;
+        let range = self.run.missile_range(slot)?;
+        let level = &self.run.current().level;
+        let target = self
+            .seen
+            .iter()
+            .filter(|s| s.pos.chebyshev(self.here) > 1)
+            .filter(|s| self.run.first_in_line(s.pos, range) == Some(s.pos))
+            .min_by(|a, b| {
+                a.pos
+                    .chebyshev(self.here)
+                    .cmp(&b.pos.chebyshev(self.here))
+                    .then(level.index(a.pos).cmp(&level.index(b.pos)))
+            })?;
+        Some((
+            Action::Fire {
+                slot,
+                x: target.pos.x,
+                y: target.pos.y,
+            },
+            Plan::Fight,
+        ))
+    }
+
+    /// With nothing in sight and hit points to spare, drinks an unknown
+    /// potion or reads an unknown scroll to learn it: the risk (poison,
+    /// confusion, a summons) is smallest now, and what is learnt decides
+    /// later fights (DCSS players identify by use the same way).
+    fn try_unknown(&self) -> Option<(Action, Plan)> {
+        if !self.seen.is_empty() || self.hp * 100 < self.max * 70 {
+            return None;
+        }
+        if let Some(slot) = self.unknown(&|c| matches!(c, ItemClass::Potion(_))) {
+            return Some((Action::Quaff { slot }, Plan::Heal));
+        }
+        let slot = self.unknown(&|c| matches!(c, ItemClass::Scroll(_)))?;
+        Some((Action::Read { slot }, Plan::Read))
     }
 
     /// A scroll of `effect` in the pack.
@@ -276,6 +430,16 @@ impl<'a> Situation<'a> {
             ItemClass::Potion(PotionEffect::Vigour(_)) => Some(2),
             _ => None,
         }) && self.combat.hero.stoneskin == 0
+            && !self
+                .run
+                .hero_has(crate::sim::kinds::effect::Effect::Stoneskin)
+        {
+            return Some((Action::Quaff { slot }, Plan::Heal));
+        }
+        // Losing, with nothing known to help: an unknown potion is a gamble
+        // worth taking (healing is the commonest kind).
+        if self.hp * 3 < self.max
+            && let Some(slot) = self.unknown(&|c| matches!(c, ItemClass::Potion(_)))
         {
             return Some((Action::Quaff { slot }, Plan::Heal));
         }
@@ -302,7 +466,7 @@ impl<'a> Situation<'a> {
             .hero
             .pack
             .lines()
-            .find(|(_, l)| better_than_worn(self.run, &self.combat.kind(l.kind).class))?;
+            .find(|(_, l)| better_than_worn(self.run, self.combat.kind(l.kind)))?;
         Some((Action::Wield { slot: slot as u8 }, Plan::Equip))
     }
 

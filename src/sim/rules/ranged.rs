@@ -60,6 +60,43 @@ impl Run {
         }
     }
 
+    /// The pack letter `f` fires from: ammunition for the readied launcher
+    /// first, then anything thrown by hand, the first letter of each.
+    pub fn quiver(&self) -> Option<u8> {
+        let combat = self.combat()?;
+        let lines: Vec<(usize, u16)> = combat.hero.pack.lines().map(|(i, l)| (i, l.kind)).collect();
+        let fires = |shot: bool| {
+            lines.iter().find(|&&(i, k)| {
+                matches!(combat.kind(k).class, ItemClass::Missile { ammo, .. } if ammo.is_some() == shot)
+                    && self.can_fire(i as u8).is_some()
+            })
+        };
+        fires(true).or_else(|| fires(false)).map(|&(i, _)| i as u8)
+    }
+
+    /// How far a missile from pack `slot` flies: its launcher's range when
+    /// shot, its own when thrown.
+    pub fn missile_range(&self, slot: u8) -> Option<u16> {
+        let (kind, launcher) = self.can_fire(slot)?;
+        let combat = self.combat()?;
+        let range = match launcher.map(|l| combat.kind(l).class) {
+            Some(ItemClass::Launcher { range, .. }) => range,
+            _ => match combat.kind(kind).class {
+                ItemClass::Missile { range, .. } => range,
+                _ => return None,
+            },
+        };
+        Some(u16::from(range))
+    }
+
+    /// The monster a shot from the player toward `to` would meet first,
+    /// within `range`: its position.
+    pub fn first_in_line(&self, to: Pos, range: u16) -> Option<Pos> {
+        let here = self.state.player.pos;
+        let path = line_of_fire(&self.current().level, self.doors(), here, to, range);
+        self.first_monster(&path).map(|(_, n)| path[n])
+    }
+
     /// Fires one missile from pack `slot` at the cell (`x`, `y`). False,
     /// and no time passes, when it cannot be fired or aimed.
     pub(in crate::sim) fn fire(

@@ -7,7 +7,7 @@
 use super::{App, Mode};
 use crate::generate::GenerateError;
 use crate::geom::Pos;
-use crate::sim::{Action, Event, ItemClass, Run};
+use crate::sim::{Action, Event, Run};
 use crate::view::keymap::{Command, Key};
 
 /// What an aim is for.
@@ -65,18 +65,9 @@ pub fn targets(run: &Run) -> Vec<Pos> {
     seen
 }
 
-/// The pack letter `f` fires from: ammunition for the readied launcher
-/// first, then anything thrown by hand, the first letter of each.
+/// The pack letter `f` fires from (see [`Run::quiver`]).
 pub fn quiver(run: &Run) -> Option<u8> {
-    let combat = run.combat()?;
-    let lines: Vec<(usize, u16)> = combat.hero.pack.lines().map(|(i, l)| (i, l.kind)).collect();
-    let fires = |shot: bool| {
-        lines.iter().find(|&&(i, k)| {
-            matches!(combat.kind(k).class, ItemClass::Missile { ammo, .. } if ammo.is_some() == shot)
-                && run.can_fire(i as u8).is_some()
-        })
-    };
-    fires(true).or_else(|| fires(false)).map(|&(i, _)| i as u8)
+    run.quiver()
 }
 
 impl App {
