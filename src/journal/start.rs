@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::save::encoding;
-use crate::sim::{ItemKind, MonsterKind};
+use crate::sim::{ItemKind, MonsterKind, MonsterKindV7};
 
 use super::block::{
     Checkpoint, FILE_HEADER_LEN, KIND_START, MAGIC, MAX_BLOCK, VERSION, block, read_block,
@@ -69,7 +69,7 @@ impl From<StartV3> for Start {
 struct StartV4 {
     seed: u64,
     config: crate::save::old_formats::v4::Config,
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     items: Vec<ItemKind>,
 }
 
@@ -78,20 +78,21 @@ impl From<StartV4> for Start {
         Start {
             seed: s.seed,
             config: s.config.into(),
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             items: s.items,
             vaults: Vec::new(),
         }
     }
 }
 
-/// A format-5 or 6 start: today's shape but for the config, which the
-/// save module mirrors as that format held it (`StartV5`, `StartV6`).
+/// A format-5 to 7 start: today's shape but for the config, which the
+/// save module mirrors as that format held it (`StartV5`, `StartV6`),
+/// and the monster kinds, which had no abilities before format 8.
 #[derive(Deserialize)]
 struct StartWith<C> {
     seed: u64,
     config: C,
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     items: Vec<ItemKind>,
     vaults: Vec<crate::vault::Vault>,
 }
@@ -101,7 +102,7 @@ impl<C: Into<Config>> From<StartWith<C>> for Start {
         Start {
             seed: s.seed,
             config: s.config.into(),
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             items: s.items,
             vaults: s.vaults,
         }
@@ -116,6 +117,10 @@ type StartV5 = StartWith<crate::save::old_formats::v5::Config>;
 /// of its run is rooms and corridors without secret doors, with the
 /// default chances of finding them, which its rules (1 or 2) never read.
 type StartV6 = StartWith<crate::save::old_formats::v6::Config>;
+
+/// A format-7 start (before monsters' abilities): today's config, kinds
+/// without abilities, which its rules (3 or earlier) never read.
+type StartV7 = StartWith<Config>;
 
 /// The start block of a run: turn 0 and `digest`, the new run's.
 pub fn start_block(start: &Start, digest: u64) -> Vec<u8> {
@@ -188,6 +193,10 @@ pub(super) fn decode_start(bytes: &[u8], path: &str) -> Result<(Start, u64, usiz
         (old.into(), used)
     } else if h.state_format == 6 {
         let (old, used): (StartV6, usize) =
+            encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
+        (old.into(), used)
+    } else if h.state_format == 7 {
+        let (old, used): (StartV7, usize) =
             encoding::decode_prefix::<_, LIMIT>(&raw).map_err(not_decoded)?;
         (old.into(), used)
     } else {

@@ -10,6 +10,7 @@ use crate::level::Level;
 use crate::sim::kinds::item::ItemKind;
 use crate::sim::kinds::monster::{Monster, MonsterKind};
 use crate::sim::record::Recording;
+use crate::sim::state::tactics::Mind;
 use crate::sim::state::{LevelState, Player, Run, RunState};
 use crate::sim::units::level_work;
 use crate::vault::Vault;
@@ -176,6 +177,11 @@ impl Run {
             let floor = &mut state.floors[usize::from(depth) - 1];
             floor.monster_hp.extend(&hit_points);
             floor.monster_max_hp.extend(&hit_points);
+        }
+        // Under rules 4, monsters placed by hand hunt from the start, as
+        // every monster did before (a test or tool sets them otherwise).
+        if let Some(tactics) = run.tactics_mut() {
+            tactics.minds[usize::from(depth) - 1] = vec![Mind::awake(); monsters.len()];
         }
         run.refresh();
         run

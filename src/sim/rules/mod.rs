@@ -3,10 +3,14 @@
 //! a level starts with, and the pure odds Combat rolls. Stomp and Combat never import each other; only the
 //! turn (`turn.rs`) chooses between them.
 
+pub(in crate::sim) mod abilities;
+mod answer;
 mod combat;
+pub mod danger;
 mod doors;
 mod items;
 mod monsters;
 pub mod odds;
 pub(crate) mod population;
+mod stealth;
 mod stomp;
