@@ -32,6 +32,7 @@ use crate::sim::kinds::item::{ItemClass, PotionEffect, ScrollEffect, stacks};
 use crate::sim::rules::odds::{HitOdds, expected_damage};
 use crate::sim::state::Run;
 use crate::sim::state::combat_state::CombatState;
+use crate::sim::state::tactics::Alert;
 use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::LazyWalk;
 
@@ -136,6 +137,9 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
 /// A monster in sight as the autopilot weighs it.
 struct Seen {
     pos: Pos,
+    /// Asleep (rules 4): it threatens nothing until woken, and a fight
+    /// with it can be chosen or left.
+    asleep: bool,
     /// Expected damage it deals a player turn.
     threat: f64,
     /// Player turns to kill it.
@@ -181,10 +185,17 @@ impl<'a> Situation<'a> {
                 let per_turn = expected_damage(&odds, armour, &kind.damage) * f64::from(kind.speed)
                     / player_speed;
                 let mine = expected_damage(&odds, kind.armour, &weapon);
+                let asleep = run.alert_of(m) == Alert::Asleep;
+                // Rules 4 weigh abilities and a sneak attack's first blow.
+                let turns_to_kill = match run.danger(m).filter(|_| run.tactics().is_some()) {
+                    Some(d) => d.turns_to_kill_it,
+                    None => f64::from(hp_left) / mine.max(0.1),
+                };
                 Seen {
                     pos: m.pos,
-                    threat: per_turn,
-                    turns_to_kill: f64::from(hp_left) / mine.max(0.1),
+                    asleep,
+                    threat: if asleep { 0.0 } else { per_turn },
+                    turns_to_kill,
                 }
             })
             .collect();
@@ -240,7 +251,7 @@ impl<'a> Situation<'a> {
     fn heal_in_danger(&self) -> Option<(Action, Plan)> {
         let low = self.hp * 100 < self.max * u32::from(self.cfg.cautious_below);
         let (slot, _) = self.healing?;
-        ((low && !self.seen.is_empty()) || self.hp * 100 < self.max * 20)
+        ((low && self.awake_in_sight()) || self.hp * 100 < self.max * 20)
             .then_some((Action::Quaff { slot }, Plan::Heal))
     }
 
@@ -253,6 +264,7 @@ impl<'a> Situation<'a> {
             .adjacent
             .iter()
             .map(|&i| &self.seen[i])
+            .filter(|s| !s.asleep || self.beatable(s))
             .min_by(|a, b| {
                 a.turns_to_kill
                     .total_cmp(&b.turns_to_kill)
@@ -282,6 +294,27 @@ impl<'a> Situation<'a> {
         Some(fight)
     }
 
+    /// Whether a sleeping monster is worth waking with a sneak attack: the
+    /// fight that follows, at its full threat, is likely won. One that is
+    /// not is crept past (rules 4).
+    fn beatable(&self, s: &Seen) -> bool {
+        let Some(m) = self.run.current().monsters.iter().find(|m| m.pos == s.pos) else {
+            return false;
+        };
+        let kind = &self.run.kinds()[usize::from(m.kind)];
+        let odds = HitOdds::of(self.cfg);
+        let threat = expected_damage(&odds, self.combat.armour(self.run.turn()), &kind.damage)
+            * f64::from(kind.speed)
+            / f64::from(self.run.config().simulation.player_speed);
+        threat * (s.turns_to_kill - 1.0).max(0.0) < f64::from(self.hp) * 0.5
+    }
+
+    /// Whether an awake monster is in sight: what the autopilot rests
+    /// from, heals for and waits on (a sleeping one does none of that).
+    fn awake_in_sight(&self) -> bool {
+        self.seen.iter().any(|s| !s.asleep)
+    }
+
     /// Priority 3, first: potions of vigour are for good: drink them when
     /// nothing is near.
     fn drink_vigour(&self) -> Option<(Action, Plan)> {
@@ -308,7 +341,7 @@ impl<'a> Situation<'a> {
 
     /// Priority 5: Magic mapping on a level with something left to see.
     fn map_the_level(&self, map: &mut LazyWalk) -> Option<(Action, Plan)> {
-        if !self.seen.is_empty() {
+        if self.awake_in_sight() {
             return None;
         }
         let (slot, _) = self.scroll(ScrollEffect::MagicMapping)?;
@@ -318,7 +351,7 @@ impl<'a> Situation<'a> {
 
     /// Priority 6: Rest when hurt and alone.
     fn rest_alone(&self) -> Option<(Action, Plan)> {
-        (self.seen.is_empty() && self.cfg.regen_every > 0 && self.hp * 100 < self.max * 70)
+        (!self.awake_in_sight() && self.cfg.regen_every > 0 && self.hp * 100 < self.max * 70)
             .then_some((Action::Wait, Plan::Rest))
     }
 
@@ -330,15 +363,20 @@ impl<'a> Situation<'a> {
             let radius = self.run.config().simulation.sight_radius;
             let level = &self.run.current().level;
             let walker = self.run.player_walker();
+            // A sleeping monster it cannot beat is left asleep: exploring
+            // walks on past it.
             let (step, _) = hunt_step(
                 level,
                 walker,
                 self.here,
                 radius,
-                self.seen.iter().map(|s| s.pos),
+                self.seen
+                    .iter()
+                    .filter(|s| !s.asleep || self.beatable(s))
+                    .map(|s| s.pos),
             )?;
             return Some((step, Plan::Hunt));
         }
-        (!self.seen.is_empty() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))
+        (self.awake_in_sight() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))
     }
 }
