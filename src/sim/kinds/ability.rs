@@ -307,7 +307,8 @@ pub fn check_abilities(
                 format!("{} is already ability {k} of this kind", a.name()),
             ));
         }
-        a.check(kinds).map_err(|(field, message)| (j, field, message))?;
+        a.check(kinds)
+            .map_err(|(field, message)| (j, field, message))?;
     }
     Ok(())
 }

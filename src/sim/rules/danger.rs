@@ -60,9 +60,7 @@ impl Run {
                         damage,
                         turns,
                     } => {
-                        bite / kind.damage.mean().max(1.0)
-                            * f64::from(*chance)
-                            / 100.0
+                        bite / kind.damage.mean().max(1.0) * f64::from(*chance) / 100.0
                             * f64::from(*damage)
                             * f64::from(*turns)
                             / 2.0

@@ -54,7 +54,12 @@ impl Run {
     /// level; `None` under earlier rules.
     pub fn mind(&self, m: &Monster) -> Option<&Mind> {
         let slot = usize::from(self.state.player.depth) - 1;
-        self.state.tactics.as_ref()?.minds.get(slot)?.get(m.id as usize)
+        self.state
+            .tactics
+            .as_ref()?
+            .minds
+            .get(slot)?
+            .get(m.id as usize)
     }
 
     /// How aware monster `m` is of the player: awake under rules before 4.
@@ -66,7 +71,12 @@ impl Run {
     pub(in crate::sim) fn mind_mut(&mut self, i: usize) -> Option<&mut Mind> {
         let slot = usize::from(self.state.player.depth) - 1;
         let id = self.current().monsters[i].id as usize;
-        self.state.tactics.as_mut()?.minds.get_mut(slot)?.get_mut(id)
+        self.state
+            .tactics
+            .as_mut()?
+            .minds
+            .get_mut(slot)?
+            .get_mut(id)
     }
 
     /// Monster `i` notices the player: awake, and knowing where the

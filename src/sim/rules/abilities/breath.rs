@@ -30,7 +30,9 @@ impl Run {
         }
         let kind = usize::from(self.current().monsters[i].kind);
         let name = self.state.kinds[kind].name.clone();
-        let hurt = damage.roll(&mut self.state.rng).clamp(1, u32::from(u16::MAX)) as u16;
+        let hurt = damage
+            .roll(&mut self.state.rng)
+            .clamp(1, u32::from(u16::MAX)) as u16;
         self.say(format!("The {name} breathes fire at you for {hurt}."));
         events.push(Event::Attacked {
             by_player: false,

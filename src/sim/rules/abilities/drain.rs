@@ -21,7 +21,10 @@ impl Run {
         let Some(tactics) = self.state.tactics.as_mut() else {
             return;
         };
-        let before = tactics.effects.get(Effect::Drained, turn).map_or(0, |t| t.power);
+        let before = tactics
+            .effects
+            .get(Effect::Drained, turn)
+            .map_or(0, |t| t.power);
         let power = before.saturating_add(amount).min(full / 2);
         tactics.effects.remove(Effect::Drained);
         tactics.effects.0.push(Timed {
@@ -35,6 +38,8 @@ impl Run {
         hero.hp = hero.hp.min(max).max(1);
         let kind = usize::from(self.current().monsters[i].kind);
         let name = self.state.kinds[kind].name.clone();
-        self.say(format!("The {name} drains your life ({max} hit points at most)."));
+        self.say(format!(
+            "The {name} drains your life ({max} hit points at most)."
+        ));
     }
 }

@@ -39,7 +39,11 @@ impl Run {
 
     /// Monster `i`, awake on its turn, may use an ability instead of
     /// moving, the first in its list that acts: true if one did.
-    pub(in crate::sim) fn monster_uses_ability(&mut self, i: usize, events: &mut Vec<Event>) -> bool {
+    pub(in crate::sim) fn monster_uses_ability(
+        &mut self,
+        i: usize,
+        events: &mut Vec<Event>,
+    ) -> bool {
         for a in self.abilities_of(i) {
             let used = match a {
                 Ability::Ranged {

@@ -51,7 +51,10 @@ impl Run {
                 });
             }
             Strike::Hit(hurt) => {
-                self.say(format!("The {name} {}; it hits you for {hurt}.", missile.shot()));
+                self.say(format!(
+                    "The {name} {}; it hits you for {hurt}.",
+                    missile.shot()
+                ));
                 events.push(Event::Attacked {
                     by_player: false,
                     kind: name.clone(),

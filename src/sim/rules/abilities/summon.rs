@@ -8,12 +8,12 @@
 
 use rand::RngExt;
 
+use crate::geom::Pos;
 use crate::sim::kinds::monster::Monster;
 use crate::sim::kinds::place::{monsters_most, vault_monsters};
 use crate::sim::state::Run;
 use crate::sim::state::tactics::{Effect, Mind};
 use crate::sim::world::distance::DIRECTIONS;
-use crate::geom::Pos;
 
 impl Run {
     /// Monster `i` calls monsters of `kind` to it, if it can and chooses
