@@ -609,3 +609,61 @@ proptest! {
         prop_assert!(loaded == run);
     }
 }
+
+#[test]
+fn a_fight_wakes_a_sleeper_nearby_but_not_one_far_off() {
+    let brute = kind("brute", 200, 1, vec![]);
+    let sleeper = kind("sleeper", 10, 1, vec![]);
+    let mut run = Run::on_level(
+        config(),
+        vec![brute, sleeper],
+        hall(false),
+        Pos::new(4, 3),
+        &[
+            (0, Pos::new(5, 3)),
+            (1, Pos::new(6, 5)),
+            (1, Pos::new(28, 7)),
+        ],
+    );
+    set_alert(&mut run, 1, Alert::Asleep);
+    set_alert(&mut run, 2, Alert::Asleep);
+    // Blows are loud (8 cells and more): within 2 cells a sleeper hears
+    // each with 90%, so five of them wake it but one time in 100,000; 24
+    // cells off nothing is heard.
+    for _ in 0..5 {
+        run.step(Action::Move { dx: 1, dy: 0 }).unwrap();
+    }
+    let monsters = run.current().monsters.clone();
+    assert_eq!(run.alert_of(&monsters[1]), Alert::Awake);
+    assert_eq!(run.alert_of(&monsters[2]), Alert::Asleep);
+}
+
+#[test]
+fn the_autopilot_creeps_past_a_sleeper_it_cannot_beat_and_stabs_one_it_can() {
+    use delve::sim::{Plan, decide};
+    let ogre = kind("ogre", 300, 30, vec![]);
+    let mut run = facing(ogre, Pos::new(4, 3), Pos::new(8, 3), false);
+    set_alert(&mut run, 0, Alert::Asleep);
+    let (_, plan) = decide(&mut run);
+    assert!(
+        !matches!(plan, Plan::Hunt | Plan::Fight | Plan::Rest),
+        "{plan:?}"
+    );
+    // Awake, the same ogre is a danger it answers (it does not walk on as
+    // if nothing were there).
+    set_alert(&mut run, 0, Alert::Awake);
+    let (_, plan) = decide(&mut run);
+    assert!(
+        matches!(
+            plan,
+            Plan::Hunt | Plan::Fight | Plan::Rest | Plan::Flee | Plan::Heal
+        ),
+        "{plan:?}"
+    );
+    let rat = kind("rat", 4, 1, vec![]);
+    let mut run = facing(rat, Pos::new(4, 3), Pos::new(8, 3), false);
+    set_alert(&mut run, 0, Alert::Asleep);
+    let (action, plan) = decide(&mut run);
+    assert_eq!(plan, Plan::Hunt);
+    assert_eq!(action, Action::Move { dx: 1, dy: 0 });
+}
