@@ -660,6 +660,17 @@ fn the_autopilot_creeps_past_a_sleeper_it_cannot_beat_and_stabs_one_it_can() {
         ),
         "{plan:?}"
     );
+    // Asleep in the way of its exploring, the ogre is stepped round, not
+    // bumped into (a bump is a blow).
+    let ogre = kind("ogre", 300, 30, vec![]);
+    let mut run = facing(ogre, Pos::new(4, 3), Pos::new(5, 3), false);
+    set_alert(&mut run, 0, Alert::Asleep);
+    let (action, plan) = decide(&mut run);
+    assert_eq!(plan, Plan::Explore);
+    assert!(
+        matches!(action, Action::Move { dx: 1, dy: -1 | 1 }),
+        "{action:?}"
+    );
     let rat = kind("rat", 4, 1, vec![]);
     let mut run = facing(rat, Pos::new(4, 3), Pos::new(8, 3), false);
     set_alert(&mut run, 0, Alert::Asleep);

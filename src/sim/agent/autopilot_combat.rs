@@ -122,7 +122,8 @@ pub(super) fn fetch(run: &Run, map: &mut LazyWalk) -> Option<Action> {
 /// file's comment that has something to do.
 pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let s = Situation::of(run);
-    s.heal_in_danger()
+    let (action, plan) = s
+        .heal_in_danger()
         .or_else(|| s.fight_or_get_away())
         .or_else(|| s.drink_vigour())
         .or_else(|| s.better_gear())
@@ -131,7 +132,8 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         .or_else(|| s.rest_alone())
         .or_else(|| s.hunt_or_wait())
         .or_else(|| walk_to_item(run, map).map(|action| (action, Plan::Loot)))
-        .unwrap_or_else(|| explore_then_stairs(run, map))
+        .unwrap_or_else(|| explore_then_stairs(run, map));
+    s.around_sleepers(action, plan)
 }
 
 /// A monster in sight as the autopilot weighs it.
@@ -307,6 +309,49 @@ impl<'a> Situation<'a> {
             * f64::from(kind.speed)
             / f64::from(self.run.config().simulation.player_speed);
         threat * (s.turns_to_kill - 1.0).max(0.0) < f64::from(self.hp) * 0.5
+    }
+
+    /// A walk that would step into a sleeping monster it chose to leave
+    /// asleep (walks go through monsters: a step into one is a blow)
+    /// sidesteps instead, to a free cell beside both the player and the
+    /// sleeper, the one nearest the cell beyond it; with none, the blow is
+    /// struck after all (a sneak attack), as a sleeper in a corridor
+    /// cannot be passed.
+    fn around_sleepers(&self, action: Action, plan: Plan) -> (Action, Plan) {
+        let Action::Move { dx, dy } = action else {
+            return (action, plan);
+        };
+        if matches!(plan, Plan::Fight | Plan::Hunt) {
+            return (action, plan);
+        }
+        let state = self.run.current();
+        let level = &state.level;
+        let at = |p: Pos, dx: i32, dy: i32| {
+            let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+            level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+        };
+        let Some(to) = at(self.here, i32::from(dx), i32::from(dy)) else {
+            return (action, plan);
+        };
+        if !self.seen.iter().any(|s| s.pos == to && s.asleep) {
+            return (action, plan);
+        }
+        let beyond = at(to, i32::from(dx), i32::from(dy)).unwrap_or(to);
+        let walker = self.run.player_walker();
+        let side = crate::sim::world::distance::DIRECTIONS
+            .iter()
+            .filter_map(|&(x, y)| at(self.here, x, y))
+            .filter(|&n| {
+                n != to
+                    && n.chebyshev(to) == 1
+                    && walker.steps(level, self.here, n)
+                    && state.monster_at(n).is_none()
+            })
+            .min_by_key(|&n| (n.chebyshev(beyond), level.index(n)));
+        match side {
+            Some(n) => (step_to(self.here, n), Plan::Explore),
+            None => (action, plan),
+        }
     }
 
     /// Whether an awake monster is in sight: what the autopilot rests
