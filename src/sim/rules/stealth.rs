@@ -44,7 +44,7 @@ const CLOSE_NOISE: u16 = 3;
 /// chain mail 2, plate 3).
 pub(in crate::sim) fn armour_noise(class: &ItemClass) -> u16 {
     match class {
-        ItemClass::Armour { protection } => protection / 3,
+        ItemClass::Armour { protection, .. } => protection / 3,
         _ => 0,
     }
 }
