@@ -42,6 +42,11 @@ pub(crate) enum Stage {
     /// The layout of a kind of level other than rooms (a cave's automaton,
     /// a labyrinth's maze): one stream for them all, as a level has one kind.
     Kind = 16,
+    /// What rules 4 draw when a level is first visited beyond the
+    /// monsters' cells, kinds and hit points: how many kin each pack
+    /// brings and where they stand, and whether each group sleeps, wanders
+    /// or is awake. Its own stream, so the earlier draws stay as they were.
+    Minds = 17,
 }
 
 /// The random stream of one stage of one generation attempt of one level.

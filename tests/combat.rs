@@ -782,7 +782,7 @@ mod cli {
         let hard = dir.file(
             "hard.ron",
             "(width: 60, height: 30, levels: 3, simulation: (lives: 1, monsters_first_level: 20, \
-             combat: (player_hp: 3, regen_every: 0)))",
+             combat: (player_hp: 3, regen_every: 0)), revisions: (rules: 3))",
         );
         ok(&delve_in(
             &saves,

@@ -1310,7 +1310,10 @@ mod cli {
         let err = stderr(&loaded);
         assert!(
             err.contains("600 actions replayed to turn 600")
-                && err.contains(&format!("to turn {before}; the last {} actions have no checkpoint and were replayed unchecked", 600 - before)),
+                && err.contains(&format!(
+                    "to turn {before}; the last {} have no checkpoint and were replayed unchecked",
+                    delve::words::count(600 - before, "action", "actions")
+                )),
             "{err}"
         );
         assert!(!err.contains("replayed and checked"), "{err}");
@@ -1437,7 +1440,8 @@ mod cli {
         };
         let start_digest = run.recording().unwrap().start_digest();
         let bytes = encode(&start_of(&run), start_digest, &waits, end);
-        assert!(bytes.len() < 4096, "{}", bytes.len());
+        // The start holds the run's data files (kinds, items, vaults).
+        assert!(bytes.len() < 8192, "{}", bytes.len());
         std::fs::write(saves.join("h.journal"), bytes).unwrap();
         let verify = delve_in(saves, &["verify", "h"]);
         ok(&verify);

@@ -182,6 +182,13 @@ fn play_walk_descend_save_resize_quit() {
             presses < 400,
             "still on depth 1 after {presses} presses:\n{before}"
         );
+        // A turn that says more than the top line holds waits for Space
+        // (monsters that wake or notice the player say so, rules 4).
+        if before.contains("--more--") {
+            tmux.type_text(" ");
+            tmux.wait("the next part", |s| s != before);
+            continue;
+        }
         let was = turn(&before);
         tmux.type_text(">");
         tmux.wait("travel to end", |s| {

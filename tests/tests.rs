@@ -11,6 +11,7 @@ mod kinds;
 mod layers;
 mod limits;
 mod messages;
+mod monsters;
 mod play;
 mod properties;
 mod render;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::save::encoding;
-use crate::sim::{ItemKind, ItemKindV7, MonsterKind};
+use crate::sim::{ItemKind, ItemKindV7, MonsterKind, MonsterKindV7};
 
 use super::block::{
     Checkpoint, FILE_HEADER_LEN, KIND_START, MAGIC, MAX_BLOCK, VERSION, block, read_block,
@@ -69,7 +69,7 @@ impl From<StartV3> for Start {
 struct StartV4 {
     seed: u64,
     config: crate::save::old_formats::v4::Config,
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     items: Vec<ItemKindV7>,
 }
 
@@ -78,7 +78,7 @@ impl From<StartV4> for Start {
         Start {
             seed: s.seed,
             config: s.config.into(),
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             items: s.items.into_iter().map(Into::into).collect(),
             vaults: Vec::new(),
         }
@@ -86,13 +86,14 @@ impl From<StartV4> for Start {
 }
 
 /// A format-5 to 7 start: today's shape but for the config, which the
-/// save module mirrors as that format held it (`StartV5`, `StartV6`), and
-/// the item kinds, without the trade-offs format 8 added.
+/// save module mirrors as that format held it (`StartV5`, `StartV6`),
+/// the monster kinds, which had no abilities before format 8, and the
+/// item kinds, without the trade-offs format 8 added.
 #[derive(Deserialize)]
 struct StartWith<C> {
     seed: u64,
     config: C,
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     items: Vec<ItemKindV7>,
     vaults: Vec<crate::vault::Vault>,
 }
@@ -102,7 +103,7 @@ impl<C: Into<Config>> From<StartWith<C>> for Start {
         Start {
             seed: s.seed,
             config: s.config.into(),
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             items: s.items.into_iter().map(Into::into).collect(),
             vaults: s.vaults,
         }
@@ -120,6 +121,8 @@ type StartV6 = StartWith<crate::save::old_formats::v6::Config>;
 
 /// A format-7 start (before rules 4): today's config, item kinds without
 /// their trade-offs.
+/// A format-7 start (before monsters' abilities): today's config, kinds
+/// without abilities, which its rules (3 or earlier) never read.
 type StartV7 = StartWith<Config>;
 
 /// The start block of a run: turn 0 and `digest`, the new run's.

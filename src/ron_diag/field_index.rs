@@ -388,6 +388,35 @@ impl FieldIndex {
         Some(self.line_col(start))
     }
 
+    /// Where the `m`-th entry of the list `inner` inside the `n`-th entry
+    /// of the list `outer` writes the key `path` (`abilities.range` in the
+    /// third ability of the second monster); failing that, where that inner
+    /// entry opens; failing that, where the outer entry writes `inner`.
+    /// `None` if the outer list has no such entry.
+    pub(crate) fn locate_in_nested_entry(
+        &self,
+        (outer, n): (&str, usize),
+        (inner, m): (&str, usize),
+        path: &str,
+    ) -> Option<(usize, usize)> {
+        let (start, end) = self.entry_span(outer, n)?;
+        let Some(&(_, from, to, _)) = self
+            .entries
+            .iter()
+            .filter(|e| &*e.0 == inner && start <= e.1 && e.2 <= end)
+            .nth(m)
+        else {
+            return self.locate_in_entry(outer, n, inner);
+        };
+        let key = self
+            .keys
+            .iter()
+            .filter(|k| k.0 == path)
+            .find(|k| (from..to).contains(&self.offset(k.1, k.2)))
+            .map(|k| (k.1, k.2));
+        Some(key.unwrap_or_else(|| self.line_col(from)))
+    }
+
     /// `path`, a field's dotted path as the index keeps it (the entries of
     /// a list share their paths: `profiles.rooms.count`), with the place of
     /// each list entry the byte offset `at` stands in written after its

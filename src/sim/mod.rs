@@ -33,6 +33,7 @@ pub use agent::Plan;
 pub use agent::autopilot::{autopilot, decide, explore_step, fetch_step};
 pub use agent::travel::travel_step;
 pub use batch::play_headless;
+pub use kinds::ability::{Ability, Missile};
 pub use kinds::item::{
     Ammo, Item, ItemClass, ItemKind, PotionEffect, ScrollEffect, WandEffect, items_from_ron,
 };
@@ -41,12 +42,15 @@ pub use kinds::place::vault_monsters;
 pub use kinds::table::{KindProblem, MAX_KINDS};
 pub use record::Recording;
 pub use replay::{Cursor, Replay, ReplayError};
+pub use rules::danger::Danger;
 pub use rules::odds::HitOdds;
 #[cfg(feature = "save")]
 pub(crate) use state::RunState;
 pub use state::combat_state::{CombatState, Floor, Hero, MAX_STACK, Pack, PackLine, slot_letter};
 #[cfg(feature = "save")]
-pub(crate) use state::compat::{ItemKindV7, RunStateV6, RunStateV7, StompSimulation};
+pub(crate) use state::compat::{
+    ItemKindV7, MonsterKindV7, RunStateV6, RunStateV7, StompSimulation,
+};
 pub use state::doors::Unclosable;
 pub use state::names::ItemNames;
 pub use state::tactics::{Alert, Effect, Effects, MAX_EFFECT_TURNS, Mind, Tactics, Timed};

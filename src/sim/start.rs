@@ -178,8 +178,10 @@ impl Run {
             floor.monster_hp.extend(&hit_points);
             floor.monster_max_hp.extend(&hit_points);
         }
+        // Under rules 4, monsters placed by hand hunt from the start, as
+        // every monster did before (a test or tool sets them otherwise).
         if let Some(tactics) = run.tactics_mut() {
-            tactics.minds[usize::from(depth) - 1] = vec![Mind::awake(); hit_points.len()];
+            tactics.minds[usize::from(depth) - 1] = vec![Mind::awake(); monsters.len()];
         }
         run.refresh();
         run

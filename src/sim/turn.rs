@@ -20,7 +20,7 @@ use crate::geom::Pos;
 use crate::level::{StairDirection, Tile};
 use crate::sim::rules::population;
 use crate::sim::state::combat_state::Floor;
-use crate::sim::state::tactics::Mind;
+use crate::sim::state::tactics::{Alert, Mind};
 use crate::sim::state::{LevelState, Run};
 use crate::sim::units::{MAX_TURNS, MONSTER_TURN_WORK, STEP_WORK, level_work};
 use crate::sim::vocabulary::{Action, Event, Outcome};
@@ -35,6 +35,11 @@ impl Run {
             return Ok(events);
         }
         self.attacked = false;
+        // Read before the action changes what it acts on (an attack, a door).
+        let noise = match self.state.tactics {
+            Some(_) => self.noise_of(action),
+            None => 0,
+        };
         if !self.act(action, &mut events)? {
             events.push(Event::Blocked);
             return Ok(events);
@@ -51,6 +56,10 @@ impl Run {
         if self.state.combat.is_some() {
             self.combat_turn_passes();
             self.effects_pass(&mut events);
+        }
+        if self.state.tactics.is_some() {
+            self.poison_tick(&mut events);
+            self.player_makes_noise(noise);
         }
         self.refresh();
         self.check_won(&mut events);
@@ -228,9 +237,20 @@ impl Run {
                 }
             };
             let (config, kinds, seed) = (&self.config, &self.state.kinds, self.state.seed);
+            let mut minds = Vec::new();
             let mut monsters = match &mut self.state.combat {
                 Some(state) => {
-                    let (monsters, hp) = population::populate_by_depth(config, kinds, seed, &level);
+                    let (mut monsters, mut hp) =
+                        population::populate_by_depth(config, kinds, seed, &level);
+                    if self.state.tactics.is_some() {
+                        minds = population::packs_and_minds(
+                            kinds,
+                            seed,
+                            &level,
+                            &mut monsters,
+                            &mut hp,
+                        );
+                    }
                     let items = population::place_items(config, &state.items, seed, &level);
                     state.floors[slot] = Floor {
                         items,
@@ -251,9 +271,11 @@ impl Run {
                     floor.monster_max_hp.push(hp);
                 }
             }
-            // Under rules 4 each monster has a mind, by id.
+            // Under rules 4 each monster has a mind, by id; a vault's
+            // monsters stand guard, awake.
             if let (Some(tactics), Some(state)) = (&mut self.state.tactics, &self.state.combat) {
-                tactics.minds[slot] = vec![Mind::awake(); state.floors[slot].monster_hp.len()];
+                minds.resize(state.floors[slot].monster_hp.len(), Mind::awake());
+                tactics.minds[slot] = minds;
             }
             let cells = usize::from(level.width()) * usize::from(level.height());
             let mut seen = vec![0u64; cells.div_ceil(64)];
@@ -307,6 +329,9 @@ impl Run {
     /// A monster's move: toward what it knows by its traits (`rules/monsters.rs`);
     /// onto the player, an attack under Combat and a life lost under Stomp.
     fn monster_turn(&mut self, i: usize, events: &mut Vec<Event>) {
+        if self.state.tactics.is_some() && !self.monster_turn_by_mind(i, events) {
+            return;
+        }
         let Some(to) = self.monster_target(i) else {
             return;
         };
@@ -319,5 +344,45 @@ impl Run {
             return;
         }
         self.monster_moves(i, to, events);
+    }
+
+    /// Rules 4's part of monster `i`'s turn, before it walks at the player
+    /// as its traits say: regeneration; a monster that has not noticed the
+    /// player sleeps, or wanders, unless it notices now; one that has may
+    /// use an ability, run (fleeing) or keep to cover. False when that
+    /// took its turn.
+    fn monster_turn_by_mind(&mut self, i: usize, events: &mut Vec<Event>) -> bool {
+        self.abilities_tick(i);
+        if !self.monster_notices(i) {
+            if self.alert_of(&self.current().monsters[i]) == Alert::Wandering {
+                let m = &self.current().monsters[i];
+                let opens = self.state.kinds[usize::from(m.kind)].opens_doors();
+                if let Some(to) = self.random_step(m.pos, opens)
+                    && to != self.state.player.pos
+                {
+                    self.monster_moves(i, to, events);
+                }
+            }
+            return false;
+        }
+        if self.monster_uses_ability(i, events) {
+            return false;
+        }
+        let step = match self.ability_step(i) {
+            Some(step) => Some(step),
+            None => self.cover_step(i),
+        };
+        match step {
+            None => true,
+            Some(None) => false,
+            Some(Some(to)) => {
+                if to == self.state.player.pos {
+                    self.monster_attacks(i, events);
+                } else {
+                    self.monster_moves(i, to, events);
+                }
+                false
+            }
+        }
     }
 }

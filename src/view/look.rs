@@ -6,7 +6,7 @@
 
 use crate::geom::{Pos, RegionKind, Shape};
 use crate::level::{Level, Tile};
-use crate::sim::{Doors, LevelState, Run, Trait};
+use crate::sim::{Alert, Doors, LevelState, Run, Trait};
 use crate::words::{article, capitalised};
 
 /// What the look cursor (or any cell) shows, as the player knows it.
@@ -56,6 +56,36 @@ pub fn describe(run: &Run, p: Pos) -> String {
             } else {
                 format!(" {}", kind.description)
             };
+            // Rules 4: whether it has noticed you, what it can do, and
+            // how a fight with it would go from here.
+            if run.tactics().is_some() {
+                let alert = match run.alert_of(m) {
+                    Alert::Asleep => "asleep",
+                    Alert::Wandering => "wandering",
+                    Alert::Awake => "awake",
+                };
+                let can: Vec<String> = kind.abilities.iter().map(|a| a.words()).collect();
+                let can = match can.is_empty() {
+                    true => String::new(),
+                    false => format!("; {}", can.join(", ")),
+                };
+                let danger = run.danger(m).map_or(String::new(), |d| {
+                    format!(
+                        " {}: it needs about {} turns to kill you, you about {} to kill it.",
+                        capitalised(d.word()),
+                        turns(d.turns_to_kill_you),
+                        turns(d.turns_to_kill_it)
+                    )
+                });
+                return format!(
+                    "{} ({}), {}, {alert}: hits for {}{can}; {}.{danger}{about}",
+                    capitalised(&article(&kind.name)),
+                    kind.glyph,
+                    crate::words::wound_word(hp, max),
+                    kind.damage,
+                    traits.join(", ")
+                );
+            }
             return format!(
                 "{} ({}), {}: hits for {}; {}.{about}",
                 capitalised(&article(&kind.name)),
@@ -124,6 +154,16 @@ pub fn describe(run: &Run, p: Pos) -> String {
         format!("You see {what}.")
     } else {
         format!("You remember {what}.")
+    }
+}
+
+/// A count of turns as look mode says it: whole turns, at least 1, and
+/// "over 999" for a fight that would not end.
+fn turns(t: f64) -> String {
+    if t >= 999.5 {
+        "over 999".into()
+    } else {
+        format!("{}", t.round().max(1.0) as u32)
     }
 }
 

@@ -40,6 +40,7 @@ use crate::sim::kinds::item::{
 use crate::sim::rules::odds::{HitOdds, expected_damage};
 use crate::sim::state::Run;
 use crate::sim::state::combat_state::CombatState;
+use crate::sim::state::tactics::Alert;
 use crate::sim::vocabulary::Action;
 use crate::sim::world::distance::LazyWalk;
 
@@ -146,7 +147,8 @@ pub(super) fn fetch(run: &Run, map: &mut LazyWalk) -> Option<Action> {
 /// file's comment that has something to do.
 pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
     let s = Situation::of(run);
-    s.heal_in_danger()
+    let (action, plan) = s
+        .heal_in_danger()
         .or_else(|| s.fight_or_get_away())
         .or_else(|| s.zap_at_danger())
         .or_else(|| s.shoot())
@@ -158,7 +160,8 @@ pub(super) fn decide_combat(run: &Run, map: &mut LazyWalk) -> (Action, Plan) {
         .or_else(|| s.rest_alone())
         .or_else(|| s.hunt_or_wait())
         .or_else(|| walk_to_item(run, map).map(|action| (action, Plan::Loot)))
-        .unwrap_or_else(|| explore_then_stairs(run, map))
+        .unwrap_or_else(|| explore_then_stairs(run, map));
+    s.around_sleepers(action, plan)
 }
 
 /// A monster in sight as the autopilot weighs it.
@@ -166,6 +169,9 @@ struct Seen {
     pos: Pos,
     /// Slowed by a wand (rules 4).
     slowed: bool,
+    /// Asleep (rules 4): it threatens nothing until woken, and a fight
+    /// with it can be chosen or left.
+    asleep: bool,
     /// Expected damage it deals a player turn.
     threat: f64,
     /// Player turns to kill it.
@@ -218,11 +224,18 @@ impl<'a> Situation<'a> {
                             .has(crate::sim::kinds::effect::Effect::Slow, run.turn())
                     })
                 });
+                let asleep = run.alert_of(m) == Alert::Asleep;
+                // Rules 4 weigh abilities and a sneak attack's first blow.
+                let turns_to_kill = match run.danger(m).filter(|_| run.tactics().is_some()) {
+                    Some(d) => d.turns_to_kill_it,
+                    None => f64::from(hp_left) / mine.max(0.1),
+                };
                 Seen {
                     pos: m.pos,
                     slowed,
-                    threat: per_turn,
-                    turns_to_kill: f64::from(hp_left) / mine.max(0.1),
+                    asleep,
+                    threat: if asleep { 0.0 } else { per_turn },
+                    turns_to_kill,
                 }
             })
             .collect();
@@ -295,7 +308,7 @@ impl<'a> Situation<'a> {
     fn zap_at_danger(&self) -> Option<(Action, Plan)> {
         self.run.tactics()?;
         let level = &self.run.current().level;
-        let target = self.seen.iter().min_by(|a, b| {
+        let target = self.seen.iter().filter(|s| !s.asleep).min_by(|a, b| {
             a.pos
                 .chebyshev(self.here)
                 .cmp(&b.pos.chebyshev(self.here))
@@ -349,7 +362,7 @@ impl<'a> Situation<'a> {
         let target = self
             .seen
             .iter()
-            .filter(|s| s.pos.chebyshev(self.here) > 1)
+            .filter(|s| !s.asleep && s.pos.chebyshev(self.here) > 1)
             .filter(|s| self.run.first_in_line(s.pos, range) == Some(s.pos))
             .min_by(|a, b| {
                 a.pos
@@ -372,7 +385,7 @@ impl<'a> Situation<'a> {
     /// confusion, a summons) is smallest now, and what is learnt decides
     /// later fights (DCSS players identify by use the same way).
     fn try_unknown(&self) -> Option<(Action, Plan)> {
-        if !self.seen.is_empty() || self.hp * 100 < self.max * 70 {
+        if self.seen.iter().any(|s| !s.asleep) || self.hp * 100 < self.max * 70 {
             return None;
         }
         if let Some(slot) = self.unknown(&|c| matches!(c, ItemClass::Potion(_))) {
@@ -394,7 +407,7 @@ impl<'a> Situation<'a> {
     fn heal_in_danger(&self) -> Option<(Action, Plan)> {
         let low = self.hp * 100 < self.max * u32::from(self.cfg.cautious_below);
         let (slot, _) = self.healing?;
-        ((low && !self.seen.is_empty()) || self.hp * 100 < self.max * 20)
+        ((low && self.awake_in_sight()) || self.hp * 100 < self.max * 20)
             .then_some((Action::Quaff { slot }, Plan::Heal))
     }
 
@@ -407,6 +420,7 @@ impl<'a> Situation<'a> {
             .adjacent
             .iter()
             .map(|&i| &self.seen[i])
+            .filter(|s| !s.asleep || self.beatable(s))
             .min_by(|a, b| {
                 a.turns_to_kill
                     .total_cmp(&b.turns_to_kill)
@@ -446,6 +460,70 @@ impl<'a> Situation<'a> {
         Some(fight)
     }
 
+    /// Whether a sleeping monster is worth waking with a sneak attack: the
+    /// fight that follows, at its full threat, is likely won. One that is
+    /// not is crept past (rules 4).
+    fn beatable(&self, s: &Seen) -> bool {
+        let Some(m) = self.run.current().monsters.iter().find(|m| m.pos == s.pos) else {
+            return false;
+        };
+        let kind = &self.run.kinds()[usize::from(m.kind)];
+        let odds = HitOdds::of(self.cfg);
+        let threat = expected_damage(&odds, self.combat.armour(self.run.turn()), &kind.damage)
+            * f64::from(kind.speed)
+            / f64::from(self.run.config().simulation.player_speed);
+        threat * (s.turns_to_kill - 1.0).max(0.0) < f64::from(self.hp) * 0.5
+    }
+
+    /// A walk that would step into a sleeping monster it chose to leave
+    /// asleep (walks go through monsters: a step into one is a blow)
+    /// sidesteps instead, to a free cell beside both the player and the
+    /// sleeper, the one nearest the cell beyond it; with none, the blow is
+    /// struck after all (a sneak attack), as a sleeper in a corridor
+    /// cannot be passed.
+    fn around_sleepers(&self, action: Action, plan: Plan) -> (Action, Plan) {
+        let Action::Move { dx, dy } = action else {
+            return (action, plan);
+        };
+        if matches!(plan, Plan::Fight | Plan::Hunt) {
+            return (action, plan);
+        }
+        let state = self.run.current();
+        let level = &state.level;
+        let at = |p: Pos, dx: i32, dy: i32| {
+            let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+            level.in_bounds(x, y).then(|| Pos::new(x as u16, y as u16))
+        };
+        let Some(to) = at(self.here, i32::from(dx), i32::from(dy)) else {
+            return (action, plan);
+        };
+        if !self.seen.iter().any(|s| s.pos == to && s.asleep) {
+            return (action, plan);
+        }
+        let beyond = at(to, i32::from(dx), i32::from(dy)).unwrap_or(to);
+        let walker = self.run.player_walker();
+        let side = crate::sim::world::distance::DIRECTIONS
+            .iter()
+            .filter_map(|&(x, y)| at(self.here, x, y))
+            .filter(|&n| {
+                n != to
+                    && n.chebyshev(to) == 1
+                    && walker.steps(level, self.here, n)
+                    && state.monster_at(n).is_none()
+            })
+            .min_by_key(|&n| (n.chebyshev(beyond), level.index(n)));
+        match side {
+            Some(n) => (step_to(self.here, n), Plan::Explore),
+            None => (action, plan),
+        }
+    }
+
+    /// Whether an awake monster is in sight: what the autopilot rests
+    /// from, heals for and waits on (a sleeping one does none of that).
+    fn awake_in_sight(&self) -> bool {
+        self.seen.iter().any(|s| !s.asleep)
+    }
+
     /// Priority 3, first: potions of vigour are for good: drink them when
     /// nothing is near.
     fn drink_vigour(&self) -> Option<(Action, Plan)> {
@@ -472,7 +550,7 @@ impl<'a> Situation<'a> {
 
     /// Priority 5: Magic mapping on a level with something left to see.
     fn map_the_level(&self, map: &mut LazyWalk) -> Option<(Action, Plan)> {
-        if !self.seen.is_empty() {
+        if self.awake_in_sight() {
             return None;
         }
         let (slot, _) = self.scroll(ScrollEffect::MagicMapping)?;
@@ -482,7 +560,7 @@ impl<'a> Situation<'a> {
 
     /// Priority 6: Rest when hurt and alone.
     fn rest_alone(&self) -> Option<(Action, Plan)> {
-        (self.seen.is_empty() && self.cfg.regen_every > 0 && self.hp * 100 < self.max * 70)
+        (!self.awake_in_sight() && self.cfg.regen_every > 0 && self.hp * 100 < self.max * 70)
             .then_some((Action::Wait, Plan::Rest))
     }
 
@@ -494,15 +572,20 @@ impl<'a> Situation<'a> {
             let radius = self.run.config().simulation.sight_radius;
             let level = &self.run.current().level;
             let walker = self.run.player_walker();
+            // A sleeping monster it cannot beat is left asleep: exploring
+            // walks on past it.
             let (step, _) = hunt_step(
                 level,
                 walker,
                 self.here,
                 radius,
-                self.seen.iter().map(|s| s.pos),
+                self.seen
+                    .iter()
+                    .filter(|s| !s.asleep || self.beatable(s))
+                    .map(|s| s.pos),
             )?;
             return Some((step, Plan::Hunt));
         }
-        (!self.seen.is_empty() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))
+        (self.awake_in_sight() && self.cfg.regen_every > 0).then_some((Action::Wait, Plan::Rest))
     }
 }

@@ -26,6 +26,18 @@ pub enum Effect {
     Confusion,
     /// Deals half damage.
     Weakness,
+    /// `power` fewer maximum hit points (a monster's draining bite),
+    /// back when it wears off.
+    Drained,
+    /// A monster's breath or call is spent until it wears off.
+    Recharging,
+    /// A monster runs from the player until it wears off (hurt from afar,
+    /// by a kind that flees).
+    Frightened,
+    /// A monster keeps out of the player's line of fire until it wears
+    /// off, waiting round a corner (hurt from afar, by a kind that takes
+    /// cover).
+    Wary,
 }
 
 impl Effect {
@@ -38,6 +50,10 @@ impl Effect {
             Effect::Poison => "poisoned",
             Effect::Confusion => "confused",
             Effect::Weakness => "weakened",
+            Effect::Drained => "drained",
+            Effect::Recharging => "recharging",
+            Effect::Frightened => "frightened",
+            Effect::Wary => "wary",
         }
     }
 
@@ -45,7 +61,7 @@ impl Effect {
     pub fn is_harmful(self) -> bool {
         matches!(
             self,
-            Effect::Slow | Effect::Poison | Effect::Confusion | Effect::Weakness
+            Effect::Slow | Effect::Poison | Effect::Confusion | Effect::Weakness | Effect::Drained
         )
     }
 }

@@ -3,6 +3,7 @@
 //! depth and rarity, and where on a level they are placed. Below the
 //! state: knows no run.
 
+pub mod ability;
 pub mod appearance;
 pub mod effect;
 pub mod item;

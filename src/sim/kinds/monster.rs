@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, FieldIndex, Location, parse};
+use crate::sim::kinds::ability::{Ability, check_abilities};
 use crate::sim::kinds::table::{
     Depths, KindProblem, Placed, check_description, check_kinds, check_placed,
 };
@@ -84,6 +85,11 @@ pub struct MonsterKind {
     /// One line for look mode.
     #[serde(default)]
     pub description: String,
+    /// What it can do beyond walking and biting (rules 4; earlier rules
+    /// ignore them); may be left out of the file. Saved last, so a save
+    /// of format 8 on holds it and older formats convert without.
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
 }
 
 fn one() -> Dice {
@@ -117,6 +123,7 @@ impl Default for MonsterKind {
             depths: everywhere(),
             rarity: common(),
             description: String::new(),
+            abilities: Vec::new(),
         }
     }
 }
@@ -137,6 +144,11 @@ impl MonsterKind {
     /// Whether the kind has the trait `t`.
     pub fn has(&self, t: Trait) -> bool {
         self.traits.contains(&t)
+    }
+
+    /// The kind's ability named `name` (see [`Ability::name`]), if it has it.
+    pub fn ability(&self, name: &str) -> Option<&Ability> {
+        self.abilities.iter().find(|a| a.name() == name)
     }
 
     /// Whether monsters of this kind open doors (rules 3).
@@ -257,7 +269,51 @@ impl MonsterKind {
                 }
                 Ok(())
             },
-        )
+        )?;
+        MonsterKind::check_every_ability(kinds).map_err(|p| KindProblem {
+            index: Some(p.kind),
+            field: "abilities",
+            message: format!("[{}]{}: {}", p.ability, p.dotted(), p.message),
+        })
+    }
+
+    /// Each kind's abilities within their bounds (`kinds/ability.rs`),
+    /// summons naming kinds of the list; the first problem, by kind and
+    /// ability.
+    pub(crate) fn check_every_ability(kinds: &[MonsterKind]) -> Result<(), AbilityProblem> {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+        for (i, k) in kinds.iter().enumerate() {
+            check_abilities(&k.abilities, &names).map_err(|(ability, field, message)| {
+                AbilityProblem {
+                    kind: i,
+                    ability,
+                    field,
+                    message,
+                }
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with one ability of one kind.
+pub(crate) struct AbilityProblem {
+    /// The kind's entry.
+    kind: usize,
+    /// The ability's place in the kind's list.
+    ability: usize,
+    /// Its field at fault, or "" for the ability as a whole.
+    field: &'static str,
+    message: String,
+}
+
+impl AbilityProblem {
+    /// `.range` for a field, nothing for the ability as a whole.
+    fn dotted(&self) -> String {
+        match self.field {
+            "" => String::new(),
+            f => format!(".{f}"),
+        }
     }
 }
 
@@ -291,6 +347,26 @@ fn check_monsters(
     fields: &FieldIndex,
     origin: &str,
 ) -> Result<(), ConfigError> {
+    // Abilities first, so a problem in one is pointed at inside it rather
+    // than at the kind's `abilities` key.
+    if let Err(p) = MonsterKind::check_every_ability(kinds) {
+        let path = match p.field {
+            "" => "abilities".to_string(),
+            f => format!("abilities.{f}"),
+        };
+        let (line, column) = fields
+            .locate_in_nested_entry(("", p.kind), ("abilities", p.ability), &path)
+            .unwrap_or((1, 1));
+        return Err(ConfigError::Invalid {
+            location: Location {
+                origin: origin.into(),
+                line,
+                column,
+            },
+            field: format!("[{}].abilities[{}]{}", p.kind, p.ability, p.dotted()),
+            message: p.message,
+        });
+    }
     MonsterKind::check_list(kinds).map_err(|p| located(p, fields, origin))
 }
 

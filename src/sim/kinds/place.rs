@@ -69,6 +69,23 @@ pub(crate) fn monsters_wanted(config: &Config, depth: u16) -> usize {
         .min(u32::from(sim.monsters_max)) as usize
 }
 
+/// The most monster ids summoning may add to a level (rules 4), beyond
+/// its population: a bound on what casters can make, and on a save.
+pub(crate) const MAX_SUMMONED: usize = 40;
+
+/// The most monster ids a level hands out: its population, which under
+/// rules 4 (Combat) counts groups that packs may fill to
+/// [`MAX_PACK`](crate::sim::kinds::ability::MAX_PACK) each, plus what
+/// summoning may add; not counting its vaults' monsters.
+pub(crate) fn monsters_most(config: &Config, depth: u16) -> usize {
+    let wanted = monsters_wanted(config, depth);
+    if config.revisions.rules >= 4 && config.simulation.is_combat() {
+        wanted * usize::from(crate::sim::kinds::ability::MAX_PACK) + MAX_SUMMONED
+    } else {
+        wanted
+    }
+}
+
 /// The monster letters of the vaults in `level`, with the cells they stand
 /// on, in room order then row by row.
 pub fn vault_monsters(vaults: &[Vault], level: &Level) -> Vec<(char, Pos)> {

@@ -54,12 +54,24 @@ impl Run {
             .expect("a Combat run")
             .weapon_dice(self.config.simulation.combat.unarmed);
         let odds = self.player_odds(self.combat().expect("a Combat run").hero.weapon);
-        let strike = attack(&mut self.state.rng, &odds, kind.armour, &dice);
+        // A sneak attack (rules 4): a monster that has not noticed the
+        // player is hit for sure, for double damage.
+        let sneak = self.unaware(m);
+        let strike = match sneak {
+            true => Strike::Hit((dice.roll(&mut self.state.rng).clamp(1, 30_000) * 2) as u16),
+            false => attack(&mut self.state.rng, &odds, kind.armour, &dice),
+        };
         self.attacked = true;
         let strike = match strike {
             Strike::Hit(damage) => Strike::Hit(self.weakened(damage)),
             miss => miss,
         };
+        if self.state.tactics.is_some() {
+            self.alarm(m, "");
+        }
+        if sneak {
+            self.say(format!("You catch the {} unawares.", kind.name));
+        }
         match strike {
             Strike::Miss => {
                 self.say(format!("You miss the {}.", kind.name));
@@ -147,11 +159,24 @@ impl Run {
                 });
                 if hp > 0 {
                     self.say(format!("The {} hits you for {damage}.", kind.name));
+                    if self.state.tactics.is_some() {
+                        self.bite_lands(i);
+                    }
                 } else {
                     self.say(format!("The {} hits you for {damage}.", kind.name));
                     self.lose_life(&kind.name, events);
                 }
             }
+        }
+    }
+
+    /// The player takes `damage` from something other than a bite (a
+    /// shot, a breath, poison), `cause` naming it should it take a life.
+    pub(in crate::sim) fn hero_hurt(&mut self, damage: u16, cause: &str, events: &mut Vec<Event>) {
+        let hero = &mut self.expect_combat_mut().hero;
+        hero.hp = hero.hp.saturating_sub(damage);
+        if hero.hp == 0 {
+            self.lose_life(cause, events);
         }
     }
 

@@ -131,15 +131,14 @@ impl Run {
         }
     }
 
-    /// Once a player turn under rules 4: poison hurts (and may kill), and
-    /// effects that wore off say so, on the hero and on the monsters of
-    /// the player's level.
-    pub(in crate::sim) fn effects_pass(&mut self, events: &mut Vec<Event>) {
+    /// Once a player turn under rules 4: effects that wore off say so, on
+    /// the hero, and end on the monsters of the player's level (poison's
+    /// bite each turn is `rules/abilities/poison.rs`'s).
+    pub(in crate::sim) fn effects_pass(&mut self, _events: &mut [Event]) {
         let turn = self.state.turn;
         let Some(tactics) = &mut self.state.tactics else {
             return;
         };
-        let poison = tactics.effects.get(Effect::Poison, turn);
         let gone = tactics.effects.expire(turn);
         let slot = usize::from(self.state.player.depth) - 1;
         for mind in &mut tactics.minds[slot] {
@@ -148,13 +147,9 @@ impl Run {
             }
         }
         for effect in gone {
-            self.say(wears_off(effect).into());
-        }
-        if let Some(p) = poison {
-            let hero = &mut self.expect_combat_mut().hero;
-            hero.hp = hero.hp.saturating_sub(p.power.max(1));
-            if hero.hp == 0 {
-                self.lose_life("poison", events);
+            let line = wears_off(effect);
+            if !line.is_empty() {
+                self.say(line.into());
             }
         }
     }
@@ -169,5 +164,7 @@ fn wears_off(effect: Effect) -> &'static str {
         Effect::Poison => "You feel less sick.",
         Effect::Confusion => "You feel less confused.",
         Effect::Weakness => "Your strength returns.",
+        Effect::Drained => "You feel your lost strength return.",
+        Effect::Recharging | Effect::Frightened | Effect::Wary => "",
     }
 }

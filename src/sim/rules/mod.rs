@@ -3,7 +3,10 @@
 //! a level starts with, and the pure odds Combat rolls. Stomp and Combat never import each other; only the
 //! turn (`turn.rs`) chooses between them.
 
+pub(in crate::sim) mod abilities;
+mod answer;
 mod combat;
+pub mod danger;
 mod doors;
 mod effects;
 mod items;
@@ -13,4 +16,5 @@ pub(crate) mod population;
 mod potions;
 mod ranged;
 mod scrolls;
+mod stealth;
 mod stomp;

@@ -147,7 +147,7 @@ impl Run {
 
     /// A random open neighbour (wanderers do not dig), or under rules 3 a
     /// door the monster opens.
-    fn random_step(&mut self, from: Pos, opens: bool) -> Option<Pos> {
+    pub(in crate::sim) fn random_step(&mut self, from: Pos, opens: bool) -> Option<Pos> {
         let level = &self.current().level;
         let options: Vec<Pos> = DIRECTIONS
             .iter()

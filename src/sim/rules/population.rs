@@ -14,6 +14,8 @@ use crate::sim::kinds::place::{
     each_free_room_cell, free_room_cells, monsters_wanted, vault_monsters,
 };
 use crate::sim::kinds::table::Table;
+use crate::sim::rules::abilities::pack;
+use crate::sim::state::tactics::{Alert, Mind};
 use crate::streams::{Stage, stage_rng};
 use crate::vault::Vault;
 
@@ -74,6 +76,44 @@ pub(in crate::sim) fn populate_by_depth(
         hp.push(roll);
     }
     (monsters, hp)
+}
+
+/// Rules 4's population beyond the monsters drawn: each monster of a kind
+/// that comes in packs brings its kin (`rules/abilities/pack.rs`), and
+/// each group, kin and all, sleeps, wanders or is awake together, from the
+/// level's `Minds` stream: asleep 45%, wandering 30%, awake 25%. Most of a
+/// level is thus found unaware, so stealth and the order of fights are the
+/// player's to choose, and a quarter still comes hunting. The minds, by
+/// monster id, of the monsters in `monsters`.
+pub(in crate::sim) fn packs_and_minds(
+    kinds: &[MonsterKind],
+    seed: u64,
+    level: &Level,
+    monsters: &mut Vec<Monster>,
+    hp: &mut Vec<u16>,
+) -> Vec<Mind> {
+    let mut rng = stage_rng(seed, level.depth(), 0, Stage::Minds);
+    let group = pack::gather(kinds, level, monsters, hp, &mut rng);
+    let mut alerts: Vec<Alert> = Vec::with_capacity(group.len());
+    for (i, &leader) in group.iter().enumerate() {
+        let alert = if leader < i {
+            alerts[leader]
+        } else {
+            match rng.random_range(0..100u32) {
+                0..45 => Alert::Asleep,
+                45..75 => Alert::Wandering,
+                _ => Alert::Awake,
+            }
+        };
+        alerts.push(alert);
+    }
+    alerts
+        .into_iter()
+        .map(|alert| Mind {
+            alert,
+            ..Mind::awake()
+        })
+        .collect()
 }
 
 /// A level's items: `items_per_level` kinds drawn by depth and rarity on

@@ -75,5 +75,7 @@ fn feels(effect: Effect) -> &'static str {
         Effect::Poison => "You feel very sick.",
         Effect::Confusion => "You feel somewhat confused.",
         Effect::Weakness => "You feel weak.",
+        Effect::Drained => "You feel your life draining away.",
+        Effect::Recharging | Effect::Frightened | Effect::Wary => "You feel odd.",
     }
 }

@@ -2,7 +2,7 @@
 //! shot from the readied launcher of its ammunition), `z` zaps a wand.
 //! Both travel a line of fire (`world/line.rs`) toward a target cell and
 //! meet the first monster on it; a monster hurt or touched from afar
-//! answers (`Run::monster_hurt_from_afar`).
+//! answers (`Run::monster_hurt_from_afar`, `rules/answer.rs`).
 
 use rand::RngExt;
 
@@ -12,7 +12,6 @@ use crate::sim::kinds::effect::Effect;
 use crate::sim::kinds::item::{Item, ItemClass, WandEffect};
 use crate::sim::rules::odds::{Strike, attack};
 use crate::sim::state::Run;
-use crate::sim::state::tactics::Alert;
 use crate::sim::vocabulary::Event;
 use crate::sim::world::doors::Doors;
 use crate::sim::world::line::{line_of_fire, ray};
@@ -324,23 +323,5 @@ impl Run {
             self.sight.explored.set(None);
             self.refresh();
         }
-    }
-
-    /// A monster shot at, zapped or hurt from afar answers: it wakes and
-    /// knows where the player stands (so it closes in, as its traits let
-    /// it).
-    pub(in crate::sim) fn monster_hurt_from_afar(&mut self, m: usize) {
-        let here = self.state.player.pos;
-        let slot = usize::from(self.state.player.depth) - 1;
-        let id = self.current().monsters[m].id as usize;
-        if let Some(mind) = self
-            .state
-            .tactics
-            .as_mut()
-            .and_then(|t| t.minds[slot].get_mut(id))
-        {
-            mind.alert = Alert::Awake;
-        }
-        self.current_mut().monsters[m].memory = Some(here);
     }
 }

@@ -6,15 +6,12 @@ use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::sim::kinds::item::{ItemClass, ScrollEffect};
 use crate::sim::kinds::monster::Monster;
+use crate::sim::kinds::place::{monsters_most, vault_monsters};
 use crate::sim::kinds::table::Table;
 use crate::sim::state::Run;
 use crate::sim::state::tactics::{Alert, Mind};
 use crate::sim::vocabulary::Event;
 use crate::sim::world::distance::DIRECTIONS;
-
-/// Most monsters a level holds by id: summoning stops there, as a loaded
-/// run is refused beyond it.
-const MOST_MONSTER_IDS: usize = 1000;
 
 impl Run {
     /// Reads a scroll of `effect`.
@@ -37,7 +34,7 @@ impl Run {
                 self.say("You hear a high-pitched humming noise.".into());
             }
             ScrollEffect::Summon(n) => {
-                let came = self.summon(n);
+                let came = self.summon_around_reader(n);
                 self.say(
                     match came {
                         0 => "You hear a faint rustle, and nothing comes.",
@@ -89,17 +86,16 @@ impl Run {
 
     /// Up to `n` monsters of the depth on free cells next to the player,
     /// awake, hit points rolled from the play stream; how many came.
-    fn summon(&mut self, n: u8) -> usize {
+    fn summon_around_reader(&mut self, n: u8) -> usize {
         let here = self.state.player.pos;
         let depth = self.state.player.depth;
         let table = Table::for_depth(&self.state.kinds, depth);
+        // The ids a level may hand out, as a loaded run is checked against.
+        let level = &self.current().level;
+        let most = monsters_most(&self.config, depth) + vault_monsters(&self.vaults, level).len();
         let mut came = 0;
         for (dx, dy) in DIRECTIONS {
-            if came == usize::from(n)
-                || self
-                    .floor()
-                    .is_none_or(|f| f.monster_hp.len() >= MOST_MONSTER_IDS)
-            {
+            if came == usize::from(n) || self.floor().is_none_or(|f| f.monster_hp.len() >= most) {
                 break;
             }
             let (x, y) = (i32::from(here.x) + dx, i32::from(here.y) + dy);

@@ -7,6 +7,8 @@
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
+use crate::dice::Dice;
+use crate::sim::kinds::ability::Ability;
 use crate::sim::kinds::item::ItemClass;
 #[cfg(feature = "save")]
 use crate::sim::kinds::item::ItemKind;
@@ -430,13 +432,107 @@ impl<'a> CombatDigest<'a> {
     }
 }
 
+/// A monster kind as a Combat run's digest sees it: its fields in their
+/// order, the abilities (format 8) left out while it has none, so a run
+/// whose kinds have none digests as it did before abilities.
+#[derive(Serialize)]
+struct DigestKind<'a> {
+    name: &'a str,
+    glyph: char,
+    colour: Colour,
+    speed: u8,
+    traits: &'a [Trait],
+    hp: Dice,
+    damage: Dice,
+    armour: u16,
+    depths: Depths,
+    rarity: u16,
+    description: &'a str,
+    #[serde(skip_serializing_if = "<[Ability]>::is_empty")]
+    abilities: &'a [Ability],
+}
+
+impl<'a> DigestKind<'a> {
+    fn of(k: &'a MonsterKind) -> DigestKind<'a> {
+        // Destructured, so a field added to kinds is a compile error here
+        // until the digest is taught it.
+        let MonsterKind {
+            name,
+            glyph,
+            colour,
+            speed,
+            traits,
+            hp,
+            damage,
+            armour,
+            depths,
+            rarity,
+            description,
+            abilities,
+        } = k;
+        DigestKind {
+            name,
+            glyph: *glyph,
+            colour: *colour,
+            speed: *speed,
+            traits,
+            hp: *hp,
+            damage: *damage,
+            armour: *armour,
+            depths: *depths,
+            rarity: *rarity,
+            description,
+            abilities,
+        }
+    }
+}
+
+/// A monster kind as save formats 4 to 7 (and their journals' starts)
+/// hold it: today's without abilities, which format 8 added last. Its
+/// runs play by rules 3 or earlier, which have none.
+#[cfg(feature = "save")]
+#[derive(Deserialize)]
+pub(crate) struct MonsterKindV7 {
+    name: String,
+    glyph: char,
+    colour: Colour,
+    speed: u8,
+    traits: Vec<Trait>,
+    hp: Dice,
+    damage: Dice,
+    armour: u16,
+    depths: Depths,
+    rarity: u16,
+    description: String,
+}
+
+#[cfg(feature = "save")]
+impl From<MonsterKindV7> for MonsterKind {
+    fn from(k: MonsterKindV7) -> MonsterKind {
+        MonsterKind {
+            name: k.name,
+            glyph: k.glyph,
+            colour: k.colour,
+            speed: k.speed,
+            traits: k.traits,
+            hp: k.hp,
+            damage: k.damage,
+            armour: k.armour,
+            depths: k.depths,
+            rarity: k.rarity,
+            description: k.description,
+            abilities: Vec::new(),
+        }
+    }
+}
+
 /// A Combat run's state as a digest sees it: `RunState`'s fields in their
 /// order, each field added since format 6 left out while it is empty, so a
 /// run from before it digests as it did.
 #[derive(Serialize)]
 struct CombatView<'a> {
     config: DigestConfig<'a>,
-    kinds: &'a [MonsterKind],
+    kinds: Vec<DigestKind<'a>>,
     seed: u64,
     rng: &'a Pcg64,
     levels: &'a [Option<LevelState>],
@@ -471,7 +567,7 @@ impl<'a> CombatView<'a> {
         } = s;
         CombatView {
             config: DigestConfig::of(config),
-            kinds,
+            kinds: kinds.iter().map(DigestKind::of).collect(),
             seed: *seed,
             rng,
             levels,
@@ -548,7 +644,7 @@ impl From<CombatStateV7> for CombatState {
 #[cfg(feature = "save")]
 #[derive(Deserialize)]
 pub(crate) struct RunStateV6 {
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     seed: u64,
     rng: Pcg64,
     levels: Vec<Option<LevelState>>,
@@ -564,7 +660,7 @@ pub(crate) struct RunStateV6 {
 impl From<RunStateV6> for RunState {
     fn from(s: RunStateV6) -> RunState {
         RunState {
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             seed: s.seed,
             rng: s.rng,
             levels: s.levels,
@@ -586,7 +682,7 @@ impl From<RunStateV6> for RunState {
 #[cfg(feature = "save")]
 #[derive(Deserialize)]
 pub(crate) struct RunStateV7 {
-    kinds: Vec<MonsterKind>,
+    kinds: Vec<MonsterKindV7>,
     seed: u64,
     rng: Pcg64,
     levels: Vec<Option<LevelState>>,
@@ -603,7 +699,7 @@ pub(crate) struct RunStateV7 {
 impl From<RunStateV7> for RunState {
     fn from(s: RunStateV7) -> RunState {
         RunState {
-            kinds: s.kinds,
+            kinds: s.kinds.into_iter().map(Into::into).collect(),
             seed: s.seed,
             rng: s.rng,
             levels: s.levels,

@@ -511,8 +511,22 @@ impl Run {
         })
     }
 
-    /// The player's maximum hit points (0 under Stomp).
+    /// The player's maximum hit points (0 under Stomp): what experience
+    /// and vigour give, less what a draining bite took (rules 4).
     pub fn max_hp(&self) -> u16 {
+        let full = self.undrained_max_hp();
+        let turn = self.state.turn;
+        let drained = self
+            .state
+            .tactics
+            .as_ref()
+            .and_then(|t| t.effects.get(tactics::Effect::Drained, turn))
+            .map_or(0, |t| t.power);
+        full.saturating_sub(drained.min(full / 2))
+    }
+
+    /// The player's maximum hit points before any drain.
+    pub fn undrained_max_hp(&self) -> u16 {
         let c = &self.config.simulation.combat;
         self.combat().map_or(0, |s| {
             max_hp(

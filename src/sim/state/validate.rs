@@ -8,7 +8,7 @@ use crate::level::{Level, StairDirection, Tile};
 use crate::sim::kinds::appearance;
 use crate::sim::kinds::item::{ItemClass, ItemKind, stacks};
 use crate::sim::kinds::monster::MonsterKind;
-use crate::sim::kinds::place::{monsters_wanted, vault_monsters};
+use crate::sim::kinds::place::{monsters_most, vault_monsters};
 use crate::sim::state::tactics::MAX_EFFECT_TURNS;
 use crate::sim::state::{LOG_LINES, Run};
 use crate::sim::units::{MAX_TURNS, interval};
@@ -160,9 +160,11 @@ impl Run {
             if state.seen.len() != cells.div_ceil(64) {
                 return Err(at("fog of war of the wrong size".into()));
             }
-            // The level's share, and one for each monster its vaults draw.
+            // The level's share (under rules 4 its groups filled by packs,
+            // and what summoning may add), and one for each monster its
+            // vaults draw.
             let wanted =
-                monsters_wanted(&self.config, depth) + vault_monsters(&self.vaults, level).len();
+                monsters_most(&self.config, depth) + vault_monsters(&self.vaults, level).len();
             placed += wanted as u64;
             alive += state.monsters.len() as u64;
             if state.monsters.len() > wanted {
