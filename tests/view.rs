@@ -1713,3 +1713,145 @@ fn auto_explore_rests_when_hurt_before_exploring_on() {
     // And then explored: the corridor's far end is seen.
     assert!(app.run().current().has_seen(Pos::new(12, 4)));
 }
+
+/// A hall 20x5 under this build's rules (4), with two slow, tough
+/// monsters in a row east of the player and a pack given by name.
+fn range_hall(pack: &[(&str, u16)]) -> App {
+    let level = Level::from_rows(
+        1,
+        &[
+            "                        ",
+            " ....................   ",
+            " ....................   ",
+            " ....................   ",
+            " ....................   ",
+            " ....................   ",
+            "                        ",
+        ],
+        vec![rect_room(1, 1, 20, 5)],
+    );
+    let config = Config {
+        levels: 2,
+        ..Config::default()
+    };
+    assert!(config.revisions.rules >= 4);
+    let mut ogre = monster_kind("ogre", 5, &[]);
+    ogre.hp = delve::dice::Dice::new(0, 0, 500);
+    let mut troll = monster_kind("troll", 5, &[]);
+    troll.hp = delve::dice::Dice::new(0, 0, 500);
+    let mut run = Run::on_level(
+        config,
+        vec![ogre, troll],
+        level,
+        Pos::new(2, 3),
+        &[(0, Pos::new(5, 3)), (1, Pos::new(9, 3))],
+    );
+    let items = run.combat().unwrap().items.clone();
+    let kind = |n: &str| items.iter().position(|k| k.name == n).unwrap() as u16;
+    let mut packed = delve::sim::Pack::default();
+    for (letter, &(name, count)) in pack.iter().enumerate() {
+        packed.add_many(kind(name), letter, count);
+    }
+    run.combat_mut().unwrap().hero.pack = packed;
+    App::new(run, Keymap::default(), "hall".into())
+}
+
+#[test]
+fn f_aims_at_the_nearest_monster_tab_cycles_and_enter_throws() {
+    let mut app = range_hall(&[("dart", 5)]);
+    typed(&mut app, "f");
+    let Mode::Aim { aim, cursor } = app.mode() else {
+        panic!("{:?}", app.mode());
+    };
+    assert_eq!(aim, delve::view::Aim::Fire { slot: 0 });
+    assert_eq!(cursor, Pos::new(5, 3), "the nearest first");
+    snapshot("aim-80x24", &screen(&mut app, 80, 24));
+    type_keys(&mut app, &[Key::Tab]);
+    assert!(matches!(app.mode(), Mode::Aim { cursor, .. } if cursor == Pos::new(9, 3)));
+    type_keys(&mut app, &[Key::Tab]);
+    assert!(matches!(app.mode(), Mode::Aim { cursor, .. } if cursor == Pos::new(5, 3)));
+    let turn = app.run().turn();
+    type_keys(&mut app, &[Key::Enter]);
+    assert_eq!(app.mode(), Mode::Map);
+    assert_eq!(app.run().turn(), turn + 1, "a throw takes a turn");
+    let combat = app.run().combat().unwrap();
+    assert_eq!(combat.hero.pack.get(0).map(|l| l.count), Some(4));
+    // Esc leaves aiming without a turn.
+    typed(&mut app, "f");
+    type_keys(&mut app, &[Key::Esc]);
+    assert_eq!(app.mode(), Mode::Map);
+    assert_eq!(app.run().turn(), turn + 1);
+}
+
+#[test]
+fn a_shot_meets_the_first_monster_in_its_line() {
+    // Aimed past the ogre at the troll behind it, every javelin stops at
+    // the ogre (hit or missed) and lies under it, or breaks on a hit.
+    let mut run = range_hall(&[("javelin", 20)]).run().clone();
+    for _ in 0..20 {
+        run.step(delve::sim::Action::Fire {
+            slot: 0,
+            x: 9,
+            y: 3,
+        })
+        .unwrap();
+    }
+    let floor = &run.combat().unwrap().floors[0].items;
+    assert!(!floor.is_empty());
+    // The ogre walks in as it is shot at: where it stood each time.
+    assert!(
+        floor
+            .iter()
+            .all(|i| i.pos.y == 3 && (3..=5).contains(&i.pos.x)),
+        "{floor:?}"
+    );
+    let troll = run.current().monsters.iter().find(|m| m.kind == 1).unwrap();
+    assert_eq!(
+        run.monster_hp(troll).map(|(h, _)| h),
+        Some(500),
+        "the troll is untouched"
+    );
+}
+
+#[test]
+fn a_wand_of_slowing_slows_and_the_zap_names_the_wand() {
+    let mut app = range_hall(&[("wand of slowing", 3)]);
+    assert!(
+        !app.run()
+            .item_names()
+            .unwrap()
+            .known(app.run().combat().unwrap().hero.pack.get(0).unwrap().kind)
+    );
+    typed(&mut app, "za");
+    assert!(matches!(app.mode(), Mode::Aim { .. }));
+    type_keys(&mut app, &[Key::Enter]);
+    let run = app.run();
+    let ogre = &run.current().monsters[0];
+    let mind = run.mind(ogre).unwrap();
+    assert!(mind.effects.has(delve::sim::Effect::Slow, run.turn()));
+    assert!(
+        run.log()
+            .iter()
+            .any(|l| l.contains("It was a wand of slowing")),
+        "{:?}",
+        run.log()
+    );
+    assert_eq!(
+        run.combat().unwrap().hero.pack.get(0).map(|l| l.count),
+        Some(2)
+    );
+}
+
+#[test]
+fn the_character_sheet_at_80x24() {
+    let mut app = range_hall(&[("dart", 5), ("potion of haste", 1), ("dagger", 1)]);
+    typed(&mut app, "qb");
+    typed(&mut app, "C");
+    assert_eq!(app.mode(), Mode::Character);
+    let sheet = screen(&mut app, 80, 24);
+    assert!(sheet.contains("hasted ("), "{sheet}");
+    assert!(sheet.contains("Known: potion of haste"), "{sheet}");
+    snapshot("character-80x24", &sheet);
+    typed(&mut app, "C");
+    assert_eq!(app.mode(), Mode::Map);
+}

@@ -16,5 +16,5 @@ pub mod replay;
 pub mod screen;
 pub mod terminal;
 
-pub use app::{Activity, App, MIN_SIZE, Mode, Request};
+pub use app::{Activity, Aim, App, MIN_SIZE, Mode, Request};
 pub use keymap::{Command, HelpEntry, Key, Keymap};

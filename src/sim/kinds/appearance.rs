@@ -7,11 +7,11 @@
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use crate::sim::kinds::item::{ItemClass, ItemKind};
+use crate::sim::kinds::item::{ItemClass, ItemKind, POTION_LOOKS, WAND_LOOKS};
 
 /// What a potion may look like: one of these a kind, never two kinds
 /// alike in a run. A file with more kinds of potion than this is refused.
-pub const POTIONS: [&str; 24] = [
+pub const POTIONS: [&str; POTION_LOOKS] = [
     "murky",
     "fizzy",
     "smoky",
@@ -39,7 +39,7 @@ pub const POTIONS: [&str; 24] = [
 ];
 
 /// What a wand may be made of: one a kind, as potions' colours.
-pub const WANDS: [&str; 20] = [
+pub const WANDS: [&str; WAND_LOOKS] = [
     "oak", "birch", "ebony", "bone", "iron", "glass", "willow", "copper", "ivory", "crystal",
     "pine", "maple", "silver", "brass", "jade", "obsidian", "yew", "cedar", "tin", "redwood",
 ];
@@ -53,24 +53,13 @@ const SYLLABLES: [&str; 32] = [
 
 /// Which classes come unknown, and how many looks each has.
 fn looks(class: &ItemClass) -> Option<usize> {
-    match class {
-        ItemClass::Potion(_) => Some(POTIONS.len()),
-        // Two words of syllables from a u16: 65,536 labels.
-        ItemClass::Scroll(_) => Some(1 << 16),
-        ItemClass::Wand { .. } => Some(WANDS.len()),
-        _ => None,
-    }
+    class.looks()
 }
 
 /// Whether items of this class are unknown until used or identified
 /// (weapons and armour are known on sight).
 pub fn comes_unknown(class: &ItemClass) -> bool {
     looks(class).is_some()
-}
-
-/// Most kinds of a class a run can tell apart, for the item file's check.
-pub fn most_kinds(class: &ItemClass) -> usize {
-    looks(class).unwrap_or(usize::MAX)
 }
 
 /// A scroll's label from its appearance: two words of one to two

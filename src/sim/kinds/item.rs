@@ -13,13 +13,17 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Dice;
 use crate::geom::Pos;
 use crate::ron_diag::{ConfigError, parse};
-use crate::sim::kinds::appearance;
 use crate::sim::kinds::effect::Effect;
 use crate::sim::kinds::effect::MAX_EFFECT_TURNS;
 use crate::sim::kinds::monster::Colour;
 use crate::sim::kinds::table::{
     Depths, KindProblem, check_description, check_kinds, check_name, check_placed,
 };
+
+/// How many colours a potion may have (`appearance::POTIONS`).
+pub const POTION_LOOKS: usize = 24;
+/// How many woods and metals a wand may be made of (`appearance::WANDS`).
+pub const WAND_LOOKS: usize = 20;
 
 /// What a potion does when quaffed.
 ///
@@ -232,6 +236,19 @@ impl ItemClass {
         }
     }
 
+    /// How many looks the class has when it comes unknown (rules 4): as
+    /// many as `sim::kinds::appearance` lists (24 colours of potion, 20
+    /// woods and metals of wand, 65,536 scroll labels), so a run can deal
+    /// each kind its own; `None` for classes known on sight.
+    pub fn looks(&self) -> Option<usize> {
+        match self {
+            ItemClass::Potion(_) => Some(POTION_LOOKS),
+            ItemClass::Scroll(_) => Some(1 << 16),
+            ItemClass::Wand { .. } => Some(WAND_LOOKS),
+            _ => None,
+        }
+    }
+
     /// A wand's effect; `None` for anything else (it cannot be zapped).
     pub fn wand(self) -> Option<WandEffect> {
         match self {
@@ -430,7 +447,7 @@ fn check_looks(kinds: &[ItemKind]) -> Result<(), KindProblem> {
             .iter()
             .enumerate()
             .filter(|(_, k)| std::mem::discriminant(&k.class) == std::mem::discriminant(&class));
-        let most = appearance::most_kinds(&class);
+        let most = class.looks().unwrap_or(usize::MAX);
         if let Some((i, _)) = of_class.clone().nth(most) {
             return Err(KindProblem {
                 index: Some(i),

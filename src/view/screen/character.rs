@@ -40,13 +40,13 @@ pub fn sheet(app: &App, width: usize) -> Vec<String> {
         None => ("bare hands".to_string(), unarmed),
     };
     out.push(format!(
-        "Weapon {name}: {}% to hit an unarmoured foe, {}% against armour 4; damage {dice}",
+        "Weapon {name}: damage {dice}, {}% to hit ({}% against armour 4)",
         run.hit_chance(weapon, 0),
         run.hit_chance(weapon, 4)
     ));
     if let Some(k) = run.tactics().and_then(|t| t.launcher) {
         out.push(format!(
-            "Launcher {}: {}% to hit an unarmoured foe",
+            "Launcher {}: {}% to hit",
             combat.describe(k),
             run.hit_chance(Some(k), 0)
         ));
@@ -65,7 +65,7 @@ pub fn sheet(app: &App, width: usize) -> Vec<String> {
         combat.hero.xp
     ));
     out.push(format!(
-        "Pace {}% of a turn's worth moving, {}% attacking",
+        "Speed {}% of normal moving, {}% attacking",
         run.hero_pace(false),
         run.hero_pace(true)
     ));
