@@ -80,3 +80,38 @@ fn runs_under_earlier_rules_keep_none_of_it() {
     assert!(run.tactics().is_none());
     run.validate().unwrap();
 }
+
+/// A teleport never lands where only a secret door leads out (rules 4):
+/// the player would be shut in until they thought to search.
+#[test]
+fn teleportation_never_strands_the_player_behind_a_secret_door() {
+    use delve::sim::{Action, Pack};
+    use delve::{Level, Pos};
+    let level = Level::from_rows(
+        1,
+        &[
+            "                  ",
+            " <.....   .....   ",
+            " ......S#'.....   ",
+            " ......   .....   ",
+            "                  ",
+        ],
+        vec![
+            crate::common::rect_room(1, 1, 6, 3),
+            crate::common::rect_room(10, 1, 5, 3),
+        ],
+    );
+    let mut run = Run::on_level(small(), Vec::new(), level, Pos::new(3, 2), &[]);
+    let teleport = run
+        .combat()
+        .unwrap()
+        .items
+        .iter()
+        .position(|k| k.name == "scroll of teleportation")
+        .unwrap() as u16;
+    for _ in 0..40 {
+        run.combat_mut().unwrap().hero.pack = Pack::of(&[teleport]);
+        run.step(Action::Read { slot: 0 }).unwrap();
+        assert!(run.player().pos.x < 7, "stranded at {:?}", run.player().pos);
+    }
+}

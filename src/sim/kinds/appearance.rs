@@ -73,7 +73,7 @@ fn label(index: u16) -> String {
     format!(
         "{first} {}{}",
         s(index >> 11),
-        ["", "A"][usize::from(index >> 15)]
+        ["", "IN"][usize::from(index >> 15)]
     )
 }
 
@@ -209,6 +209,6 @@ mod tests {
     fn labels_are_words_of_syllables() {
         assert_eq!(label(0), "XOR XOR");
         assert_eq!(label(1 | (1 << 1) | (2 << 6) | (3 << 11)), "KANTHZEL MOR");
-        assert!(label(u16::MAX).ends_with('A'));
+        assert!(label(u16::MAX).ends_with("IN"));
     }
 }

@@ -272,8 +272,14 @@ impl Run {
 
     /// A random floor cell of a room with no monster on it, from the play
     /// stream: at most a thousand tries, so it always ends.
+    ///
+    /// Under rules 4 the cell is one the stairs reach without passing a
+    /// secret door: a teleport never strands the player in a room whose
+    /// every way out is hidden (a vault's, most often), where a player who
+    /// does not think to search, and the autopilot, would stay for good.
     pub(in crate::sim) fn random_free_floor(&mut self) -> Option<Pos> {
         let rooms = self.current().level.rooms().len();
+        let open = self.tactics().is_some().then(|| self.open_from_stairs());
         for _ in 0..1000 {
             let r = self.state.rng.random_range(0..rooms as u32) as usize;
             let b = self.current().level.rooms()[r].shape.bounds();
@@ -286,11 +292,37 @@ impl Run {
                 && state.level.tile(p) == Tile::Floor
                 && state.monster_at(p).is_none()
                 && p != self.state.player.pos
+                && open.as_ref().is_none_or(|open| open[state.level.index(p)])
             {
                 return Some(p);
             }
         }
         None
+    }
+
+    /// Each cell of the player's level the stairs (or, with none, the
+    /// start) reach through walkable cells and doors, never a secret one.
+    fn open_from_stairs(&self) -> Vec<bool> {
+        let level = &self.current().level;
+        let mut open = vec![false; level.tiles().len()];
+        let from = level.stairs().first().map_or(level.start(), |s| s.pos);
+        let mut queue = std::collections::VecDeque::from([from]);
+        open[level.index(from)] = true;
+        while let Some(p) = queue.pop_front() {
+            for (dx, dy) in DIRECTIONS {
+                let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                if !level.in_bounds(x, y) {
+                    continue;
+                }
+                let n = Pos::new(x as u16, y as u16);
+                let tile = level.tile(n);
+                if !open[level.index(n)] && tile.is_walkable() && tile != Tile::SecretDoor {
+                    open[level.index(n)] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        open
     }
 
     /// Says what lies on the player's cell, if anything: the top item, and

@@ -79,10 +79,7 @@ impl App {
         }
         match quiver(&self.run) {
             Some(slot) => self.aim(Aim::Fire { slot }),
-            None => self.note(
-                "You have nothing to fire: darts or javelins, or stones or arrows with their sling or bow readied."
-                    .into(),
-            ),
+            None => self.note("You have nothing to fire.".into()),
         }
     }
 
