@@ -13,7 +13,6 @@ use crate::sim::kinds::item::{Item, ItemClass, WandEffect};
 use crate::sim::rules::odds::{Strike, attack};
 use crate::sim::state::Run;
 use crate::sim::vocabulary::Event;
-use crate::sim::world::doors::Doors;
 use crate::sim::world::line::{line_of_fire, ray};
 
 /// How far a wand's bolt reaches, in cells.
@@ -185,15 +184,8 @@ impl Run {
     /// back along its path (or the player's own) that an item may lie on.
     fn drop_missile(&mut self, kind: u16, path: &[Pos], lands: Pos) {
         let here = self.state.player.pos;
-        let doors = self.doors();
         let level = &self.current().level;
-        let lies = |p: Pos| match doors {
-            Doors::Doorways => level.tile(p).is_walkable(),
-            Doors::Doors => {
-                level.tile(p).is_walkable()
-                    && !matches!(level.tile(p), Tile::Door | Tile::SecretDoor)
-            }
-        };
+        let lies = |p: Pos| self.stands_on(level, p);
         let upto = path.iter().position(|&p| p == lands).map_or(0, |n| n + 1);
         let pos = path[..upto]
             .iter()

@@ -658,9 +658,10 @@ pub(crate) struct RunStateV6 {
 
 #[cfg(feature = "save")]
 impl From<RunStateV6> for RunState {
+    /// As format 7's state, having searched nowhere.
     fn from(s: RunStateV6) -> RunState {
-        RunState {
-            kinds: s.kinds.into_iter().map(Into::into).collect(),
+        RunStateV7 {
+            kinds: s.kinds,
             seed: s.seed,
             rng: s.rng,
             levels: s.levels,
@@ -669,10 +670,10 @@ impl From<RunStateV6> for RunState {
             killed: s.killed,
             log: s.log,
             outcome: s.outcome,
-            combat: s.combat.map(Into::into),
+            combat: s.combat,
             searched: Vec::new(),
-            tactics: None,
         }
+        .into()
     }
 }
 

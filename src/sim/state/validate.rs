@@ -244,7 +244,7 @@ impl Run {
     /// Whether someone or something may be on `p` of `level`: open ground,
     /// which under rules 3 is no closed or secret door (a mover opens one
     /// and stays, and a door is closed only over an empty doorway).
-    fn stands_on(&self, level: &Level, p: Pos) -> bool {
+    pub(in crate::sim) fn stands_on(&self, level: &Level, p: Pos) -> bool {
         let tile = level.tile(p);
         match self.doors() {
             Doors::Doorways => tile.is_walkable(),
