@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use delve::config::SimulationConfig;
-use delve::sim::batch::{play_run, run_batch};
+use delve::sim::batch::{RunRecord, play_run, run_batch};
 use delve::sim::{DistanceMap, ItemKind, MonsterKind, Run, autopilot};
 use delve::{Config, generate_level};
 
@@ -30,6 +30,46 @@ fn thousand_turns(c: &mut Criterion, name: &str, config: Config, kinds: Vec<Mons
             criterion::BatchSize::LargeInput,
         )
     });
+}
+
+/// Plays a default run of a seed for up to `turns` turns, as `simulate`
+/// does, with the shipped kinds and vaults.
+fn player(turns: u64) -> impl Fn(u64) -> RunRecord + Sync {
+    let config = Config::default();
+    let (kinds, items) = (MonsterKind::defaults(), ItemKind::defaults());
+    move |seed| {
+        play_run(
+            &config,
+            (&kinds, &items, delve::vault::shipped()),
+            seed,
+            turns,
+        )
+        .expect("levels generate")
+    }
+}
+
+/// Whole runs as `simulate` plays them: the autopilot from the first turn
+/// to the last (death, victory or 50,000 turns), seeds 11 to 13, through
+/// every depth the runs reach. The first thousand turns of a run (above)
+/// are mostly exploring near the stairs; a whole run also walks the
+/// length of explored levels to items and stairs, the autopilot's dearest
+/// turns, so this is the figure to hold the simulation's speed to. The
+/// throughput criterion prints is turns a second.
+fn whole_runs(c: &mut Criterion) {
+    let play = player(50_000);
+    let turns: u64 = (11..=13).map(|seed| play(seed).turns).sum();
+    let mut group = c.benchmark_group("whole autopilot runs");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.throughput(criterion::Throughput::Elements(turns));
+    group.bench_function(format!("seeds 11 to 13, {turns} turns"), |b| {
+        b.iter(|| {
+            for seed in 11..=13 {
+                black_box(play(seed));
+            }
+        })
+    });
+    group.finish();
 }
 
 fn turns(c: &mut Criterion) {
@@ -65,24 +105,14 @@ fn stomp_turns(c: &mut Criterion) {
 /// seeds (for seeds 1 to 32, handed out in order, two threads can at best
 /// be 1.91 times one). It is also the command the README times by hand.
 fn batch(c: &mut Criterion) {
-    let config = Config::default();
-    let (kinds, items) = (MonsterKind::defaults(), ItemKind::defaults());
-    let play = |seed| {
-        play_run(
-            &config,
-            (&kinds, &items, delve::vault::shipped()),
-            seed,
-            3000,
-        )
-        .expect("levels generate")
-    };
+    let play = player(3000);
     let mut group = c.benchmark_group("32 runs of 3000 turns");
     group.sample_size(10);
     // A --jobs 1 batch takes about 3 s: room for ten of them.
     group.measurement_time(Duration::from_secs(40));
     for jobs in [1, 2] {
         group.bench_function(format!("--jobs {jobs}"), |b| {
-            b.iter(|| black_box(run_batch(1, 32, jobs, play, || {})))
+            b.iter(|| black_box(run_batch(1, 32, jobs, &play, || {})))
         });
     }
     group.finish();
@@ -99,5 +129,5 @@ fn maps(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, turns, stomp_turns, batch, maps);
+criterion_group!(benches, turns, stomp_turns, whole_runs, batch, maps);
 criterion_main!(benches);

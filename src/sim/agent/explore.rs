@@ -9,7 +9,7 @@ use crate::level::{Level, StairDirection, Tile};
 use crate::sim::agent::search::search_spot;
 use crate::sim::state::{LevelState, Run};
 use crate::sim::vocabulary::Action;
-use crate::sim::world::distance::{DIRECTIONS, DistanceMap, LazyWalk};
+use crate::sim::world::distance::{DIRECTIONS, LazyWalk};
 use crate::sim::world::doors::Doors;
 
 /// Why the autopilot chose its action: the viewer's auto-explore keeps
@@ -47,24 +47,13 @@ pub enum Plan {
     Search,
 }
 
-/// A target's distance, index and cell, if it can be walked to: the key
-/// targets are chosen by (nearest, then lowest index).
-pub(super) fn reach(map: &mut LazyWalk, level: &Level, p: Pos) -> Option<(u32, usize, Pos)> {
-    let d = map.at(level, p);
-    (d != DistanceMap::UNREACHABLE).then(|| (d, level.index(p), p))
-}
-
 /// The nearest of `targets` that can be walked to (ties by index).
 pub(super) fn nearest(
     map: &mut LazyWalk,
     level: &Level,
     targets: impl IntoIterator<Item = Pos>,
 ) -> Option<Pos> {
-    targets
-        .into_iter()
-        .filter_map(|p| reach(map, level, p))
-        .min()
-        .map(|(_, _, p)| p)
+    map.nearest_among(level, targets)
 }
 
 /// What both autopilots do once nothing nearer calls: explore the nearest

@@ -23,7 +23,7 @@ use crate::config::LevelKind;
 use crate::geom::Pos;
 use crate::level::{Level, Tile};
 use crate::sim::state::Run;
-use crate::sim::world::distance::{DIRECTIONS, DistanceMap, LazyWalk};
+use crate::sim::world::distance::{DIRECTIONS, LazyWalk};
 use crate::sim::world::doors::{Doors, Walker, Way};
 
 /// Turns an agent searches one spot before it gives the spot up: at the
@@ -62,7 +62,7 @@ fn spot_within(run: &Run, map: &mut LazyWalk, wide: bool, limit: u16) -> Option<
     // walk is expanded to its end; rare, as being shut in is).
     let reached: Vec<bool> = if wide {
         (0..level.tiles().len())
-            .map(|i| map.at(level, level.pos(i)) != DistanceMap::UNREACHABLE)
+            .map(|i| map.reaches(level, i))
             .collect()
     } else {
         Vec::new()
@@ -72,8 +72,34 @@ fn spot_within(run: &Run, map: &mut LazyWalk, wide: bool, limit: u16) -> Option<
     if spots.worth(here) {
         return Some(here);
     }
-    let (_, spot) = map.nearest(level, |i| spots.worth(level.pos(i)))?;
-    Some(level.pos(spot))
+    if wide {
+        let (_, spot) = map.nearest(level, |i| spots.worth(level.pos(i)))?;
+        return Some(level.pos(spot));
+    }
+    // Not shut in, a spot is a dead end (a corridor cell) or a cell of the
+    // room the player stands in: those few are weighed, and the walk goes
+    // only as far as the nearest, instead of weighing every cell it
+    // reaches (all of them, on a level with nothing left to search).
+    let corridors = if spots.dead_ends_hint {
+        map.cells_of(Tile::Corridor)
+    } else {
+        Vec::new()
+    };
+    // Shut in a room (rare: a teleport's doing), its cells as the room
+    // knows them, read off the whole level.
+    let room = spots.shut_in.map(|r| &level.rooms()[r]);
+    let room_cells = room.into_iter().flat_map(|room| {
+        (0..level.tiles().len())
+            .map(|i| level.pos(i))
+            .filter(|&p| room.contains(p))
+    });
+    let candidates: Vec<Pos> = corridors
+        .iter()
+        .map(|&i| level.pos(i as usize))
+        .chain(room_cells)
+        .filter(|&p| spots.worth(p))
+        .collect();
+    map.nearest_among(level, candidates)
 }
 
 /// What the player knows that decides where searching is worth it.
@@ -153,10 +179,10 @@ impl<'a> Spots<'a> {
         if self.level.is_border(p) || !self.looks_open(p) {
             return false;
         }
-        if self.run.searched_at(p) >= self.limit {
-            return false;
-        }
-        self.dead_end(p) || self.beside_unsearched_wall(p) || self.beside_any_unsearched_wall(p)
+        // The cell's shape first: the count of turns searched is a search
+        // of its own, and few cells are spots.
+        (self.dead_end(p) || self.beside_unsearched_wall(p) || self.beside_any_unsearched_wall(p))
+            && self.run.searched_at(p) < self.limit
     }
 
     /// A corridor cell with at most one neighbour that looks passable, on
@@ -167,8 +193,8 @@ impl<'a> Spots<'a> {
             && self
                 .neighbours(p, 4)
                 .filter(|&n| self.looks_open(n))
-                .count()
-                <= 1
+                .nth(1)
+                .is_none()
     }
 
     /// In the room the player is shut in: a floor cell next to a wall cell

@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::geom::Pos;
 use crate::grid_search::{Bfs, BucketQueue, Moves, king_move, orthogonal};
-use crate::level::Level;
-use crate::sim::world::doors::{Doors, Mover, Walker, Way};
+use crate::level::{Level, Tile};
+use crate::sim::world::doors::{Doors, Mover, Walker};
+use crate::sim::world::part::WalkedPart;
+use crate::sim::world::ways::Ways;
 
 /// The eight king moves, orthogonal ones first.
 pub use crate::grid_search::KING_MOVES as DIRECTIONS;
@@ -256,6 +258,15 @@ pub struct LazyWalk {
     /// Cells cleared and expanded since this search was made: the work it
     /// did, counted (see [`crate::sim::Run::work`]).
     effort: u64,
+    /// The cells this walk can reach at all, kept across resets while the
+    /// level stays as it was, so a cell out of reach is known to be
+    /// without searching the whole level.
+    part: WalkedPart,
+    /// Whether `part` is this search's (see [`LazyWalk::know_part`]).
+    part_known: bool,
+    /// What each cell is to the walker, kept across resets and read again
+    /// only where the level changed.
+    ways: Ways,
 }
 
 impl Default for LazyWalk {
@@ -269,6 +280,9 @@ impl Default for LazyWalk {
             later: Vec::new(),
             later_head: 0,
             effort: 0,
+            part: WalkedPart::default(),
+            part_known: false,
+            ways: Ways::default(),
         }
     }
 }
@@ -292,16 +306,26 @@ impl LazyWalk {
 
     /// A search from `to` walked as `walker`, reusing this one's buffers.
     pub fn reset_as(&mut self, level: &Level, to: Pos, walker: Walker) {
-        self.width = usize::from(level.width());
+        let width = usize::from(level.width());
+        let cells = width * usize::from(level.height());
+        if self.width == width && self.dist.len() == cells {
+            // Every cell given a distance is in `queue` or `later`: clear
+            // those, not the whole level.
+            for &c in self.queue.iter().chain(&self.later) {
+                self.dist[c as usize] = DistanceMap::UNREACHABLE;
+            }
+        } else {
+            self.dist.clear();
+            self.dist.resize(cells, DistanceMap::UNREACHABLE);
+        }
+        self.width = width;
         self.walker = walker;
-        let cells = self.width * usize::from(level.height());
-        self.dist.clear();
-        self.dist.resize(cells, DistanceMap::UNREACHABLE);
         self.queue.clear();
         self.head = 0;
         self.later.clear();
         self.later_head = 0;
-        self.effort += cells as u64 / 8;
+        self.part_known = false;
+        self.effort += cells as u64 / 8 + self.ways.refresh(level, walker) / 8;
         let start = level.index(to);
         self.dist[start] = 0;
         self.queue.push(start as u32);
@@ -309,6 +333,7 @@ impl LazyWalk {
 
     /// Moves the doors waiting in `later` at distance `limit` or less into
     /// the queue, behind the cells already there (which are no farther).
+    #[inline]
     fn admit_upto(&mut self, limit: u32) {
         while let Some(&c) = self.later.get(self.later_head) {
             if self.dist[c as usize] > limit {
@@ -322,6 +347,7 @@ impl LazyWalk {
     /// The distance of the next cell to expand, once every door waiting
     /// that is as near has joined the queue; `None` when the search is
     /// complete.
+    #[inline]
     fn next_distance(&mut self) -> Option<u32> {
         let limit = match self.queue.get(self.head) {
             // Every cell a step nearer than the head has been expanded,
@@ -337,6 +363,10 @@ impl LazyWalk {
     }
 
     /// Expands one cell; false when the search is complete.
+    ///
+    /// A neighbour is read off the walker's table of ways ([`Ways::step`]
+    /// is [`Walker::step`] by index, and under rules 1 and 2 the same as
+    /// asking `can_step` whether a walker there may step here).
     fn expand(&mut self, level: &Level) -> bool {
         if self.walker.doors == Doors::Doors {
             return self.expand_doors(level);
@@ -347,19 +377,13 @@ impl LazyWalk {
         self.head += 1;
         self.effort += 8;
         let c = c as usize;
-        let w = self.width;
-        let here = level.pos(c);
         let d = self.dist[c] + 1;
-        for (dx, dy) in DIRECTIONS {
-            let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
-            if self.dist[n] != DistanceMap::UNREACHABLE {
-                continue;
-            }
-            let there = Pos::new(
-                (i32::from(here.x) + dx) as u16,
-                (i32::from(here.y) + dy) as u16,
-            );
-            if level.tiles()[n].is_walkable() && can_step(level, there, here, false) {
+        let (mut moves, _) = self.ways.moves(c);
+        while moves != 0 {
+            let k = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let n = (c as isize + self.ways.offset(k)) as usize;
+            if self.dist[n] == DistanceMap::UNREACHABLE {
                 self.dist[n] = d;
                 self.queue.push(n as u32);
             }
@@ -370,36 +394,30 @@ impl LazyWalk {
     /// [`LazyWalk::expand`] under rules 3: a neighbour is reached if the
     /// walker gets there from it (a step or a door opened), at one step,
     /// or two for a closed door on the player's walk.
-    fn expand_doors(&mut self, level: &Level) -> bool {
+    #[inline]
+    fn expand_doors(&mut self, _level: &Level) -> bool {
         if self.next_distance().is_none() {
             return false;
         }
         let c = self.queue[self.head] as usize;
         self.head += 1;
         self.effort += 8;
-        let w = self.width;
-        let here = level.pos(c);
         let d = self.dist[c];
-        let walker = self.walker;
-        for (dx, dy) in DIRECTIONS {
-            let n = (c as isize + dy as isize * w as isize + dx as isize) as usize;
+        let doors_cost_two = self.walker.mover == Mover::Player;
+        let (mut moves, doors) = self.ways.moves(c);
+        while moves != 0 {
+            let k = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let n = (c as isize + self.ways.offset(k)) as usize;
             if self.dist[n] != DistanceMap::UNREACHABLE {
                 continue;
             }
-            let there = Pos::new(
-                (i32::from(here.x) + dx) as u16,
-                (i32::from(here.y) + dy) as u16,
-            );
-            match walker.step(level, here, there) {
-                Way::Wall => {}
-                Way::Door if walker.mover == Mover::Player => {
-                    self.dist[n] = d + 2;
-                    self.later.push(n as u32);
-                }
-                _ => {
-                    self.dist[n] = d + 1;
-                    self.queue.push(n as u32);
-                }
+            if doors_cost_two && doors & (1 << k) != 0 {
+                self.dist[n] = d + 2;
+                self.later.push(n as u32);
+            } else {
+                self.dist[n] = d + 1;
+                self.queue.push(n as u32);
             }
         }
         true
@@ -426,9 +444,51 @@ impl LazyWalk {
         }
     }
 
+    /// Learns which cells this search can reach at all, flooding the level
+    /// only if it changed (or the start left the part known before) since
+    /// the last time: afterwards a cell out of reach is answered at once
+    /// instead of by searching everything. For walks asked about far or
+    /// unreachable cells turn after turn, as the autopilot's are.
+    pub(crate) fn know_part(&mut self, level: &Level) {
+        let _ = level;
+        let flooded = self.part.refresh(&self.ways, self.start());
+        self.effort += flooded * 8;
+        self.part_known = true;
+    }
+
+    /// The cells of `level` whose tile is `tile`, in index order, from the
+    /// walker's table (listed again only when the level changed). The walk
+    /// must have been reset on `level` as it is.
+    pub fn cells_of(&mut self, tile: Tile) -> Vec<u32> {
+        self.ways.cells_of(tile).to_vec()
+    }
+
+    /// The cell this search started from.
+    pub fn start(&self) -> usize {
+        self.queue.first().map_or(0, |&c| c as usize)
+    }
+
+    /// Whether cell `i` may be reachable: false only when it is known not
+    /// to be (see [`LazyWalk::know_part`]), which costs no search.
+    pub fn may_reach(&self, i: usize) -> bool {
+        !(self.part_known && self.part.holds(i) == Some(false))
+    }
+
+    /// Whether the walk reaches cell `i` at all: read off the part when it
+    /// is known, else searched.
+    pub fn reaches(&mut self, level: &Level, i: usize) -> bool {
+        if self.part_known {
+            return self.may_reach(i);
+        }
+        self.at(level, level.pos(i)) != DistanceMap::UNREACHABLE
+    }
+
     /// The distance of `p` ([`DistanceMap::UNREACHABLE`] where none).
     pub fn at(&mut self, level: &Level, p: Pos) -> u32 {
         let i = level.index(p);
+        if !self.may_reach(i) {
+            return DistanceMap::UNREACHABLE;
+        }
         while self.dist[i] == DistanceMap::UNREACHABLE && self.expand(level) {}
         self.dist[i]
     }
@@ -465,6 +525,37 @@ impl LazyWalk {
             }
         }
         best.1
+    }
+
+    /// The nearest of `targets` this walk reaches, ties by the lowest
+    /// index (the start itself, at distance 0, when it is one).
+    ///
+    /// Searched only as far as the nearest target, not to the farthest
+    /// (each target's distance asked in turn would search that far), and a
+    /// target out of reach costs nothing once the walk knows its part of
+    /// the level: the answer asking each target's distance would give, for
+    /// less work.
+    pub fn nearest_among(
+        &mut self,
+        level: &Level,
+        targets: impl IntoIterator<Item = Pos>,
+    ) -> Option<Pos> {
+        let start = self.start();
+        let mut cells: Vec<usize> = targets
+            .into_iter()
+            .map(|p| level.index(p))
+            .filter(|&i| self.may_reach(i))
+            .collect();
+        if cells.contains(&start) {
+            return Some(level.pos(start));
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        if cells.is_empty() {
+            return None;
+        }
+        self.nearest(level, |i| cells.binary_search(&i).is_ok())
+            .map(|(_, i)| level.pos(i))
     }
 
     /// The nearest cell other than the start for which `wanted` holds,
@@ -506,6 +597,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::generate::generate_level;
+    use crate::sim::world::doors::Way;
 
     #[test]
     fn walking_map_counts_king_moves_without_cutting_corners() {
@@ -565,8 +657,6 @@ mod tests {
     #[test]
     fn the_lazy_walk_through_doors_answers_as_dijkstra() {
         use crate::level::Tile;
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
         let config = Config::from_ron("(width: 80, height: 40, levels: 1)", "t").unwrap();
         for seed in 0..6u64 {
             let mut level = generate_level(&config, seed, 1).unwrap();
@@ -586,32 +676,7 @@ mod tests {
                     doors: Doors::Doors,
                     mover,
                 };
-                // Dijkstra from `to`: entering a cell costs what the walker
-                // pays to get into it.
-                let cost = |c: usize| match walker.way(level.tiles()[c]) {
-                    Way::Door if mover == Mover::Player => 2,
-                    _ => 1,
-                };
-                let mut want = vec![DistanceMap::UNREACHABLE; level.tiles().len()];
-                let mut heap = BinaryHeap::from([Reverse((0u32, level.index(to)))]);
-                want[level.index(to)] = 0;
-                while let Some(Reverse((d, c))) = heap.pop() {
-                    if d > want[c] {
-                        continue;
-                    }
-                    let here = level.pos(c);
-                    for (dx, dy) in DIRECTIONS {
-                        let there = Pos::new(
-                            (i32::from(here.x) + dx) as u16,
-                            (i32::from(here.y) + dy) as u16,
-                        );
-                        let n = level.index(there);
-                        if walker.step(&level, here, there) != Way::Wall && d + cost(n) < want[n] {
-                            want[n] = d + cost(n);
-                            heap.push(Reverse((want[n], n)));
-                        }
-                    }
-                }
+                let want = dijkstra(&level, to, walker);
                 let mut lazy = LazyWalk::default();
                 lazy.reset_as(&level, to, walker);
                 for &i in open.iter().step_by(5).rev() {
@@ -640,6 +705,115 @@ mod tests {
                     expected,
                     "{mover:?} seed {seed}"
                 );
+            }
+        }
+    }
+
+    /// The walker's cost of walking out from `to` to every cell, by
+    /// Dijkstra over [`Walker::step`] (entering a cell costs what the
+    /// walker pays to get into it): the reference the lazy walk must agree
+    /// with.
+    fn dijkstra(level: &Level, to: Pos, walker: Walker) -> Vec<u32> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let cost = |c: usize| match walker.way(level.tiles()[c]) {
+            Way::Door if walker.doors == Doors::Doors && walker.mover == Mover::Player => 2,
+            _ => 1,
+        };
+        let mut want = vec![DistanceMap::UNREACHABLE; level.tiles().len()];
+        let mut heap = BinaryHeap::from([Reverse((0u32, level.index(to)))]);
+        want[level.index(to)] = 0;
+        while let Some(Reverse((d, c))) = heap.pop() {
+            if d > want[c] {
+                continue;
+            }
+            let here = level.pos(c);
+            for (dx, dy) in DIRECTIONS {
+                let (x, y) = (i32::from(here.x) + dx, i32::from(here.y) + dy);
+                if !level.in_bounds(x, y) {
+                    continue;
+                }
+                let there = Pos::new(x as u16, y as u16);
+                let n = level.index(there);
+                if walker.step(level, here, there) != Way::Wall && d + cost(n) < want[n] {
+                    want[n] = d + cost(n);
+                    heap.push(Reverse((want[n], n)));
+                }
+            }
+        }
+        want
+    }
+
+    /// One walk kept across turns, as the run keeps the player's: its
+    /// table of ways and its part are brought up to date, not rebuilt,
+    /// while doors open, close and are found, rock is dug and the start
+    /// moves; every distance, every "out of reach" and the nearest of a
+    /// set of targets must still be what a fresh search gives.
+    #[test]
+    fn a_walk_kept_across_changes_answers_as_a_fresh_one() {
+        use crate::level::Tile;
+        use rand::{RngExt, SeedableRng};
+        let config = Config::from_ron("(width: 60, height: 30, levels: 1)", "t").unwrap();
+        for seed in 0..5u64 {
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+            let mut level = generate_level(&config, seed, 1).unwrap();
+            let doors: Vec<usize> = (0..level.tiles().len())
+                .filter(|&i| level.tiles()[i].is_door())
+                .collect();
+            for walker in [
+                Walker::DOORWAYS,
+                Walker {
+                    doors: Doors::Doors,
+                    mover: Mover::Player,
+                },
+            ] {
+                let mut kept = LazyWalk::default();
+                for turn in 0..30 {
+                    match rng.random_range(0..4) {
+                        0 if !doors.is_empty() => {
+                            let i = doors[rng.random_range(0..doors.len())];
+                            let tile = [Tile::Door, Tile::OpenDoor, Tile::SecretDoor]
+                                [rng.random_range(0..3)];
+                            level.set_door(level.pos(i), tile);
+                        }
+                        1 => {
+                            let i = rng.random_range(0..level.tiles().len());
+                            level.dig(level.pos(i), 255);
+                        }
+                        _ => {}
+                    }
+                    let open: Vec<usize> = (0..level.tiles().len())
+                        .filter(|&i| matches!(level.tiles()[i], Tile::Floor | Tile::Corridor))
+                        .collect();
+                    let to = level.pos(open[rng.random_range(0..open.len())]);
+                    kept.reset_as(&level, to, walker);
+                    if turn % 2 == 0 {
+                        kept.know_part(&level);
+                    }
+                    let want = dijkstra(&level, to, walker);
+                    let targets: Vec<Pos> = (0..6)
+                        .map(|_| level.pos(rng.random_range(0..level.tiles().len())))
+                        .collect();
+                    let nearest = targets
+                        .iter()
+                        .map(|&p| (want[level.index(p)], level.index(p), p))
+                        .filter(|&(d, _, _)| d != DistanceMap::UNREACHABLE)
+                        .min()
+                        .map(|(_, _, p)| p);
+                    assert_eq!(
+                        kept.nearest_among(&level, targets.iter().copied()),
+                        nearest,
+                        "seed {seed} turn {turn}"
+                    );
+                    for i in (0..level.tiles().len()).rev() {
+                        assert_eq!(
+                            kept.at(&level, level.pos(i)),
+                            want[i],
+                            "{walker:?} seed {seed} turn {turn} cell {i}"
+                        );
+                        assert_eq!(kept.reaches(&level, i), want[i] != DistanceMap::UNREACHABLE);
+                    }
+                }
             }
         }
     }

@@ -6,4 +6,6 @@ pub mod distance;
 pub mod doors;
 pub mod fov;
 pub mod line;
+pub(crate) mod part;
 pub(crate) mod sight;
+pub(crate) mod ways;
