@@ -16,6 +16,8 @@
 //! Corridors grow only through free cells (off rooms, rings and the
 //! border), so the Tunnel style's guarantees hold.
 
+mod lines;
+
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
@@ -46,6 +48,8 @@ pub(super) struct DeadEnd {
     owner: Vec<u32>,
     /// The lists of one level's carving.
     lists: Lists,
+    /// What stops each look, by bits.
+    lines: lines::Lines,
 }
 
 /// The sets of joined rooms, the stubs, the stubs still growing, a room's
@@ -69,13 +73,24 @@ impl DeadEnd {
     ) -> Result<(), Unjoined> {
         self.owner.clear();
         self.owner.resize(site.width * site.height, NO_OWNER);
-        carve(&mut self.owner, &mut self.lists, cfg, rules, site, rng)
+        self.lines
+            .read(site.width, site.height, site.tiles, |c| rules.free(site, c));
+        carve(
+            &mut self.owner,
+            &mut self.lists,
+            &mut self.lines,
+            cfg,
+            rules,
+            site,
+            rng,
+        )
     }
 }
 
 fn carve(
     owner: &mut [u32],
     lists: &mut Lists,
+    lines: &mut lines::Lines,
     cfg: &Config,
     rules: &Rules,
     site: &mut Site<'_>,
@@ -110,8 +125,8 @@ fn carve(
             let door = ends[rng.random_range(0..ends.len() as u32) as usize] as usize;
             let dir = outward(site, door);
             let end = offset(door, dir, w);
-            rules.open(site, door);
-            rules.open(site, end);
+            open_cell(rules, site, lines, door);
+            open_cell(rules, site, lines, end);
             owner[end] = stubs.len() as u32;
             stubs.push(Stub { room, end, dir });
             apart -= touch(rules, owner, site, stubs, sets, end);
@@ -163,8 +178,17 @@ fn carve(
             let mut looked = 0;
             for d in [dir, dir.left(), dir.right()] {
                 line.clear();
+                // Every cell before the first where something happens is
+                // free rock with nothing beside it, which the loop below
+                // would pass: passed without looking.
+                let skip = lines.first_event(end, d, LOOK).map_or(LOOK, |k| k - 1);
                 let mut c = end;
-                for _ in 0..LOOK {
+                for _ in 0..skip {
+                    c = offset(c, d, w);
+                    line.push(c);
+                }
+                looked += skip;
+                for _ in skip..LOOK {
                     looked += 1;
                     let prev = c;
                     c = offset(c, d, w);
@@ -197,7 +221,7 @@ fn carve(
             site.budget.spend(looked);
             if let Some(r) = joined {
                 for &c in line.iter() {
-                    rules.open(site, c);
+                    open_cell(rules, site, lines, c);
                     owner[c] = s as u32;
                 }
                 if sets.union(room, r) {
@@ -225,7 +249,7 @@ fn carve(
             match next {
                 Some(d) => {
                     let n = offset(end, d, w);
-                    rules.open(site, n);
+                    open_cell(rules, site, lines, n);
                     owner[n] = s as u32;
                     stubs[s].end = n;
                     stubs[s].dir = d;
@@ -271,4 +295,10 @@ fn touch(
         }
     }
     merged
+}
+
+/// Opens cell `c` of a corridor and tells the looks.
+fn open_cell(rules: &Rules, site: &mut Site<'_>, lines: &mut lines::Lines, c: usize) {
+    rules.open(site, c);
+    lines.mark(c, site.tiles[c]);
 }
