@@ -29,6 +29,7 @@ pub const WAND_LOOKS: usize = 20;
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum PotionEffect {
     /// Restores this many hit points, up to the maximum.
     Healing(Dice),
@@ -60,6 +61,7 @@ pub enum PotionEffect {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ScrollEffect {
     /// The whole level's layout becomes known.
     MagicMapping,
@@ -80,6 +82,7 @@ pub enum ScrollEffect {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum WandEffect {
     /// Damages the first monster in the line (always hits).
     Striking(Dice),
@@ -124,6 +127,7 @@ impl Ammo {
 ///
 /// Saved types only ever gain variants at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ItemClass {
     /// Wielded: the player's attacks roll `damage`.
     Weapon {
@@ -542,6 +546,19 @@ mod tests {
         let e = items_from_ron(&bad, "items.ron").unwrap_err().to_string();
         assert!(e.starts_with("items.ron:"), "{e}");
         assert!(e.contains("not part of a dice expression"), "{e}");
+        // A misspelt field inside a class (or an effect) is refused, as one
+        // of the kind's own fields is, not read as nothing.
+        for (from, to, field) in [
+            ("Weapon(damage: \"1+1d4\"", "Weapon(damage: \"1+1d4\", dmg: 3", "dmg"),
+            ("Armour(protection: 2", "Armour(protection: 2, protecton: 9", "protecton"),
+            ("Lasting(effect: Haste", "Lasting(effect: Haste, turn: 3", "turn"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let bad = text.replacen(from, to, 1);
+            let e = items_from_ron(&bad, "items.ron").unwrap_err().to_string();
+            assert!(e.starts_with("items.ron:"), "{e}");
+            assert!(e.contains(field), "{e}");
+        }
     }
 
     #[test]
