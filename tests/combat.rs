@@ -510,6 +510,65 @@ fn items_through_the_keys() {
     assert!(screen.contains("Wielding a dagger"), "{screen}");
 }
 
+/// What a newcomer met: item prompts offer only the letters that fit,
+/// say so when none does; the status line holds the weapon whole or not
+/// at all at 80 columns; `f` with stones and no sling says why.
+#[test]
+fn prompts_offer_what_fits_and_the_status_line_never_cuts_a_word() {
+    let mut run = with_pack(&["great sword", "sling stone", "potion of healing"]);
+    run.tactics_mut().unwrap().known.fill(true);
+    let mut app = App::new(run, Keymap::default(), "keys".into());
+    app.resize(80, 24);
+    let typed = |app: &mut App, text: &str| {
+        for key in Key::typed(text) {
+            app.press(key).unwrap();
+        }
+    };
+    let status = |app: &App| {
+        let screen = delve::view::screen::text(&delve::view::screen::frame(app, 80, 24));
+        screen.lines().nth(22).unwrap().trim_end().to_string()
+    };
+    // Drinking offers the potion's letter only; reading has nothing.
+    typed(&mut app, "q");
+    let screen = delve::view::screen::text(&delve::view::screen::frame(&app, 80, 24));
+    assert!(screen.contains("Drink which potion? [c]"), "{screen}");
+    app.press(Key::Esc).unwrap();
+    typed(&mut app, "r");
+    assert_eq!(app.mode(), Mode::Map);
+    assert!(
+        app.messages().iter().any(|m| m == "You have no scrolls."),
+        "{:?}",
+        app.messages()
+    );
+    // Stones without a sling: nothing to fire, and why.
+    typed(&mut app, "f");
+    assert!(
+        app.messages()
+            .iter()
+            .any(|m| m.contains("need a readied sling")),
+        "{:?}",
+        app.messages()
+    );
+    // A long weapon and a long game: the weapon shows whole (with or
+    // without its dice) or not at all, never cut off.
+    typed(&mut app, "wa");
+    for _ in 0..1200 {
+        typed(&mut app, ".");
+    }
+    let line = status(&app);
+    assert!(
+        line.starts_with("Depth 1/") && line.contains("Turn 12"),
+        "{line}"
+    );
+    assert!(line.chars().count() <= 80, "{line}");
+    assert!(
+        line.ends_with("Wielding a great sword (4+3d6)")
+            || line.ends_with("Wielding a great sword")
+            || !line.contains("Wielding"),
+        "{line}"
+    );
+}
+
 #[test]
 fn the_autopilot_plays_a_combat_run_to_its_end() {
     let config = Config {

@@ -143,8 +143,11 @@ pub fn describe(run: &Run, p: Pos) -> String {
         // A secret door looks like the wall it hides in, until found.
         Tile::Rock | Tile::SecretDoor => {
             let h = rock_hardness(level, p);
-            if h == 255 {
+            if h == 255 && level.is_border(p) {
                 "the dungeon's edge, which nothing can dig".to_string()
+            } else if h == 255 {
+                // A vault's walls are as hard as the edge, and drawn alike.
+                "a wall that nothing can dig".to_string()
             } else {
                 format!("rock of hardness {h} ({})", rock_word(h))
             }

@@ -154,7 +154,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
                     format!(
                         "{} [{}] ({} cancels)",
                         verb.question(),
-                        letters_held(app),
+                        letters_held(app, verb),
                         key_name(app, Command::Cancel)
                     ),
                     prompt_style(),

@@ -549,9 +549,21 @@ mod tests {
         // A misspelt field inside a class (or an effect) is refused, as one
         // of the kind's own fields is, not read as nothing.
         for (from, to, field) in [
-            ("Weapon(damage: \"1+1d4\"", "Weapon(damage: \"1+1d4\", dmg: 3", "dmg"),
-            ("Armour(protection: 2", "Armour(protection: 2, protecton: 9", "protecton"),
-            ("Lasting(effect: Haste", "Lasting(effect: Haste, turn: 3", "turn"),
+            (
+                "Weapon(damage: \"1+1d4\"",
+                "Weapon(damage: \"1+1d4\", dmg: 3",
+                "dmg",
+            ),
+            (
+                "Armour(protection: 2",
+                "Armour(protection: 2, protecton: 9",
+                "protecton",
+            ),
+            (
+                "Lasting(effect: Haste",
+                "Lasting(effect: Haste, turn: 3",
+                "turn",
+            ),
         ] {
             assert!(text.contains(from), "{from}");
             let bad = text.replacen(from, to, 1);

@@ -7,7 +7,7 @@
 use super::{App, Mode};
 use crate::generate::GenerateError;
 use crate::geom::Pos;
-use crate::sim::{Action, Event, Run};
+use crate::sim::{Action, Event, ItemClass, Run};
 use crate::view::keymap::{Command, Key};
 
 /// What an aim is for.
@@ -79,7 +79,35 @@ impl App {
         }
         match quiver(&self.run) {
             Some(slot) => self.aim(Aim::Fire { slot }),
-            None => self.note("You have nothing to fire.".into()),
+            None => {
+                let why = self.why_nothing_fires();
+                self.note(why)
+            }
+        }
+    }
+
+    /// Why `f` has nothing to fire: no missiles at all, or ammunition
+    /// whose launcher is not readied.
+    fn why_nothing_fires(&self) -> String {
+        let Some(combat) = self.run.combat() else {
+            return "You have nothing to fire.".into();
+        };
+        let ammo = combat.hero.pack.lines().find_map(|(_, l)| {
+            let kind = combat.kind(l.kind);
+            match kind.class {
+                ItemClass::Missile {
+                    ammo: Some(ammo), ..
+                } => Some((kind.name.clone(), ammo)),
+                _ => None,
+            }
+        });
+        match ammo {
+            Some((name, ammo)) => format!(
+                "You have nothing to fire: {} need a readied {} (w).",
+                crate::words::plural_name(&name),
+                ammo.launcher()
+            ),
+            None => "You have nothing to fire.".into(),
         }
     }
 
@@ -109,8 +137,31 @@ impl App {
                     self.note("Aim somewhere other than yourself.".into());
                     return Ok(());
                 }
-                if self.act(aim.action(cursor))? == [Event::Blocked] {
+                // Past a missile's range the shot drops short of the aim:
+                // say so, as the run's own message only names the throw.
+                let short = match aim {
+                    Aim::Fire { slot } => self.run.missile_range(slot).filter(|&range| {
+                        let here = self.run.player().pos;
+                        here.chebyshev(cursor) > range
+                    }),
+                    Aim::Zap { .. } => None,
+                };
+                let events = self.act(aim.action(cursor))?;
+                // A monster met on the way took the shot: it fell short of
+                // nothing.
+                let met = events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::Attacked {
+                            by_player: true,
+                            ..
+                        } | Event::Killed { .. }
+                    )
+                });
+                if events == [Event::Blocked] {
                     self.note("That cannot be fired or zapped from here.".into());
+                } else if let Some(range) = short.filter(|_| !met) {
+                    self.note(format!("It falls short: it flies at most {range} cells."));
                 }
             }
             Some(Command::NextTarget) => {

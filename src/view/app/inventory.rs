@@ -5,7 +5,7 @@
 use super::App;
 use super::Mode;
 use crate::generate::GenerateError;
-use crate::sim::{Action, Event};
+use crate::sim::{Action, Event, ItemClass};
 use crate::view::keymap::Key;
 
 /// What a pack letter is asked for.
@@ -32,6 +32,32 @@ impl ItemVerb {
             ItemVerb::Read => "Read which scroll?",
             ItemVerb::Drop => "Drop which item?",
             ItemVerb::Zap => "Zap which wand?",
+        }
+    }
+
+    /// Whether an item of `class` is one this verb uses: what the prompt
+    /// offers (dropping takes anything).
+    pub fn fits(self, class: ItemClass) -> bool {
+        match self {
+            ItemVerb::Wield => matches!(
+                class,
+                ItemClass::Weapon { .. } | ItemClass::Armour { .. } | ItemClass::Launcher { .. }
+            ),
+            ItemVerb::Quaff => class.potion().is_some(),
+            ItemVerb::Read => class.scroll().is_some(),
+            ItemVerb::Drop => true,
+            ItemVerb::Zap => class.wand().is_some(),
+        }
+    }
+
+    /// What is said when the pack holds nothing this verb uses.
+    fn nothing(self) -> &'static str {
+        match self {
+            ItemVerb::Wield => "You have nothing to wield or wear.",
+            ItemVerb::Quaff => "You have no potions.",
+            ItemVerb::Read => "You have no scrolls.",
+            ItemVerb::Drop => "You are not carrying anything.",
+            ItemVerb::Zap => "You have no wands.",
         }
     }
 
@@ -117,11 +143,21 @@ impl App {
         }
     }
 
-    /// Asks which pack item to use as `verb` says, when the pack holds any.
+    /// Asks which pack item to use as `verb` says, when the pack holds one
+    /// it uses (the prompt offers only those letters).
     pub(super) fn choose_item(&mut self, verb: ItemVerb) {
         match self.run.combat() {
-            Some(s) if !s.hero.pack.is_empty() => self.mode = Mode::Choose { verb },
-            _ => self.note("You are not carrying anything.".into()),
+            Some(s) if s.hero.pack.is_empty() => self.note("You are not carrying anything.".into()),
+            Some(s)
+                if s.hero
+                    .pack
+                    .lines()
+                    .any(|(_, l)| verb.fits(s.kind(l.kind).class)) =>
+            {
+                self.mode = Mode::Choose { verb }
+            }
+            Some(_) => self.note(verb.nothing().into()),
+            None => self.note("You are not carrying anything.".into()),
         }
     }
 }

@@ -172,7 +172,7 @@ pub(super) fn help(app: &App, scroll: usize, buf: &mut Buffer) {
             // Too many kinds for one line: the glyph classes, and the key
             // that names any one.
             format!(
-                "Items: ) weapon, [ armour, ! potion, ? scroll. Monsters are letters; {} names one.",
+                ") weapon [ armour ! potion ? scroll / wand {{ missile }} launcher. {} names all.",
                 key_name(app, Command::Look)
             )
         } else {

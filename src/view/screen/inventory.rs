@@ -7,17 +7,22 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::line;
-use crate::view::app::App;
+use crate::view::app::{App, ItemVerb};
 use crate::view::lines::wrap_indented;
 
-/// The letters the pack holds, as a prompt lists them: "a-c", or "a-b,
-/// e" when letters are empty between them.
-pub(super) fn letters_held(app: &App) -> String {
+/// The letters of the pack's items `verb` uses, as a prompt lists them:
+/// "a-c", or "a-b,e" when letters between them hold something else.
+pub(super) fn letters_held(app: &App, verb: ItemVerb) -> String {
     let Some(combat) = app.run().combat() else {
         return "a".into();
     };
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for (i, _) in combat.hero.pack.lines() {
+    let fitting = combat
+        .hero
+        .pack
+        .lines()
+        .filter(|(_, l)| verb.fits(combat.kind(l.kind).class));
+    for (i, _) in fitting {
         match spans.last_mut() {
             Some((_, end)) if *end + 1 == i => *end = i,
             _ => spans.push((i, i)),
@@ -52,10 +57,14 @@ pub(super) fn inventory(app: &App, area: Rect, buf: &mut Buffer) {
         Some(k) => format!("; readied {}", combat.describe(k)),
         None => String::new(),
     };
-    lines.push(format!(
-        "Wielding {}; wearing {}{launcher}.",
-        worn(combat.hero.weapon, "nothing (bare hands)"),
-        worn(combat.hero.armour, "no armour")
+    lines.extend(wrap_indented(
+        &format!(
+            "Wielding {}; wearing {}{launcher}.",
+            worn(combat.hero.weapon, "nothing (bare hands)"),
+            worn(combat.hero.armour, "no armour")
+        ),
+        usize::from(area.width),
+        "    ",
     ));
     lines.push(String::new());
     if combat.hero.pack.is_empty() {

@@ -47,10 +47,6 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             Style::new()
         };
-        let weapon = combat
-            .hero
-            .weapon
-            .map_or("bare hands".to_string(), |k| combat.describe(k));
         spans.insert(1, (format!("HP {hp}/{max}"), hp_style));
         // Experience toward the next level, and armour as it stands now.
         let xl = match run.next_level_xp() {
@@ -59,8 +55,25 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
         };
         spans.insert(3, (xl, Style::new()));
         spans.insert(4, (format!("AC {}", run.hero_armour()), Style::new()));
-        spans.insert(6, (format!("Wielding {weapon}"), Style::new()));
         spans.pop();
+        // The weapon last, as much of it as the line holds: with its dice,
+        // by name alone, or not at all (the inventory and the character
+        // sheet always have it). A cut-off word helps nobody.
+        let used: usize = spans.iter().map(|(t, _)| t.chars().count() + 2).sum();
+        let room = usize::from(area.width).saturating_sub(used);
+        let (full, name) = match combat.hero.weapon {
+            Some(k) => (
+                combat.describe(k),
+                crate::words::article(&combat.kind(k).name),
+            ),
+            None => ("bare hands".to_string(), "bare hands".to_string()),
+        };
+        if let Some(weapon) = [format!("Wielding {full}"), format!("Wielding {name}")]
+            .into_iter()
+            .find(|text| text.chars().count() <= room)
+        {
+            spans.push((weapon, Style::new()));
+        }
     }
     let mut x = area.x;
     for (text, style) in spans {
