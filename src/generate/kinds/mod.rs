@@ -21,7 +21,7 @@ use crate::grid_search::{BucketQueue, orthogonal};
 use crate::level::{Door, Room, Tile};
 
 use super::budget::Budget;
-use super::corridors::site::rock_costs;
+use super::corridors::site::{completes_slab, rock_costs};
 use super::{Rejected, WorkStage};
 
 /// How a kind lays out a level: into `tiles` (all rock on entry) and
@@ -93,8 +93,13 @@ pub(super) struct Kinds {
     fenced: Vec<bool>,
     /// Per cell: inside a vault's box.
     in_box: Vec<bool>,
+    /// Per cell: the porch of a vault door (the cell outside it), which its
+    /// way opens if nothing has yet.
+    porch: Vec<bool>,
     /// The search from a vault door's porch to open ground.
     queue: BucketQueue,
+    /// The rock cells of the way a search found, for the slab check.
+    way: Vec<u32>,
     cost: Vec<u32>,
     came: Vec<u32>,
     reached: Vec<u32>,
@@ -128,7 +133,10 @@ impl Kinds {
     /// the nearest open ground outside every vault, by the cheapest way
     /// through rock as the Tunnel prices it, and makes it a door. Returns
     /// each vault's doors. The way ends at the first open cell it comes
-    /// beside, so it never runs along a corridor. A door with no way out
+    /// beside, so it never runs along a corridor. A way that would close a
+    /// 2x2 block of corridor (a slab: with the corridor laid, a door's
+    /// porch, which that door's way opens, or itself) gives way to the
+    /// cheapest that takes no such cell. A door with no way out
     /// (rock all round, which a level in one piece never leaves) fails the
     /// attempt. Each vault's doors are left in `vault_doors`.
     pub(super) fn join_vault_doors(
@@ -152,14 +160,26 @@ impl Kinds {
         self.came.resize(cells, 0);
         // (The last level's cells, which `cost` has forgotten already.)
         self.reached.clear();
+        // Every door's porch, open or to be: a way that ends beside one
+        // door's porch must not close a block with it.
+        self.porch.clear();
+        self.porch.resize(cells, false);
+        for &door in entrances.iter().flatten() {
+            if let Some(p) = self.porch_of(door as usize, w) {
+                self.porch[p] = true;
+            }
+        }
         for list in entrances {
             let mut joined = Vec::with_capacity(list.len());
             for &door in list {
                 let door = door as usize;
-                let Some(porch) = orthogonal(door, w).into_iter().find(|&n| !self.in_box[n]) else {
+                let Some(porch) = self.porch_of(door, w) else {
                     continue;
                 };
-                let end = self.search(w, tiles, hardness, porch, highest, budget)?;
+                let mut end = self.search(w, tiles, hardness, porch, highest, budget, false)?;
+                if self.makes_slab(w, tiles, porch, end) {
+                    end = self.search(w, tiles, hardness, porch, highest, budget, true)?;
+                }
                 let mut c = end;
                 while c != porch {
                     c = self.came[c] as usize;
@@ -179,8 +199,32 @@ impl Kinds {
         Ok(())
     }
 
+    /// The cell outside vault door `door`, if any.
+    fn porch_of(&self, door: usize, w: usize) -> Option<usize> {
+        orthogonal(door, w).into_iter().find(|&n| !self.in_box[n])
+    }
+
+    /// Whether the way the last search found, from `porch` to `end`, would
+    /// close a slab with the corridor laid, a porch or its own cells.
+    fn makes_slab(&mut self, w: usize, tiles: &[Tile], porch: usize, end: usize) -> bool {
+        self.way.clear();
+        let mut c = end;
+        while c != porch {
+            c = self.came[c] as usize;
+            self.way.push(c as u32);
+        }
+        let (way, porches) = (&self.way, &self.porch);
+        let open = |m: usize| tiles[m] == Tile::Corridor || porches[m] || way.contains(&(m as u32));
+        way.iter()
+            .map(|&c| c as usize)
+            .any(|c| tiles[c] == Tile::Rock && completes_slab(w, c, open))
+    }
+
     /// The cheapest way from `porch` to open ground outside the vaults:
-    /// the open cell reached (the way back is in `came`).
+    /// the open cell reached (the way back is in `came`). With
+    /// `avoid_slabs`, the cheapest that takes no rock cell closing a slab
+    /// with the corridor laid, a porch or the way's last two cells.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         w: usize,
@@ -189,6 +233,7 @@ impl Kinds {
         porch: usize,
         highest: u32,
         budget: &Budget,
+        avoid_slabs: bool,
     ) -> Result<usize, Rejected> {
         // Forget the last search's cells only.
         for &c in &self.reached {
@@ -211,8 +256,15 @@ impl Kinds {
                 }
                 return Ok(c);
             }
+            // The way's last two cells, which it would open with `n`.
+            let before = if c == porch { c } else { self.came[c] as usize };
             for n in orthogonal(c, w) {
                 if self.in_box[n] || hardness[n] == 255 && tiles[n] == Tile::Rock {
+                    continue;
+                }
+                let open =
+                    |m: usize| tiles[m] == Tile::Corridor || self.porch[m] || m == c || m == before;
+                if avoid_slabs && tiles[n] == Tile::Rock && completes_slab(w, n, open) {
                     continue;
                 }
                 // Open ground costs nothing to step onto: the way stops at
