@@ -9,7 +9,7 @@
 //! kept until then: the walk answers "unreachable" for a cell outside it
 //! at once, and every answer is the one the full search gives.
 
-use crate::sim::world::distance::DIRECTIONS;
+use crate::grid_search::KING_MOVES as DIRECTIONS;
 use crate::sim::world::doors::Way;
 use crate::sim::world::ways::{Change, Ways};
 

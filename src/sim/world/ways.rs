@@ -9,8 +9,8 @@
 //! whose tiles changed (a door opened or found, rock dug), which a copy of
 //! the tiles shows.
 
+use crate::grid_search::KING_MOVES as DIRECTIONS;
 use crate::level::{Level, Tile};
-use crate::sim::world::distance::DIRECTIONS;
 use crate::sim::world::doors::{Doors, Walker, Way};
 
 /// Each cell's [`Way`] to one walker, with the tiles it was read from.
