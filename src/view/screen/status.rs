@@ -23,6 +23,7 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
         Style::new()
     };
     // First line: where you are and how you stand, the things that change.
+    let mut sep = 2;
     let mut spans = vec![
         (
             format!("Depth {}/{}", player.depth, run.config().levels),
@@ -57,10 +58,9 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
         spans.insert(4, (format!("AC {}", run.hero_armour()), Style::new()));
         spans.pop();
         // The weapon last, as much of it as the line holds: with its dice,
-        // by name alone, or not at all (the inventory and the character
-        // sheet always have it). A cut-off word helps nobody.
-        let used: usize = spans.iter().map(|(t, _)| t.chars().count() + 2).sum();
-        let room = usize::from(area.width).saturating_sub(used);
+        // by name alone, then with the fields a space apart instead of
+        // two, or not at all (the inventory and the character sheet always
+        // have it). A cut-off word helps nobody.
         let (full, name) = match combat.hero.weapon {
             Some(k) => (
                 combat.describe(k),
@@ -68,11 +68,22 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             None => ("bare hands".to_string(), "bare hands".to_string()),
         };
-        if let Some(weapon) = [format!("Wielding {full}"), format!("Wielding {name}")]
+        let width = |spans: &[(String, Style)], gap: usize| -> usize {
+            spans
+                .iter()
+                .map(|(t, _)| t.chars().count() + gap)
+                .sum::<usize>()
+                - gap
+        };
+        let fits = [(2, &full), (2, &name), (1, &full), (1, &name)]
             .into_iter()
-            .find(|text| text.chars().count() <= room)
-        {
+            .map(|(gap, weapon)| (gap, format!("Wielding {weapon}")))
+            .find(|(gap, weapon)| {
+                width(&spans, *gap) + gap + weapon.chars().count() <= usize::from(area.width)
+            });
+        if let Some((gap, weapon)) = fits {
             spans.push((weapon, Style::new()));
+            sep = gap as u16;
         }
     }
     let mut x = area.x;
@@ -81,7 +92,7 @@ pub(super) fn status(app: &App, area: Rect, buf: &mut Buffer) {
             break;
         }
         buf.set_stringn(x, area.y, &text, usize::from(area.right() - x), style);
-        x += text.chars().count() as u16 + 2;
+        x += text.chars().count() as u16 + sep;
     }
 
     // Second line: the run's identity on the left, what is going on and the
