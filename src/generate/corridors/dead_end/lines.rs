@@ -148,25 +148,29 @@ impl Lines {
     }
 }
 
+/// Word `i` of the bits `word` gives, with only bits `a` to `b`
+/// (inclusive) kept.
+fn masked(i: usize, a: usize, b: usize, word: &impl Fn(usize) -> u64) -> u64 {
+    let mut bits = word(i);
+    if i == a / 64 {
+        bits &= u64::MAX << (a % 64);
+    }
+    if i == b / 64 && b % 64 != 63 {
+        bits &= (1u64 << (b % 64 + 1)) - 1;
+    }
+    bits
+}
+
 /// The lowest bit from `a` to `b` (inclusive) set in the words `word`
 /// gives.
 fn first_set(a: usize, b: usize, word: impl Fn(usize) -> u64) -> Option<usize> {
     if a > b {
         return None;
     }
-    for i in a / 64..=b / 64 {
-        let mut bits = word(i);
-        if i == a / 64 {
-            bits &= u64::MAX << (a % 64);
-        }
-        if i == b / 64 && b % 64 != 63 {
-            bits &= (1u64 << (b % 64 + 1)) - 1;
-        }
-        if bits != 0 {
-            return Some(i * 64 + bits.trailing_zeros() as usize);
-        }
-    }
-    None
+    (a / 64..=b / 64).find_map(|i| {
+        let bits = masked(i, a, b, &word);
+        (bits != 0).then(|| i * 64 + bits.trailing_zeros() as usize)
+    })
 }
 
 /// The highest bit from `a` to `b` (inclusive) set in the words `word`
@@ -175,19 +179,10 @@ fn last_set(a: usize, b: usize, word: impl Fn(usize) -> u64) -> Option<usize> {
     if a > b {
         return None;
     }
-    for i in (a / 64..=b / 64).rev() {
-        let mut bits = word(i);
-        if i == a / 64 {
-            bits &= u64::MAX << (a % 64);
-        }
-        if i == b / 64 && b % 64 != 63 {
-            bits &= (1u64 << (b % 64 + 1)) - 1;
-        }
-        if bits != 0 {
-            return Some(i * 64 + 63 - bits.leading_zeros() as usize);
-        }
-    }
-    None
+    (a / 64..=b / 64).rev().find_map(|i| {
+        let bits = masked(i, a, b, &word);
+        (bits != 0).then(|| i * 64 + 63 - bits.leading_zeros() as usize)
+    })
 }
 
 #[cfg(test)]
