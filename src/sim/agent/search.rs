@@ -80,10 +80,10 @@ fn spot_within(run: &Run, map: &mut LazyWalk, wide: bool, limit: u16) -> Option<
     // room the player stands in: those few are weighed, and the walk goes
     // only as far as the nearest, instead of weighing every cell it
     // reaches (all of them, on a level with nothing left to search).
-    let corridors = if spots.dead_ends_hint {
+    let corridors: &[u32] = if spots.dead_ends_hint {
         map.cells_of(Tile::Corridor)
     } else {
-        Vec::new()
+        &[]
     };
     // Shut in a room (rare: a teleport's doing), its cells as the room
     // knows them, read off the whole level.

@@ -449,8 +449,7 @@ impl LazyWalk {
     /// the last time: afterwards a cell out of reach is answered at once
     /// instead of by searching everything. For walks asked about far or
     /// unreachable cells turn after turn, as the autopilot's are.
-    pub(crate) fn know_part(&mut self, level: &Level) {
-        let _ = level;
+    pub(crate) fn know_part(&mut self) {
         let flooded = self.part.refresh(&self.ways, self.start());
         self.effort += flooded * 8;
         self.part_known = true;
@@ -459,8 +458,8 @@ impl LazyWalk {
     /// The cells of `level` whose tile is `tile`, in index order, from the
     /// walker's table (listed again only when the level changed). The walk
     /// must have been reset on `level` as it is.
-    pub fn cells_of(&mut self, tile: Tile) -> Vec<u32> {
-        self.ways.cells_of(tile).to_vec()
+    pub fn cells_of(&mut self, tile: Tile) -> &[u32] {
+        self.ways.cells_of(tile)
     }
 
     /// The cell this search started from.
@@ -788,7 +787,7 @@ mod tests {
                     let to = level.pos(open[rng.random_range(0..open.len())]);
                     kept.reset_as(&level, to, walker);
                     if turn % 2 == 0 {
-                        kept.know_part(&level);
+                        kept.know_part();
                     }
                     let want = dijkstra(&level, to, walker);
                     let targets: Vec<Pos> = (0..6)

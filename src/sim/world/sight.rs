@@ -117,7 +117,7 @@ impl Sight {
         let mut walk = std::mem::take(&mut self.walking);
         if !self.walking_fresh || walk.walker() != walker {
             walk.reset_as(level, origin, walker);
-            walk.know_part(level);
+            walk.know_part();
             self.walking_fresh = true;
         }
         walk
