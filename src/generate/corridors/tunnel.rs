@@ -59,6 +59,9 @@ pub(super) struct Tunnel {
     goals: Vec<u32>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
+    /// The search's estimate by column and by row (see `search`).
+    estimate_x: Vec<[u32; 2]>,
+    estimate_y: Vec<[u32; 2]>,
     /// Which cells corridors may pass through fixes which door ends can
     /// reach which for the whole level (corridors only lower step costs),
     /// so once one search has failed for want of any way through, the
@@ -84,11 +87,6 @@ pub(super) struct Tunnel {
 const UNSEEN: u32 = u32::MAX;
 /// A `came` of a source state: the search started there.
 const FROM_SOURCE: u8 = u8::MAX;
-
-/// A `came` code: the step `dir` taken from a state of axis `axis`.
-fn came_by(dir: Dir, axis: usize) -> u8 {
-    (dir as u8) << 1 | axis as u8
-}
 
 impl Tunnel {
     /// Each room in Prim's order joined to the nearest joined room by the
@@ -430,14 +428,23 @@ impl Tunnel {
             &mut self.queue,
         );
         let (step_cost, goal) = (&self.step[..], &self.goal[..]);
-        // A neighbour as (direction, its offset in a window of the cells
-        // from one row above to one row below, cell c at `w`).
-        let around = [
-            (Dir::North, 0),
-            (Dir::East, w + 1),
-            (Dir::South, 2 * w),
-            (Dir::West, w - 1),
-        ];
+        // A cell's row by a multiply and a shift rather than a division:
+        // exact while cell * width < 2^42 (levels are at most 2000 square).
+        let reciprocal = (1u64 << 42).div_ceil(w as u64);
+        let row_of = |c: usize| ((c as u64 * reciprocal) >> 42) as usize;
+        // The estimate by tables: per column and per row, the steps outside
+        // the target's ring box at the cheapest step cost, plain and with
+        // the turn a state on the other axis must still make.
+        let (hx, hy) = (&mut self.estimate_x, &mut self.estimate_y);
+        for (table, len, low, high) in [(&mut *hx, w, bx0, bx1), (&mut *hy, site.height, by0, by1)]
+        {
+            table.clear();
+            table.extend((0..len as i32).map(|v| {
+                let out = (low - v).max(v - high).max(0) as u32 * min_step;
+                [out, out + if out > 0 { turn } else { 0 }]
+            }));
+        }
+        let (hx, hy) = (&hx[..], &hy[..]);
         let found = loop {
             let Some((f, state)) = queue.pop() else {
                 break None;
@@ -449,58 +456,69 @@ impl Tunnel {
             let state = state as usize;
             let (c, axis) = (state >> 1, state & 1);
             let g = cost[state];
-            let (x, y) = xy(c, w);
-            if g + h(x, y, axis) != f {
+            let y = row_of(c);
+            let x = c - y * w;
+            let (ex, ey) = (hx[x], hy[y]);
+            // A horizontal state has a turn left if the target is off its
+            // row, a vertical one if it is off its column.
+            let here = if axis == HORIZONTAL {
+                ex[0] + ey[1]
+            } else {
+                ex[1] + ey[0]
+            };
+            if g + here != f {
                 continue; // superseded by a cheaper push
             }
             if goal[c] {
                 break Some(state as u32);
             }
-            // Where it came from, as an offset in the window (none for a source).
-            let came_from = match came[state] {
+            // The direction it came by, whose reverse it may not step.
+            let back = match came[state] {
                 FROM_SOURCE => usize::MAX,
-                code => match Dir::ALL[usize::from(code >> 1)] {
-                    Dir::North => 2 * w,
-                    Dir::East => w - 1,
-                    Dir::South => 0,
-                    Dir::West => w + 1,
-                },
+                code => usize::from(code >> 1) ^ 2,
             };
-            // Only sources are ring cells at this point: a source may not step
-            // straight into a goal, so every door touches a corridor cell.
-            let at_source = rules.in_ring(c);
-            let base = c - w;
-            let steps_around = &step_cost[base..=c + w];
-            for (nd, k) in around {
-                if k == came_from {
-                    continue;
-                }
-                let nc = base + k;
-                let step = match u32::from(steps_around[k]) {
-                    0 if goal[nc] && !at_source => end_cost(nc),
-                    0 => continue,
-                    step => step,
-                };
-                let n_axis = axis_of(nd);
-                let ng = g + step + if n_axis != axis { turn } else { 0 };
-                if ng > COST_LIMIT {
-                    // Absurdly long and costly; treat it as no way through
-                    // rather than let the sums wrap.
-                    continue;
-                }
-                let ns = nc * 2 + n_axis;
-                let seen = cost[ns];
-                // An unseen state's cost is above any path's (COST_LIMIT).
-                if ng < seen {
-                    if seen == UNSEEN {
-                        touched.push(ns as u32);
+            // One neighbour: its direction's index, cell, axis, and its
+            // steps outside the ring box.
+            macro_rules! visit {
+                ($d:expr, $nc:expr, $n_axis:expr, $estimate:expr) => {{
+                    let (d, nc, n_axis): (usize, usize, usize) = ($d, $nc, $n_axis);
+                    'visit: {
+                        if d == back {
+                            break 'visit;
+                        }
+                        let step = match u32::from(step_cost[nc]) {
+                            // Only sources are ring cells at this point: a source
+                            // may not step straight into a goal, so every door
+                            // touches a corridor cell.
+                            0 if goal[nc] && !rules.in_ring(c) => end_cost(nc),
+                            0 => break 'visit,
+                            step => step,
+                        };
+                        let ng = g + step + if n_axis != axis { turn } else { 0 };
+                        if ng > COST_LIMIT {
+                            // Absurdly long and costly; treat it as no way through
+                            // rather than let the sums wrap.
+                            break 'visit;
+                        }
+                        let ns = nc * 2 + n_axis;
+                        let seen = cost[ns];
+                        // An unseen state's cost is above any path's (COST_LIMIT).
+                        if ng < seen {
+                            if seen == UNSEEN {
+                                touched.push(ns as u32);
+                            }
+                            cost[ns] = ng;
+                            came[ns] = (d as u8) << 1 | axis as u8;
+                            queue.push(ng + $estimate, ns as u32);
+                        }
                     }
-                    cost[ns] = ng;
-                    came[ns] = came_by(nd, axis);
-                    let nf = ng + h(x + nd.dx(), y + nd.dy(), n_axis);
-                    queue.push(nf, ns as u32);
-                }
+                }};
             }
+            // North, east, south, west: the order ties are broken in.
+            visit!(0, c - w, VERTICAL, ex[1] + hy[y - 1][0]);
+            visit!(1, c + 1, HORIZONTAL, hx[x + 1][0] + ey[1]);
+            visit!(2, c + w, VERTICAL, ex[1] + hy[y + 1][0]);
+            visit!(3, c - 1, HORIZONTAL, hx[x - 1][0] + ey[1]);
         };
         site.budget.spend(steps);
         if found.is_none() && steps <= allowed {
