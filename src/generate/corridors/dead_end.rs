@@ -52,15 +52,14 @@ pub(super) struct DeadEnd {
     lines: lines::Lines,
 }
 
-/// The sets of joined rooms, the stubs, the stubs still growing, a room's
-/// door ends and an open end's line of sight.
+/// The sets of joined rooms, the stubs, the stubs still growing and a
+/// room's door ends.
 #[derive(Default)]
 struct Lists {
     sets: Sets,
     stubs: Vec<Stub>,
     open: Vec<usize>,
     ends: Vec<u32>,
-    line: Vec<usize>,
 }
 
 impl DeadEnd {
@@ -103,7 +102,6 @@ fn carve(
         stubs,
         open,
         ends,
-        line,
     } = lists;
     sets.reset(rooms);
     let mut apart = rooms;
@@ -176,8 +174,12 @@ fn carve(
                 (all_joined || sets.find(r) != own).then_some(r)
             };
             let mut looked = 0;
+            // The line of sight that found a join: its direction and how
+            // many cells from the end it opens (always a straight run, so
+            // counted rather than listed).
+            let mut line = (dir, 0);
             for d in [dir, dir.left(), dir.right()] {
-                line.clear();
+                line = (d, 0);
                 // Every cell before the first where something happens is
                 // free rock with nothing beside it, which the loop below
                 // would pass: passed without looking.
@@ -185,8 +187,8 @@ fn carve(
                 let mut c = end;
                 for _ in 0..skip {
                     c = offset(c, d, w);
-                    line.push(c);
                 }
+                line.1 = skip;
                 looked += skip;
                 for _ in skip..LOOK {
                     looked += 1;
@@ -207,12 +209,12 @@ fn carve(
                         .find(|&m| m != prev && site.tiles[m].is_walkable());
                     if let Some(m) = beside {
                         if let Some(r) = joinable(m, sets) {
-                            line.push(c);
+                            line.1 += 1;
                             joined = Some(r);
                         }
                         break;
                     }
-                    line.push(c);
+                    line.1 += 1;
                 }
                 if joined.is_some() {
                     break;
@@ -220,14 +222,19 @@ fn carve(
             }
             site.budget.spend(looked);
             if let Some(r) = joined {
-                for &c in line.iter() {
+                let (d, len) = line;
+                let mut c = end;
+                for _ in 0..len {
+                    c = offset(c, d, w);
                     open_cell(rules, site, lines, c);
                     owner[c] = s as u32;
                 }
                 if sets.union(room, r) {
                     apart -= 1;
                 }
-                for &c in line.iter() {
+                let mut c = end;
+                for _ in 0..len {
+                    c = offset(c, d, w);
                     apart -= touch(rules, owner, site, stubs, sets, c);
                 }
                 open.swap_remove(i);
