@@ -73,7 +73,7 @@ impl DeadEnd {
         self.owner.clear();
         self.owner.resize(site.width * site.height, NO_OWNER);
         self.lines
-            .read(site.width, site.height, site.tiles, |c| rules.free(site, c));
+            .read(site.width, site.height, site.tiles, rules.free_cells(site));
         carve(
             &mut self.owner,
             &mut self.lists,

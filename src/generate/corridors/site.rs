@@ -186,6 +186,16 @@ impl Rules {
         self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
     }
 
+    /// [`Rules::free`] of every cell in order, read in one pass: what a
+    /// scan of the whole level asks, without a lookup per cell.
+    pub(crate) fn free_cells<'a>(&'a self, site: &'a Site<'_>) -> impl Iterator<Item = bool> + 'a {
+        self.ring
+            .iter()
+            .zip(site.room_id)
+            .zip(site.hardness.iter())
+            .map(|((&ring, &room), &hardness)| ring == 0 && room == 0 && hardness != 255)
+    }
+
     /// The room whose ring the cell is in (`None` outside rings or where
     /// rings meet).
     pub(crate) fn ring_room(&self, c: usize) -> Option<usize> {

@@ -32,14 +32,15 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    /// Reads a level's cells: `free` says where a corridor may pass (fixed
-    /// while corridors are carved), `tiles` what stands on each cell now.
+    /// Reads a level's cells: `free` says, cell by cell in order, where a
+    /// corridor may pass (fixed while corridors are carved), `tiles` what
+    /// stands on each cell now.
     pub(super) fn read(
         &mut self,
         width: usize,
         height: usize,
         tiles: &[Tile],
-        free: impl Fn(usize) -> bool,
+        free: impl Iterator<Item = bool>,
     ) {
         self.width = width;
         self.height = height;
@@ -62,29 +63,25 @@ impl Lines {
             v.resize(width * self.col_words, 0);
         }
         let (rw, cw) = (self.row_words, self.col_words);
-        for y in 0..height {
-            let row = &tiles[y * width..(y + 1) * width];
-            for (x, &tile) in row.iter().enumerate() {
-                let c = y * width + x;
-                let (closed, corridor, walkable) =
-                    (!free(c), tile == Tile::Corridor, tile.is_walkable());
-                if !(closed || walkable) {
-                    continue; // free rock: most of a level
-                }
-                let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
-                let (ri, ci) = (y * rw + x / 64, x * cw + y / 64);
-                if closed {
-                    self.closed_rows[ri] |= rbit;
-                    self.closed_cols[ci] |= cbit;
-                }
-                if corridor {
-                    self.corridor_rows[ri] |= rbit;
-                    self.corridor_cols[ci] |= cbit;
-                }
-                if walkable {
-                    self.walkable_rows[ri] |= rbit;
-                    self.walkable_cols[ci] |= cbit;
-                }
+        for (c, (&tile, free)) in tiles.iter().zip(free).enumerate() {
+            let (closed, walkable) = (!free, tile.is_walkable());
+            if !(closed || walkable) {
+                continue; // free rock: most of a level
+            }
+            let (x, y) = (c % width, c / width);
+            let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
+            let (ri, ci) = (y * rw + x / 64, x * cw + y / 64);
+            if closed {
+                self.closed_rows[ri] |= rbit;
+                self.closed_cols[ci] |= cbit;
+            }
+            if tile == Tile::Corridor {
+                self.corridor_rows[ri] |= rbit;
+                self.corridor_cols[ci] |= cbit;
+            }
+            if walkable {
+                self.walkable_rows[ri] |= rbit;
+                self.walkable_cols[ci] |= cbit;
             }
         }
     }
