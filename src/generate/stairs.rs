@@ -86,6 +86,8 @@ pub(crate) struct Scratch {
     /// box's cells were reached.
     region: Vec<Pos>,
     seen: Vec<bool>,
+    /// The others with their sort keys, each key read once.
+    keyed: Vec<(u32, usize)>,
 }
 
 /// Places the stairs and returns them, up stairs first, each kind in link
@@ -115,6 +117,7 @@ pub(crate) fn place(
         up,
         region,
         seen,
+        keyed,
     } = scratch;
     others.clear();
     others.extend((0..rooms.len()).filter(|&r| r != anchor && places.eligible(r)));
@@ -125,7 +128,17 @@ pub(crate) fn place(
         return None;
     }
     // Unique keys: the unstable sort (no buffer) orders as a stable one.
-    others.sort_unstable_by_key(|&r| (at(places.reference(width, tiles, rooms, r)), r));
+    // A key is read once a room, not once a comparison: an irregular
+    // room's reference cell is looked for among its cells.
+    keyed.clear();
+    keyed.extend(
+        others
+            .iter()
+            .map(|&r| (at(places.reference(width, tiles, rooms, r)), r)),
+    );
+    keyed.sort_unstable();
+    others.clear();
+    others.extend(keyed.iter().map(|&(_, r)| r));
     down.clear();
     down.extend(others.iter().rev().take(counts.down).copied());
     up.clear();
