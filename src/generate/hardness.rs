@@ -93,7 +93,8 @@ pub(crate) fn fill(
             let bottom = &rows[(gy + 1) * width..(gy + 2) * width];
             let row = &mut acc[y * width..(y + 1) * width];
             let cells = row.iter_mut().zip(top).zip(bottom);
-            let v = |t: i32, b: i32| (t * (256 - ty) + b * ty) >> 14; // 0..=1020
+            // t * (256 - ty) + b * ty, with one multiply: 0..=1020.
+            let v = |t: i32, b: i32| ((t << 8) + (b - t) * ty) >> 14;
             if written {
                 cells.for_each(|((cell, &t), &b)| *cell += v(t, b) as u32 * w);
             } else {
@@ -118,7 +119,14 @@ pub(crate) fn fill(
     let span = u64::from(hi.saturating_sub(lo)).max(1);
     // Fixed-point reciprocal: one multiply a cell instead of a division.
     let scale = (253u64 << 32) / span;
-    hardness.fill(255);
+    // The border is 255; the interior is all written below.
+    debug_assert_eq!(hardness.len(), n);
+    hardness[..width].fill(255);
+    hardness[n - width..].fill(255);
+    for y in 1..height - 1 {
+        hardness[y * width] = 255;
+        hardness[(y + 1) * width - 1] = 255;
+    }
     let stretch = |h: &mut u8, v: u32, scale: u64| {
         *h = (1 + ((u64::from(v - lo) * scale + (1 << 31)) >> 32).min(253)) as u8;
     };
