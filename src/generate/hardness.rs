@@ -4,7 +4,9 @@
 //!
 //! All arithmetic is integer fixed point, so the field is bit-identical on
 //! every machine; floats enter only through the per-octave weights, which are
-//! computed once with exactly rounded operations.
+//! computed once with exactly rounded operations, and in finding the sum's
+//! bounds, where they hold integers below 2^24 exactly and are only
+//! compared.
 
 use rand::RngExt;
 use rand_pcg::Pcg64;
@@ -109,13 +111,32 @@ pub(crate) fn fill(
 
     // Stretch the interior's range onto 1..=254 so every level uses the full
     // scale of hardness, whatever the octave count.
-    let (mut lo, mut hi) = (u32::MAX, 0u32);
+    // The interior's bounds, as floats: a sum is at most 1020 times eight
+    // octaves' weights of at most 1024 each, below 2^24, so every sum is a
+    // float exactly, and floats have vector minimum and maximum on every
+    // x86-64 (unsigned integers do not before SSE4.1). Eight lanes apiece.
+    let (mut lo8, mut hi8) = ([f32::MAX; 8], [0f32; 8]);
     for y in 1..height - 1 {
         let row = &acc[y * width + 1..(y + 1) * width - 1];
-        // Separate passes: each is one vector reduction.
-        lo = lo.min(row.iter().copied().min().unwrap_or(u32::MAX));
-        hi = hi.max(row.iter().copied().max().unwrap_or(0));
+        let mut chunks = row.chunks_exact(8);
+        for chunk in &mut chunks {
+            for i in 0..8 {
+                let v = chunk[i] as f32;
+                lo8[i] = if v < lo8[i] { v } else { lo8[i] };
+                hi8[i] = if v > hi8[i] { v } else { hi8[i] };
+            }
+        }
+        for (i, &v) in chunks.remainder().iter().enumerate() {
+            let v = v as f32;
+            lo8[i] = if v < lo8[i] { v } else { lo8[i] };
+            hi8[i] = if v > hi8[i] { v } else { hi8[i] };
+        }
     }
+    debug_assert!(acc.iter().all(|&v| v < 1 << 24));
+    let lo = lo8
+        .into_iter()
+        .fold(f32::MAX, |a, b| if b < a { b } else { a }) as u32;
+    let hi = hi8.into_iter().fold(0f32, |a, b| if b > a { b } else { a }) as u32;
     let span = u64::from(hi.saturating_sub(lo)).max(1);
     // Fixed-point reciprocal: one multiply a cell instead of a division.
     let scale = (253u64 << 32) / span;
