@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
+use rayon::prelude::*;
 
 use delve::dungeon::Dungeon;
 use delve::export;
@@ -61,8 +62,10 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     dungeon.generate_depths(&needed)?;
 
     let text = match args.format {
+        // Each level's text on its own core, joined in depth order: the
+        // same text, written while the levels' drawing shares the cores.
         Format::Ascii => shown
-            .iter()
+            .par_iter()
             .filter_map(|&d| dungeon.generated(d))
             .map(|level| {
                 if args.reveal {
@@ -71,7 +74,8 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
                     export::ascii(level)
                 }
             })
-            .collect::<String>(),
+            .collect::<Vec<String>>()
+            .concat(),
         Format::Json => export::json(&dungeon, &shown),
     };
     write_output(args.out.as_deref(), text.as_bytes())
