@@ -25,7 +25,7 @@ use crate::grid_search::{Bfs, Visit, orthogonal, step as offset};
 use crate::level::Tile;
 
 use super::budget::Budget;
-use super::corridors::{Rules, Site};
+use super::corridors::{CORRIDOR_BIT, Rules, Site};
 
 /// A possible shortcut: `len` cells to open going `dir` from corridor cell
 /// `from`, ending next to `to`, an open cell.
@@ -42,6 +42,9 @@ struct Shortcut {
 pub(super) struct Scratch {
     found: Vec<Shortcut>,
     cells: Vec<usize>,
+    /// Per cell, what a line of rock looking for a shortcut meets there
+    /// (see [`Rules::corridor_and_closed`]).
+    meets: Vec<u8>,
 }
 
 /// Adds up to `extra_loops.count` shortcuts.
@@ -60,8 +63,16 @@ pub(super) fn add(
     // Rounded up, so any ratio above 1 asks for a walk longer than the
     // shortcut.
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
-    let Scratch { found, cells } = scratch;
+    let Scratch {
+        found,
+        cells,
+        meets,
+    } = scratch;
     found.clear();
+    // What each cell is to a line, read once: the scan below asks it of
+    // up to nine cells in each direction from every corridor cell, and
+    // nothing changes until the shortcuts are judged.
+    rules.corridor_and_closed(site, meets);
     // One step in each of `Dir::ALL`'s directions, as a cell offset.
     let steps = Dir::ALL.map(|d| d.dy() as isize * w as isize + d.dx() as isize);
     let tiles: &[Tile] = site.tiles;
@@ -89,7 +100,11 @@ pub(super) fn add(
                 let mut c = from;
                 for rock in 0..max_len + 1 {
                     c = c.wrapping_add_signed(step);
-                    if tiles[c] == Tile::Corridor {
+                    let meets = meets[c];
+                    if meets == 0 {
+                        continue; // free rock: the line goes on
+                    }
+                    if meets & CORRIDOR_BIT != 0 {
                         // Each pair once, from its lower end.
                         if rock > 0 && from < c {
                             found.push(Shortcut {
@@ -101,25 +116,23 @@ pub(super) fn add(
                         }
                         break;
                     }
-                    if !rules.free(site, c) {
-                        // A ring cell that may become a door, with the
-                        // room's floor straight beyond it.
-                        if let Some(r) = rules.ring_room(c) {
-                            let beyond = c.wrapping_add_signed(step);
-                            if tiles[c] == Tile::Rock
-                                && site.room_id[beyond] == r as u16 + 1
-                                && rules.usable_door(cfg, site, r, c)
-                            {
-                                found.push(Shortcut {
-                                    from: from as u32,
-                                    to: beyond as u32,
-                                    dir,
-                                    len: rock as u8 + 1,
-                                });
-                            }
+                    // Closed: a ring cell that may become a door, with
+                    // the room's floor straight beyond it.
+                    if let Some(r) = rules.ring_room(c) {
+                        let beyond = c.wrapping_add_signed(step);
+                        if tiles[c] == Tile::Rock
+                            && site.room_id[beyond] == r as u16 + 1
+                            && rules.usable_door(cfg, site, r, c)
+                        {
+                            found.push(Shortcut {
+                                from: from as u32,
+                                to: beyond as u32,
+                                dir,
+                                len: rock as u8 + 1,
+                            });
                         }
-                        break;
                     }
+                    break;
                 }
             }
         }

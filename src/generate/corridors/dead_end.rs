@@ -50,6 +50,8 @@ pub(super) struct DeadEnd {
     lists: Lists,
     /// What stops each look, by bits.
     lines: lines::Lines,
+    /// Each cell's corridor and closed bits, read into `lines`.
+    classes: Vec<u8>,
 }
 
 /// The sets of joined rooms, the stubs, the stubs still growing and a
@@ -72,8 +74,9 @@ impl DeadEnd {
     ) -> Result<(), Unjoined> {
         self.owner.clear();
         self.owner.resize(site.width * site.height, NO_OWNER);
+        rules.corridor_and_closed(site, &mut self.classes);
         self.lines
-            .read(site.width, site.height, site.tiles, rules.free_cells(site));
+            .read(site.width, site.height, site.tiles, &self.classes);
         carve(
             &mut self.owner,
             &mut self.lists,

@@ -20,7 +20,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::{Config, CorridorStyle};
 
-pub(crate) use self::site::{Rules, Site};
+pub(crate) use self::site::{CORRIDOR_BIT, Rules, Site};
 
 /// `parent` of a search's first cell.
 const NO_PARENT: u32 = u32::MAX;

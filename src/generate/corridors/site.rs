@@ -20,6 +20,11 @@ use super::super::budget::Budget;
 /// Ring mark of a cell next to two or more rooms: never a door.
 const SHARED: u16 = u16::MAX;
 
+/// A bit of [`Rules::corridor_and_closed`]: the cell is a corridor.
+pub(crate) const CORRIDOR_BIT: u8 = 1;
+/// A bit of [`Rules::corridor_and_closed`]: no corridor may pass the cell.
+pub(crate) const CLOSED_BIT: u8 = 2;
+
 /// What carving needs to know about the level under construction.
 pub(crate) struct Site<'a> {
     pub width: usize,
@@ -186,14 +191,22 @@ impl Rules {
         self.ring[c] == 0 && site.room_id[c] == 0 && site.hardness[c] != 255
     }
 
-    /// [`Rules::free`] of every cell in order, read in one pass: what a
-    /// scan of the whole level asks, without a lookup per cell.
-    pub(crate) fn free_cells<'a>(&'a self, site: &'a Site<'_>) -> impl Iterator<Item = bool> + 'a {
-        self.ring
-            .iter()
-            .zip(site.room_id)
-            .zip(site.hardness.iter())
-            .map(|((&ring, &room), &hardness)| ring == 0 && room == 0 && hardness != 255)
+    /// Per cell into `out`: [`CORRIDOR_BIT`] if it is a corridor,
+    /// [`CLOSED_BIT`] if no corridor may pass it (not [`Rules::free`]).
+    /// One pass the compiler does many cells at a time, for scans that ask
+    /// both of many cells.
+    pub(crate) fn corridor_and_closed(&self, site: &Site<'_>, out: &mut Vec<u8>) {
+        out.clear();
+        out.resize(site.tiles.len(), 0);
+        let cells = out
+            .iter_mut()
+            .zip(site.tiles.iter())
+            .zip(self.ring.iter().zip(site.room_id))
+            .zip(site.hardness.iter());
+        for (((out, &tile), (&ring, &room)), &hardness) in cells {
+            let free = (ring == 0) & (room == 0) & (hardness != 255);
+            *out = u8::from(tile == Tile::Corridor) * CORRIDOR_BIT + u8::from(!free) * CLOSED_BIT;
+        }
     }
 
     /// The room whose ring the cell is in (`None` outside rings or where

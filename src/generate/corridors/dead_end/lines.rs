@@ -13,6 +13,8 @@
 use crate::geom::Dir;
 use crate::level::Tile;
 
+use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
+
 /// Bits per row and per column of what stops or ends a look.
 #[derive(Default)]
 pub(super) struct Lines {
@@ -32,16 +34,11 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    /// Reads a level's cells: `free` says, cell by cell in order, where a
-    /// corridor may pass (fixed while corridors are carved), `tiles` what
-    /// stands on each cell now.
-    pub(super) fn read(
-        &mut self,
-        width: usize,
-        height: usize,
-        tiles: &[Tile],
-        free: impl Iterator<Item = bool>,
-    ) {
+    /// Reads a level's cells: `classes` has each cell's corridor and
+    /// closed bits ([`Rules::corridor_and_closed`](super::super::Rules::corridor_and_closed);
+    /// where corridors may pass is fixed while they are carved), `tiles`
+    /// what stands on each cell now.
+    pub(super) fn read(&mut self, width: usize, height: usize, tiles: &[Tile], classes: &[u8]) {
         self.width = width;
         self.height = height;
         self.row_words = width.div_ceil(64);
@@ -63,25 +60,41 @@ impl Lines {
             v.resize(width * self.col_words, 0);
         }
         let (rw, cw) = (self.row_words, self.col_words);
-        for (c, (&tile, free)) in tiles.iter().zip(free).enumerate() {
-            let (closed, walkable) = (!free, tile.is_walkable());
-            if !(closed || walkable) {
-                continue; // free rock: most of a level
+        // Free rock, most of a level, sets no bit: blocks of 32 cells of
+        // it are passed over in one comparison.
+        const BLOCK: usize = 32;
+        for (block, (tiles, classes)) in tiles.chunks(BLOCK).zip(classes.chunks(BLOCK)).enumerate()
+        {
+            let any = tiles
+                .iter()
+                .zip(classes)
+                .fold(false, |any, (&tile, &class)| {
+                    any | (tile != Tile::Rock) | (class != 0)
+                });
+            if !any {
+                continue;
             }
-            let (x, y) = (c % width, c / width);
-            let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
-            let (ri, ci) = (y * rw + x / 64, x * cw + y / 64);
-            if closed {
-                self.closed_rows[ri] |= rbit;
-                self.closed_cols[ci] |= cbit;
-            }
-            if tile == Tile::Corridor {
-                self.corridor_rows[ri] |= rbit;
-                self.corridor_cols[ci] |= cbit;
-            }
-            if walkable {
-                self.walkable_rows[ri] |= rbit;
-                self.walkable_cols[ci] |= cbit;
+            for (i, (&tile, &class)) in tiles.iter().zip(classes).enumerate() {
+                let walkable = tile.is_walkable();
+                if class == 0 && !walkable {
+                    continue;
+                }
+                let c = block * BLOCK + i;
+                let (x, y) = (c % width, c / width);
+                let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
+                let (ri, ci) = (y * rw + x / 64, x * cw + y / 64);
+                if class & CLOSED_BIT != 0 {
+                    self.closed_rows[ri] |= rbit;
+                    self.closed_cols[ci] |= cbit;
+                }
+                if class & CORRIDOR_BIT != 0 {
+                    self.corridor_rows[ri] |= rbit;
+                    self.corridor_cols[ci] |= cbit;
+                }
+                if walkable {
+                    self.walkable_rows[ri] |= rbit;
+                    self.walkable_cols[ci] |= cbit;
+                }
             }
         }
     }
