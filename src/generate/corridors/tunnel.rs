@@ -59,9 +59,6 @@ pub(super) struct Tunnel {
     goals: Vec<u32>,
     path: Vec<u32>,
     rock_cost: Vec<u32>,
-    /// The search's estimate by column and by row (see `search`).
-    estimate_x: Vec<[u32; 2]>,
-    estimate_y: Vec<[u32; 2]>,
     /// Which cells corridors may pass through fixes which door ends can
     /// reach which for the whole level (corridors only lower step costs),
     /// so once one search has failed for want of any way through, the
@@ -432,19 +429,15 @@ impl Tunnel {
         // exact while cell * width < 2^42 (levels are at most 2000 square).
         let reciprocal = (1u64 << 42).div_ceil(w as u64);
         let row_of = |c: usize| ((c as u64 * reciprocal) >> 42) as usize;
-        // The estimate by tables: per column and per row, the steps outside
-        // the target's ring box at the cheapest step cost, plain and with
-        // the turn a state on the other axis must still make.
-        let (hx, hy) = (&mut self.estimate_x, &mut self.estimate_y);
-        for (table, len, low, high) in [(&mut *hx, w, bx0, bx1), (&mut *hy, site.height, by0, by1)]
-        {
-            table.clear();
-            table.extend((0..len as i32).map(|v| {
-                let out = (low - v).max(v - high).max(0) as u32 * min_step;
-                [out, out + if out > 0 { turn } else { 0 }]
-            }));
-        }
-        let (hx, hy) = (&hx[..], &hy[..]);
+        // Steps outside the target's ring box along x and along y, at the
+        // cheapest step cost. (Tables by column and row would save the
+        // clamps, but filling them for every search costs more than they
+        // save on large levels.)
+        let out_x = |x: usize| (bx0 - x as i32).max(x as i32 - bx1).max(0) as u32 * min_step;
+        let out_y = |y: usize| (by0 - y as i32).max(y as i32 - by1).max(0) as u32 * min_step;
+        // The turn a state still owes: a horizontal one if the target is
+        // off its row, a vertical one if it is off its column.
+        let owed = |off: u32| if off > 0 { turn } else { 0 };
         let found = loop {
             let Some((f, state)) = queue.pop() else {
                 break None;
@@ -458,14 +451,8 @@ impl Tunnel {
             let g = cost[state];
             let y = row_of(c);
             let x = c - y * w;
-            let (ex, ey) = (hx[x], hy[y]);
-            // A horizontal state has a turn left if the target is off its
-            // row, a vertical one if it is off its column.
-            let here = if axis == HORIZONTAL {
-                ex[0] + ey[1]
-            } else {
-                ex[1] + ey[0]
-            };
+            let (ex, ey) = (out_x(x), out_y(y));
+            let here = ex + ey + owed(if axis == HORIZONTAL { ey } else { ex });
             if g + here != f {
                 continue; // superseded by a cheaper push
             }
@@ -515,10 +502,10 @@ impl Tunnel {
                 }};
             }
             // North, east, south, west: the order ties are broken in.
-            visit!(0, c - w, VERTICAL, ex[1] + hy[y - 1][0]);
-            visit!(1, c + 1, HORIZONTAL, hx[x + 1][0] + ey[1]);
-            visit!(2, c + w, VERTICAL, ex[1] + hy[y + 1][0]);
-            visit!(3, c - 1, HORIZONTAL, hx[x - 1][0] + ey[1]);
+            visit!(0, c - w, VERTICAL, ex + owed(ex) + out_y(y - 1));
+            visit!(1, c + 1, HORIZONTAL, out_x(x + 1) + ey + owed(ey));
+            visit!(2, c + w, VERTICAL, ex + owed(ex) + out_y(y + 1));
+            visit!(3, c - 1, HORIZONTAL, out_x(x - 1) + ey + owed(ey));
         };
         site.budget.spend(steps);
         if found.is_none() && steps <= allowed {
