@@ -62,21 +62,33 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     dungeon.generate_depths(&needed)?;
 
     let text = match args.format {
-        // Each level's text on its own core, joined in depth order: the
-        // same text, written while the levels' drawing shares the cores.
-        Format::Ascii => shown
+        Format::Ascii => ascii(&dungeon, &shown, args.reveal),
+        Format::Json => export::json(&dungeon, &shown),
+    };
+    write_output(args.out.as_deref(), text.as_bytes())
+}
+
+/// The shown levels' drawings in depth order. A few levels at a time are
+/// drawn in parallel and appended, so the text is held about once, not
+/// once in pieces and again joined (a stack may hold 64 million cells).
+fn ascii(dungeon: &Dungeon, shown: &[u16], reveal: bool) -> String {
+    const AT_ONCE: usize = 16;
+    let mut text = String::new();
+    for depths in shown.chunks(AT_ONCE) {
+        let drawn: Vec<String> = depths
             .par_iter()
             .filter_map(|&d| dungeon.generated(d))
             .map(|level| {
-                if args.reveal {
+                if reveal {
                     export::ascii_revealed(level)
                 } else {
                     export::ascii(level)
                 }
             })
-            .collect::<Vec<String>>()
-            .concat(),
-        Format::Json => export::json(&dungeon, &shown),
-    };
-    write_output(args.out.as_deref(), text.as_bytes())
+            .collect();
+        for part in drawn {
+            text.push_str(&part);
+        }
+    }
+    text
 }

@@ -132,6 +132,8 @@ pub(crate) fn fill(
             hi8[i] = if v > hi8[i] { v } else { hi8[i] };
         }
     }
+    // At most 8 octaves (`Config::validate`) of weights at most 1024
+    // (`sums_stay_exact_as_floats` checks the largest).
     debug_assert!(acc.iter().all(|&v| v < 1 << 24));
     let lo = lo8
         .into_iter()
@@ -222,6 +224,41 @@ mod tests {
             assert_eq!(run(&mut used, 60, 30, cfg, 5), fresh);
             run(&mut used, 90, 40, &coarse, 11);
             assert_eq!(run(&mut used, 60, 30, cfg, 5), fresh);
+        }
+    }
+
+    /// The heaviest field a config may ask for (8 octaves, persistence 1)
+    /// keeps its sums below 2^24, so the float bounds are the integer ones,
+    /// and the field is the one integer bounds give.
+    #[test]
+    fn sums_stay_exact_as_floats() {
+        let cfg = HardnessConfig {
+            octaves: 8,
+            persistence: 1.0,
+            feature_size: 64,
+        };
+        let (w, h) = (150, 90);
+        let mut hard = vec![0u8; w * h];
+        let mut scratch = Scratch::default();
+        fill(
+            &mut hard,
+            &mut scratch,
+            w,
+            h,
+            &cfg,
+            &mut stage_rng(3, 1, 0, Stage::Hardness),
+        );
+        let interior =
+            || (1..h - 1).flat_map(|y| scratch.acc[y * w + 1..(y + 1) * w - 1].iter().copied());
+        assert!(scratch.acc.iter().all(|&v| v < 1 << 24));
+        let (lo, hi) = (interior().min().unwrap(), interior().max().unwrap());
+        let scale = (253u64 << 32) / u64::from(hi - lo).max(1);
+        for y in 1..h - 1 {
+            for x in 1..w - 1 {
+                let v = scratch.acc[y * w + x];
+                let want = (1 + ((u64::from(v - lo) * scale + (1 << 31)) >> 32).min(253)) as u8;
+                assert_eq!(hard[y * w + x], want, "cell {x},{y}");
+            }
         }
     }
 

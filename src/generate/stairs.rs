@@ -128,8 +128,7 @@ pub(crate) fn place(
         return None;
     }
     // Unique keys: the unstable sort (no buffer) orders as a stable one.
-    // A key is read once a room, not once a comparison: an irregular
-    // room's reference cell is looked for among its cells.
+    // A key is read once a room, not twice a comparison.
     keyed.clear();
     keyed.extend(
         others

@@ -40,8 +40,9 @@ pub(super) struct Tunnel {
     /// bytes a state, so the table of a 150x150 level stays in a core's
     /// cache: the search is bound by memory, not arithmetic.
     cost: Vec<u32>,
-    /// Per search state: how it was reached (`came_by`), valid where `cost`
-    /// is set.
+    /// Per search state: how it was reached, valid where `cost` is set:
+    /// the step's direction (`Dir` as 0 to 3) shifted left once, or'd with
+    /// the axis of the state it came from; `FROM_SOURCE` for a source.
     came: Vec<u8>,
     /// The states the current search gave a cost, put back to `UNSEEN` when
     /// the next one starts.
@@ -425,10 +426,8 @@ impl Tunnel {
             &mut self.queue,
         );
         let (step_cost, goal) = (&self.step[..], &self.goal[..]);
-        // A cell's row by a multiply and a shift rather than a division:
-        // exact while cell * width < 2^42 (levels are at most 2000 square).
-        let reciprocal = (1u64 << 42).div_ceil(w as u64);
-        let row_of = |c: usize| ((c as u64 * reciprocal) >> 42) as usize;
+        let rows = RowOf::new(w);
+        let row_of = |c: usize| rows.of(c);
         // Steps outside the target's ring box along x and along y, at the
         // cheapest step cost. (Tables by column and row would save the
         // clamps, but filling them for every search costs more than they
@@ -630,6 +629,23 @@ impl Regions {
     }
 }
 
+/// A cell's row by a multiply and a shift rather than a division, which
+/// the search would otherwise pay at every state it takes.
+#[derive(Clone, Copy)]
+struct RowOf(u64);
+
+impl RowOf {
+    fn new(width: usize) -> RowOf {
+        RowOf((1u64 << 42).div_ceil(width as u64))
+    }
+
+    /// `c / width`: exact while `c * width` stays below 2^42 (a level is at
+    /// most 2000 cells a side, so `c * width` below 2^33).
+    fn of(self, c: usize) -> usize {
+        ((c as u64 * self.0) >> 42) as usize
+    }
+}
+
 const SOURCE_SLACK: u32 = 4;
 
 /// How many of the nearest joined rooms a room tries to join before the
@@ -773,6 +789,95 @@ mod tests {
                     prop_assert_eq!(want, None);
                 }
                 tunnel.regions.forget();
+            }
+        }
+    }
+
+    /// `corridor_and_closed`, the one pass scans read, says of every cell
+    /// what `free` and the tile say, on a level with corridors carved.
+    #[test]
+    fn corridor_and_closed_bits_agree_with_the_rules() {
+        use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
+        let cfg = Config::from_ron(
+            "(width: 70, height: 40, rooms: (count: (min: 4, max: 8)))",
+            "t",
+        )
+        .unwrap();
+        let (w, h) = (70usize, 40usize);
+        let mut checked = 0;
+        for seed in 0..8 {
+            let mut hard = vec![0u8; w * h];
+            hardness::fill(
+                &mut hard,
+                &mut hardness::Scratch::default(),
+                w,
+                h,
+                &cfg.hardness,
+                &mut stage_rng(seed, 1, 0, Stage::Hardness),
+            );
+            let mut room_id = vec![0; w * h];
+            let budget = Budget::new(u64::MAX);
+            let mut shapes = Vec::new();
+            rooms::place(
+                &cfg,
+                &mut stage_rng(seed, 1, 0, Stage::Rooms),
+                &mut room_id,
+                &[],
+                &budget,
+                &mut shapes,
+                &mut rooms::Scratch::default(),
+            );
+            let mut tiles = vec![Tile::Rock; w * h];
+            for (c, &id) in room_id.iter().enumerate() {
+                if id != 0 {
+                    tiles[c] = Tile::Floor;
+                    hard[c] = 0;
+                }
+            }
+            let mut doors = vec![Vec::new(); shapes.len()];
+            let mut site = Site {
+                width: w,
+                height: h,
+                tiles: &mut tiles,
+                hardness: &mut hard,
+                room_id: &room_id,
+                shapes: &shapes,
+                entrances: &[],
+                doors: &mut doors,
+                budget: &budget,
+            };
+            let mut rules = Rules::default();
+            rules.prepare(&site);
+            if Tunnel::default().carve(&cfg, &rules, &mut site).is_err() {
+                continue;
+            }
+            let mut bits = Vec::new();
+            rules.corridor_and_closed(&site, &mut bits);
+            assert_eq!(bits.len(), w * h);
+            for (c, &b) in bits.iter().enumerate() {
+                assert_eq!(
+                    b & CORRIDOR_BIT != 0,
+                    site.tiles[c] == Tile::Corridor,
+                    "cell {c}"
+                );
+                assert_eq!(b & CLOSED_BIT != 0, !rules.free(&site, c), "cell {c}");
+            }
+            checked += usize::from(site.tiles.contains(&Tile::Corridor));
+        }
+        assert!(checked > 0, "no level carved a corridor to check");
+    }
+
+    /// The row by multiplying agrees with dividing on every width a level
+    /// may have, at the first and last cell of every row of the tallest.
+    #[test]
+    fn row_by_multiply_is_exact() {
+        use crate::config::{MAX_SIDE, MIN_WIDTH};
+        for w in usize::from(MIN_WIDTH)..=usize::from(MAX_SIDE) {
+            let rows = RowOf::new(w);
+            for y in 0..usize::from(MAX_SIDE) {
+                for c in [y * w, y * w + w - 1] {
+                    assert_eq!(rows.of(c), c / w, "cell {c}, width {w}");
+                }
             }
         }
     }
