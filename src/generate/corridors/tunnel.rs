@@ -682,6 +682,48 @@ mod tests {
     use crate::generate::{hardness, rooms};
     use crate::streams::{Stage, stage_rng};
 
+    /// A level's ground before corridors: hardness, rooms placed and cut
+    /// in, as the generator lays it out.
+    struct TestGround {
+        hard: Vec<u8>,
+        room_id: Vec<u16>,
+        shapes: Vec<crate::geom::Shape>,
+        tiles: Vec<Tile>,
+    }
+
+    impl TestGround {
+        fn new(cfg: &Config, seed: u64, w: usize, h: usize, budget: &Budget) -> TestGround {
+            let mut hard = vec![0u8; w * h];
+            let rng = &mut stage_rng(seed, 1, 0, Stage::Hardness);
+            hardness::fill(
+                &mut hard,
+                &mut hardness::Scratch::default(),
+                w,
+                h,
+                &cfg.hardness,
+                rng,
+            );
+            let mut room_id = vec![0; w * h];
+            let mut shapes = Vec::new();
+            let rng = &mut stage_rng(seed, 1, 0, Stage::Rooms);
+            let scratch = &mut rooms::Scratch::default();
+            rooms::place(cfg, rng, &mut room_id, &[], budget, &mut shapes, scratch);
+            let mut tiles = vec![Tile::Rock; w * h];
+            for (c, &id) in room_id.iter().enumerate() {
+                if id != 0 {
+                    tiles[c] = Tile::Floor;
+                    hard[c] = 0;
+                }
+            }
+            TestGround {
+                hard,
+                room_id,
+                shapes,
+                tiles,
+            }
+        }
+    }
+
     /// Plain Dijkstra over the same (cell, axis) states and the same rules,
     /// with a binary heap: the reference the bucket-queue A* must match.
     fn reference(
@@ -755,20 +797,9 @@ mod tests {
             cfg.tunnel.soft_below = soft;
             cfg.tunnel.hardness_weight = weight;
             let (w, h) = (70usize, 40usize);
-            let mut hard = vec![0u8; w * h];
-            hardness::fill(&mut hard, &mut hardness::Scratch::default(), w, h, &cfg.hardness, &mut stage_rng(seed, 1, 0, Stage::Hardness));
-            let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
-            let mut shapes = Vec::new();
-            rooms::place(&cfg, &mut stage_rng(seed, 1, 0, Stage::Rooms), &mut room_id, &[], &budget, &mut shapes, &mut rooms::Scratch::default());
+            let TestGround { mut hard, room_id, shapes, mut tiles } = TestGround::new(&cfg, seed, w, h, &budget);
             prop_assume!(shapes.len() >= 2);
-            let mut tiles = vec![Tile::Rock; w * h];
-            for (c, &id) in room_id.iter().enumerate() {
-                if id != 0 {
-                    tiles[c] = Tile::Floor;
-                    hard[c] = 0;
-                }
-            }
             let mut doors = vec![Vec::new(); shapes.len()];
             let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, entrances: &[], doors: &mut doors, budget: &budget };
             let mut rules = Rules::default();
@@ -806,34 +837,13 @@ mod tests {
         let (w, h) = (70usize, 40usize);
         let mut checked = 0;
         for seed in 0..8 {
-            let mut hard = vec![0u8; w * h];
-            hardness::fill(
-                &mut hard,
-                &mut hardness::Scratch::default(),
-                w,
-                h,
-                &cfg.hardness,
-                &mut stage_rng(seed, 1, 0, Stage::Hardness),
-            );
-            let mut room_id = vec![0; w * h];
             let budget = Budget::new(u64::MAX);
-            let mut shapes = Vec::new();
-            rooms::place(
-                &cfg,
-                &mut stage_rng(seed, 1, 0, Stage::Rooms),
-                &mut room_id,
-                &[],
-                &budget,
-                &mut shapes,
-                &mut rooms::Scratch::default(),
-            );
-            let mut tiles = vec![Tile::Rock; w * h];
-            for (c, &id) in room_id.iter().enumerate() {
-                if id != 0 {
-                    tiles[c] = Tile::Floor;
-                    hard[c] = 0;
-                }
-            }
+            let TestGround {
+                mut hard,
+                room_id,
+                shapes,
+                mut tiles,
+            } = TestGround::new(&cfg, seed, w, h, &budget);
             let mut doors = vec![Vec::new(); shapes.len()];
             let mut site = Site {
                 width: w,
