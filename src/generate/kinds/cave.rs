@@ -74,19 +74,13 @@ pub(in crate::generate) struct Scratch {
     region: Vec<u32>,
     sizes: Vec<u32>,
     stack: Vec<u32>,
-    /// Per cell: the search's cost to reach it from the nearest region.
-    cost: Vec<u32>,
-    /// Per cell: the cell the search came from (itself for a region's).
-    came: Vec<u32>,
+    /// Per cell: the joining search's state.
+    nodes: Vec<Node>,
     queue: BucketQueue,
     prices: Vec<u32>,
-    /// Per cell: its price to dig into, or [`BLOCKED`].
-    step: Vec<u32>,
     /// (cost, cell, neighbour) where two regions' searches meet, found
     /// and not yet taken, cheapest first.
     meetings: BinaryHeap<Reverse<(u32, u32, u32)>>,
-    /// Per cell: the search has settled it (its cost is final).
-    settled: Vec<bool>,
     sets: Sets,
     /// Each chamber's extent and first cell, as found.
     found: Vec<((usize, usize, usize, usize), usize)>,
@@ -306,6 +300,21 @@ fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
     kept
 }
 
+/// One cell of the joining search: its cost from the nearest region, the
+/// cell it was reached from (itself for a region's), its region (with
+/// [`SETTLED`] once its cost is final) and its price to dig into (or
+/// [`BLOCKED`]), side by side so a neighbour is one read.
+#[derive(Clone, Copy, Default)]
+pub(in crate::generate) struct Node {
+    cost: u32,
+    came: u32,
+    region: u32,
+    step: u32,
+}
+
+/// In [`Node::region`]: the search has settled the cell.
+const SETTLED: u32 = 1 << 31;
+
 /// Joins the `regions` into one piece: passages through rock, priced as
 /// the Tunnel prices its corridors, chosen as a minimum spanning tree.
 fn join_regions(
@@ -325,32 +334,50 @@ fn join_regions(
     // Each cell's price to dig into, looked up once: the border's hardness
     // is 255 and it is never dug; nor a vault, nor the cell round it.
     let prices = &s.prices;
-    s.step.clear();
-    s.step
-        .extend(hardness.iter().zip(fenced).map(|(&h, &fence)| {
-            if h == 255 || fence {
-                BLOCKED
-            } else {
-                prices[usize::from(h)]
-            }
-        }));
-    s.cost.clear();
-    s.cost.resize(cells, UNSEEN);
-    s.came.clear();
-    s.came.resize(cells, 0);
+    s.nodes.clear();
+    s.nodes
+        .extend(hardness.iter().zip(fenced).zip(&s.region).enumerate().map(
+            |(c, ((&h, &fence), &region))| {
+                if region != 0 {
+                    Node {
+                        cost: 0,
+                        came: c as u32,
+                        region,
+                        step: prices[usize::from(h)],
+                    }
+                } else {
+                    Node {
+                        cost: UNSEEN,
+                        came: 0,
+                        region: 0,
+                        step: if h == 255 || fence {
+                            BLOCKED
+                        } else {
+                            prices[usize::from(h)]
+                        },
+                    }
+                }
+            },
+        ));
     s.queue.reset((highest as usize + 1).next_power_of_two(), 0);
-    for c in 0..cells {
-        if s.region[c] != 0 {
-            s.cost[c] = 0;
-            s.came[c] = c as u32;
+    // Only a region's cells beside rock start the search: a cell with its
+    // own region all round finds nothing to reach or meet, so leaving it
+    // out changes nothing (the queue keeps the others' order).
+    let region = &s.region;
+    for c in w..cells - w {
+        if region[c] != 0
+            && (region[c - w] == 0
+                || region[c + 1] == 0
+                || region[c + w] == 0
+                || region[c - 1] == 0)
+        {
             s.queue.push(0, c as u32);
         }
     }
-    s.settled.clear();
-    s.settled.resize(cells, false);
     s.meetings.clear();
     s.sets.reset(regions as usize + 1);
     let mut joins = 1;
+    let nodes = &mut s.nodes;
     // One search from every region at once; each rock cell takes the
     // region of the cell it was reached from. Kruskal's rule runs as the
     // search goes: a meeting is found when the second of its two cells is
@@ -360,7 +387,8 @@ fn join_regions(
     // and the search stops at the join that makes the cave one piece.
     while let Some((cost, c)) = s.queue.pop() {
         let c = c as usize;
-        if cost > s.cost[c] {
+        let here = nodes[c];
+        if cost > here.cost {
             continue;
         }
         while let Some(&Reverse((sum, a, b))) = s.meetings.peek() {
@@ -368,39 +396,43 @@ fn join_regions(
                 break;
             }
             s.meetings.pop();
-            if take(s, a, b, tiles, hardness) {
+            if take(nodes, &mut s.sets, a, b, tiles, hardness) {
                 joins += 1;
                 if joins == regions {
                     return;
                 }
             }
         }
-        s.settled[c] = true;
+        let rc = here.region & !SETTLED;
+        nodes[c].region = rc | SETTLED;
         for n in orthogonal(c, w) {
-            if s.settled[n] {
-                if s.region[n] != s.region[c] {
-                    let sum = cost + s.cost[n];
+            let there = nodes[n];
+            if there.region & SETTLED != 0 {
+                if there.region != rc | SETTLED {
+                    let sum = cost + there.cost;
                     s.meetings
                         .push(Reverse((sum, c.min(n) as u32, c.max(n) as u32)));
                 }
                 continue;
             }
             // A region's own cells cost 0 and are settled first.
-            let step = s.step[n];
-            if step == BLOCKED {
+            if there.step == BLOCKED {
                 continue;
             }
-            let next = cost + step;
-            if next < s.cost[n] {
-                s.cost[n] = next;
-                s.came[n] = c as u32;
-                s.region[n] = s.region[c];
+            let next = cost + there.step;
+            if next < there.cost {
+                nodes[n] = Node {
+                    cost: next,
+                    came: c as u32,
+                    region: rc,
+                    step: there.step,
+                };
                 s.queue.push(next, n as u32);
             }
         }
     }
     while let Some(Reverse((_, a, b))) = s.meetings.pop() {
-        if take(s, a, b, tiles, hardness) {
+        if take(nodes, &mut s.sets, a, b, tiles, hardness) {
             joins += 1;
             if joins == regions {
                 return;
@@ -411,17 +443,27 @@ fn join_regions(
 
 /// Takes the meeting of cells `a` and `b` when it joins two regions not
 /// yet joined: digs both cells' ways back to their regions.
-fn take(s: &mut Scratch, a: u32, b: u32, tiles: &mut [Tile], hardness: &mut [u8]) -> bool {
-    let (ra, rb) = (s.region[a as usize], s.region[b as usize]);
-    if !s.sets.union(ra as usize, rb as usize) {
+fn take(
+    nodes: &[Node],
+    sets: &mut Sets,
+    a: u32,
+    b: u32,
+    tiles: &mut [Tile],
+    hardness: &mut [u8],
+) -> bool {
+    let (ra, rb) = (
+        nodes[a as usize].region & !SETTLED,
+        nodes[b as usize].region & !SETTLED,
+    );
+    if !sets.union(ra as usize, rb as usize) {
         return false;
     }
     for end in [a, b] {
         let mut c = end as usize;
-        while s.cost[c] != 0 {
+        while nodes[c].cost != 0 {
             tiles[c] = Tile::Corridor;
             hardness[c] = 0;
-            c = s.came[c] as usize;
+            c = nodes[c].came as usize;
         }
     }
     true

@@ -65,8 +65,14 @@ const HALL_TRIES: u32 = 40;
 pub(in crate::generate) struct Scratch {
     /// Per lattice cell: 0 maze, else the hall's index + 1.
     hall: Vec<u16>,
+    /// Per cell of the lattice with a margin round it: reached by the walk.
     visited: Vec<bool>,
-    stack: Vec<u32>,
+    /// Per cell of the lattice with a margin: a hall or a vault.
+    near: Vec<bool>,
+    /// Per cell of the lattice with a margin: the walk may enter it.
+    free: Vec<bool>,
+    /// The walk: (lattice cell with a margin, level cell).
+    walk: Vec<(u32, u32)>,
     dead_ends: Vec<u32>,
     /// Each hall's lattice cells: (column, row, columns, rows).
     halls: Vec<(usize, usize, usize, usize)>,
@@ -99,7 +105,7 @@ pub(in crate::generate) fn lay(
         return Err(Rejected::OverBudget(WorkStage::PlacingRooms));
     }
     // Each list at its largest size at once (see the cave's).
-    s.stack.reserve(lattice);
+    s.walk.reserve(lattice);
     s.dead_ends.reserve(lattice);
     s.landings.reserve(MAX_LANDINGS);
     s.halls.reserve(16);
@@ -148,61 +154,92 @@ pub(in crate::generate) fn lay(
         }
     }
 
-    // 2. The maze, a depth-first walk from the first maze cell.
+    // 2. The maze, a depth-first walk from the first maze cell. The walk
+    // and the passes after it work on the lattice with a cell of margin
+    // all round (`pw` wide), so a lattice cell's neighbours need no bounds
+    // tests and no division finds its place: the margin is taken, as a
+    // hall or a vault is, and next to no hall.
+    let pw = lw + 2;
+    let padded = pw * (lh + 2);
+    let pad = |l: usize| (l / lw + 1) * pw + l % lw + 1;
     s.visited.clear();
-    s.visited.resize(lattice, false);
+    s.visited.resize(padded, false);
+    // Per padded cell: a hall or a vault (the margin is neither).
+    s.near.clear();
+    s.near.resize(padded, false);
+    // Per padded cell: the walk may still enter it.
+    s.free.clear();
+    s.free.resize(padded, false);
+    for j in 0..lh {
+        let (row, prow) = (&s.hall[j * lw..(j + 1) * lw], (j + 1) * pw + 1);
+        for (i, &hall) in row.iter().enumerate() {
+            s.near[prow + i] = hall != 0;
+            s.free[prow + i] = hall == 0;
+        }
+    }
     let Some(first) = (0..lattice).find(|&l| s.hall[l] == 0) else {
         return Err(Rejected::TooFewRooms(0));
     };
-    let neighbours = |l: usize| {
-        let (i, j) = (l % lw, l / lw);
-        [
-            (i > 0).then(|| l - 1),
-            (i + 1 < lw).then(|| l + 1),
-            (j > 0).then(|| l - lw),
-            (j + 1 < lh).then(|| l + lw),
-        ]
-    };
-    s.visited[first] = true;
+    let first_p = pad(first);
+    s.visited[first_p] = true;
+    s.free[first_p] = false;
     open(cell(first), tiles, hardness, Tile::Corridor);
-    s.stack.clear();
-    s.stack.push(first as u32);
-    while let Some(&top) = s.stack.last() {
-        let l = top as usize;
+    // (padded lattice cell, level cell)
+    s.walk.clear();
+    s.walk.push((first_p as u32, cell(first) as u32));
+    // The four neighbours in the walk's order: left, right, up, down, as
+    // (padded step, level step).
+    let steps = [
+        (-1isize, -2isize),
+        (1, 2),
+        (-(pw as isize), -2 * w as isize),
+        (pw as isize, 2 * w as isize),
+    ];
+    while let Some(&(p, c)) = s.walk.last() {
+        let (p, c) = (p as usize, c as usize);
         let mut choices = [0usize; 4];
         let mut n = 0;
-        for m in neighbours(l).into_iter().flatten() {
-            if !s.visited[m] && s.hall[m] == 0 {
-                choices[n] = m;
+        for (k, &(dp, _)) in steps.iter().enumerate() {
+            if s.free[p.wrapping_add_signed(dp)] {
+                choices[n] = k;
                 n += 1;
             }
         }
         if n == 0 {
-            s.stack.pop();
+            s.walk.pop();
             continue;
         }
-        let m = choices[rng.random_range(0..n as u32) as usize];
+        let (dp, dc) = steps[choices[rng.random_range(0..n as u32) as usize]];
+        let (m, mc) = (p.wrapping_add_signed(dp), c.wrapping_add_signed(dc));
         s.visited[m] = true;
-        open((cell(l) + cell(m)) / 2, tiles, hardness, Tile::Corridor);
-        open(cell(m), tiles, hardness, Tile::Corridor);
-        s.stack.push(m as u32);
+        s.free[m] = false;
+        open(
+            c.wrapping_add_signed(dc / 2),
+            tiles,
+            hardness,
+            Tile::Corridor,
+        );
+        open(mc, tiles, hardness, Tile::Corridor);
+        s.walk.push((m as u32, mc as u32));
     }
 
     // 3. Loops: walls between two maze cells, right and down of each.
     if maze.loops > 0.0 {
-        for l in 0..lattice {
-            if s.hall[l] != 0 {
-                continue;
-            }
-            let (i, j) = (l % lw, l / lw);
-            for m in [(i + 1 < lw).then(|| l + 1), (j + 1 < lh).then(|| l + lw)]
-                .into_iter()
-                .flatten()
-            {
-                let wall = (cell(l) + cell(m)) / 2;
-                let maze_cells = s.visited[l] && s.visited[m];
-                if maze_cells && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
-                    open(wall, tiles, hardness, Tile::Corridor);
+        for j in 0..lh {
+            for i in 0..lw {
+                let l = j * lw + i;
+                if s.hall[l] != 0 {
+                    continue;
+                }
+                let (p, c) = ((j + 1) * pw + i + 1, (2 * j + 1) * w + 2 * i + 1);
+                for (exists, dp, wall) in [(i + 1 < lw, 1, c + 1), (j + 1 < lh, pw, c + w)] {
+                    if !exists {
+                        continue;
+                    }
+                    let maze_cells = s.visited[p] && s.visited[p + dp];
+                    if maze_cells && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
+                        open(wall, tiles, hardness, Tile::Corridor);
+                    }
                 }
             }
         }
@@ -212,18 +249,25 @@ pub(in crate::generate) fn lay(
     // them, else maze cells at random; none beside a hall's door (halls
     // get theirs next, on the maze's edge cells, which are never dead ends
     // of it: a hall keeps a cell of maze all round).
+    let next_to_hall =
+        |near: &[bool], p: usize| near[p - 1] || near[p + 1] || near[p - pw] || near[p + pw];
     s.dead_ends.clear();
-    for l in 0..lattice {
-        if !s.visited[l] || next_to_hall(&s.hall, l, lw, lh) {
-            continue;
-        }
-        let c = cell(l);
-        let ways = [c - 1, c + 1, c - w, c + w]
-            .iter()
-            .filter(|&&n| tiles[n] != Tile::Rock)
-            .count();
-        if ways == 1 {
-            s.dead_ends.push(l as u32);
+    let mut free = 0;
+    for j in 0..lh {
+        for i in 0..lw {
+            let p = (j + 1) * pw + i + 1;
+            if !s.visited[p] || next_to_hall(&s.near, p) {
+                continue;
+            }
+            free += 1;
+            let c = (2 * j + 1) * w + 2 * i + 1;
+            let ways = [c - 1, c + 1, c - w, c + w]
+                .iter()
+                .filter(|&&n| tiles[n] != Tile::Rock)
+                .count();
+            if ways == 1 {
+                s.dead_ends.push((j * lw + i) as u32);
+            }
         }
     }
     s.landings.clear();
@@ -231,14 +275,12 @@ pub(in crate::generate) fn lay(
         let k = rng.random_range(0..s.dead_ends.len() as u32) as usize;
         s.landings.push(s.dead_ends.swap_remove(k) as usize);
     }
-    let free = (0..lattice)
-        .filter(|&l| s.visited[l] && !next_to_hall(&s.hall, l, lw, lh))
-        .count();
     let mut tries = 0;
     while s.landings.len() < MIN_LANDINGS.min(free) && tries < 100 * MIN_LANDINGS {
         tries += 1;
         let l = rng.random_range(0..lattice as u32) as usize;
-        if s.visited[l] && !next_to_hall(&s.hall, l, lw, lh) && !s.landings.contains(&l) {
+        let p = pad(l);
+        if s.visited[p] && !next_to_hall(&s.near, p) && !s.landings.contains(&l) {
             s.landings.push(l);
         }
     }
@@ -287,16 +329,6 @@ pub(in crate::generate) fn lay(
         rooms.push(region_room((x, y, x, y), c, w, RegionKind::Landing));
     }
     Ok(rooms)
-}
-
-/// Whether lattice cell `l` is beside a hall (where one of its doors may
-/// open).
-fn next_to_hall(hall: &[u16], l: usize, lw: usize, lh: usize) -> bool {
-    let (i, j) = (l % lw, l / lw);
-    (i > 0 && hall[l - 1] != 0)
-        || (i + 1 < lw && hall[l + 1] != 0)
-        || (j > 0 && hall[l - lw] != 0)
-        || (j + 1 < lh && hall[l + lw] != 0)
 }
 
 /// The (hall, maze) lattice cell pairs across a hall's wall, where a door
