@@ -195,7 +195,9 @@ fn moving_and_being_blocked() {
 fn stairs_keys_travel_then_take_the_stairs() {
     // ">" travels (one step a press while a monster is in view), stops on
     // the stairs, and the next ">" descends; "<" on arrival goes back up.
-    let mut app = app(7);
+    // (A seed whose player lives to the stairs: under generator 4, seed
+    // 7's walks into a fight it loses.)
+    let mut app = app(8);
     let mut presses = 0;
     while app.run().player().depth == 1 {
         presses += 1;

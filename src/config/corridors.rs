@@ -144,7 +144,7 @@ impl Default for TunnelConfig {
     fn default() -> Self {
         TunnelConfig {
             step_cost: 40,
-            soft_below: 140,
+            soft_below: 170,
             hardness_weight: 1.5,
             turn_penalty: 8,
             open_cost: 41,

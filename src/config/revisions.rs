@@ -12,7 +12,9 @@ use crate::config::problem::{Problem, check};
 /// `Straight` levels too, where 1 and 2 placed none there: the style joins
 /// the ordinary rooms as before and a last leg joins each vault through
 /// its cheapest door (so the shipped grid halls get vaults). Tunnel and DeadEnd levels are the same under 2 and 3.
-pub const GENERATOR_REVISION: u16 = 3;
+/// 4 (issue 27) joins the pieces a `DeadEnd` level's stubs leave apart by
+/// legs, where 3 threw the attempt away and made the level again.
+pub const GENERATOR_REVISION: u16 = 4;
 /// The rules revision this build plays by default: 4 is a run of real
 /// decisions (issue 26: unknown potions and scrolls dealt their looks by
 /// the seed, timed effects, monsters' minds); 3 has doors that

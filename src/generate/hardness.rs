@@ -36,11 +36,161 @@ pub(crate) struct Scratch {
     /// Per column: its lattice cell and its weight within it.
     xs: Vec<(usize, i32)>,
     weights: Vec<u32>,
+    /// Generator revision 4's sum and rows, in 16 bits.
+    acc16: Vec<u16>,
+    rows16: Vec<u16>,
 }
 
 /// Fills `hardness` (row-major, `width` x `height`) with rock of hardness
-/// 1..=254 and the border with 255.
+/// 1..=254 and the border with 255, as generator revision `generator`
+/// does: from revision 4 in 16-bit lanes ([`fill_narrow`]), before it in
+/// 32-bit ones ([`fill_wide`]). The two draw the same lattice and make
+/// nearly the same field; the narrow one rounds each octave to 8 bits.
 pub(crate) fn fill(
+    hardness: &mut [u8],
+    scratch: &mut Scratch,
+    width: usize,
+    height: usize,
+    cfg: &HardnessConfig,
+    generator: u16,
+    rng: &mut Pcg64,
+) {
+    if generator >= 4 {
+        fill_narrow(hardness, scratch, width, height, cfg, rng);
+    } else {
+        fill_wide(hardness, scratch, width, height, cfg, rng);
+    }
+}
+
+/// The lattice of one octave drawn from `rng`, and each lattice row
+/// interpolated along x (a level row each, values 0..=255), into the
+/// scratch's `rows16`.
+fn lattice_rows(
+    scratch: &mut Scratch,
+    width: usize,
+    height: usize,
+    spacing: usize,
+    rng: &mut Pcg64,
+) {
+    let Scratch {
+        lattice,
+        rows16,
+        xs,
+        weights,
+        ..
+    } = scratch;
+    let gw = width / spacing + 2;
+    let gh = height / spacing + 2;
+    // Eight lattice points a draw: a draw of the 128-bit generator costs
+    // dozens of instructions, a byte of one nothing.
+    lattice.clear();
+    let mut word = 0u64;
+    for i in 0..gw * gh {
+        if i % 8 == 0 {
+            word = rng.random::<u64>();
+        }
+        lattice.push(u32::from(word as u8));
+        word >>= 8;
+    }
+    smooth_weights(spacing, weights);
+    xs.clear();
+    xs.extend((0..width).map(|x| (x / spacing, weights[x % spacing] as i32)));
+    rows16.clear();
+    for gy in 0..gh {
+        let lat = &lattice[gy * gw..(gy + 1) * gw];
+        rows16.extend(xs.iter().map(|&(gx, tx)| {
+            let (a, b) = (lat[gx] as i32, lat[gx + 1] as i32);
+            ((a * 256 + (b - a) * tx) >> 8) as u16 // 0..=255
+        }));
+    }
+}
+/// Generator revision 4's field: each octave's rows and value rounded to
+/// 8 bits and summed in 16-bit lanes, which SSE2 multiplies eight at a time (it
+/// has no 32-bit multiply). An octave adds `v * w / 16`, v in 0..=255 and
+/// its weight w in 0..=256 (persistence^o in 1/256ths), so eight octaves
+/// stay below 2^15 and the bounds are signed 16-bit minimum and maximum,
+/// which SSE2 has too.
+fn fill_narrow(
+    hardness: &mut [u8],
+    scratch: &mut Scratch,
+    width: usize,
+    height: usize,
+    cfg: &HardnessConfig,
+    rng: &mut Pcg64,
+) {
+    let n = width * height;
+    scratch.acc16.clear();
+    scratch.acc16.resize(n, 0);
+    let mut weight = 1.0f64;
+    for octave in 0..cfg.octaves {
+        let spacing = (usize::from(cfg.feature_size) >> octave).max(1);
+        let w = (weight * 256.0).round() as u16;
+        weight *= cfg.persistence;
+        if w == 0 {
+            break;
+        }
+        lattice_rows(scratch, width, height, spacing, rng);
+        let Scratch {
+            acc16,
+            rows16,
+            weights,
+            ..
+        } = &mut *scratch;
+        for y in 0..height {
+            let (gy, ty) = (y / spacing, weights[y % spacing] as u16);
+            let top = &rows16[gy * width..(gy + 1) * width];
+            let bottom = &rows16[(gy + 1) * width..(gy + 2) * width];
+            let row = &mut acc16[y * width..(y + 1) * width];
+            // The rows (8 bits) blended: (t * (256 - ty) + b * ty) / 256,
+            // every product and sum below 2^16, so all in 16-bit lanes.
+            let (up, down) = (256 - ty, ty);
+            for ((cell, &t), &b) in row.iter_mut().zip(top).zip(bottom) {
+                let v = (t * up + b * down) >> 8;
+                *cell += (v * w) >> 4;
+            }
+        }
+    }
+    // At most 8 octaves (`Config::validate`) of at most 256 * 255 / 16.
+    debug_assert!(scratch.acc16.iter().all(|&v| v < 1 << 15));
+    let acc = &scratch.acc16;
+    let (mut lo16, mut hi16) = ([i16::MAX; 16], [0i16; 16]);
+    for y in 1..height - 1 {
+        let row = &acc[y * width + 1..(y + 1) * width - 1];
+        let mut chunks = row.chunks_exact(16);
+        for chunk in &mut chunks {
+            for i in 0..16 {
+                let v = chunk[i] as i16;
+                lo16[i] = lo16[i].min(v);
+                hi16[i] = hi16[i].max(v);
+            }
+        }
+        for (i, &v) in chunks.remainder().iter().enumerate() {
+            lo16[i] = lo16[i].min(v as i16);
+            hi16[i] = hi16[i].max(v as i16);
+        }
+    }
+    let lo = lo16.into_iter().min().unwrap_or(0).max(0) as u32;
+    let hi = hi16.into_iter().max().unwrap_or(0).max(0) as u32;
+    let span = hi.saturating_sub(lo).max(1);
+    // (v - lo) * scale stays below 2^25: v - lo is at most the span.
+    let scale = (253u32 << 16) / span;
+    debug_assert_eq!(hardness.len(), n);
+    hardness[..width].fill(255);
+    hardness[n - width..].fill(255);
+    for y in 1..height - 1 {
+        hardness[y * width] = 255;
+        hardness[(y + 1) * width - 1] = 255;
+        let row = y * width + 1..(y + 1) * width - 1;
+        for (h, &v) in hardness[row.clone()].iter_mut().zip(&acc[row]) {
+            // Every interior sum is at least `lo`, and the stretch at most 253.
+            let stretched = (u32::from(v).wrapping_sub(lo) * scale + (1 << 15)) >> 16;
+            *h = 1 + stretched as u8;
+        }
+    }
+}
+
+/// Generator revisions 1 to 3's field, in 32-bit lanes.
+fn fill_wide(
     hardness: &mut [u8],
     scratch: &mut Scratch,
     width: usize,
@@ -55,6 +205,7 @@ pub(crate) fn fill(
         rows,
         xs,
         weights,
+        ..
     } = scratch;
     // The first octave writes every cell, so the sum needs no clearing
     // (only sizing, and zeroing if no octave carries weight).
@@ -170,8 +321,17 @@ mod tests {
     use super::*;
     use crate::streams::{Stage, stage_rng};
 
+    /// The generator revisions whose fields differ: 3 (and before), 4.
+    const FIELDS: [u16; 2] = [3, 4];
+
     #[test]
     fn border_immutable_interior_in_range() {
+        for generator in FIELDS {
+            border_immutable_interior_in_range_of(generator);
+        }
+    }
+
+    fn border_immutable_interior_in_range_of(generator: u16) {
         let (w, h) = (40, 20);
         let mut hard = vec![0u8; w * h];
         let mut scratch = Scratch::default();
@@ -182,6 +342,7 @@ mod tests {
             w,
             h,
             &HardnessConfig::default(),
+            generator,
             &mut rng,
         );
         for y in 0..h {
@@ -202,10 +363,16 @@ mod tests {
     /// nothing: the first octave overwrites the sum it does not clear.
     #[test]
     fn scratch_from_another_level_changes_nothing() {
+        for generator in FIELDS {
+            scratch_from_another_level_changes_nothing_in(generator);
+        }
+    }
+
+    fn scratch_from_another_level_changes_nothing_in(generator: u16) {
         let run = |scratch: &mut Scratch, w: usize, h: usize, cfg: &HardnessConfig, seed| {
             let mut hard = vec![0u8; w * h];
             let mut rng = stage_rng(seed, 2, 0, Stage::Hardness);
-            fill(&mut hard, scratch, w, h, cfg, &mut rng);
+            fill(&mut hard, scratch, w, h, cfg, generator, &mut rng);
             hard
         };
         let coarse = HardnessConfig {
@@ -227,27 +394,28 @@ mod tests {
         }
     }
 
-    /// The heaviest field a config may ask for (8 octaves, persistence 1)
-    /// keeps its sums below 2^24, so the float bounds are the integer ones,
-    /// and the field is the one integer bounds give.
-    #[test]
-    fn sums_stay_exact_as_floats() {
+    /// The field of the heaviest config (8 octaves, persistence 1, the
+    /// largest veins) under generator `generator`, and its sums.
+    fn heaviest_field(w: usize, h: usize, generator: u16) -> (Vec<u8>, Scratch) {
         let cfg = HardnessConfig {
             octaves: 8,
             persistence: 1.0,
             feature_size: 64,
         };
-        let (w, h) = (150, 90);
         let mut hard = vec![0u8; w * h];
         let mut scratch = Scratch::default();
-        fill(
-            &mut hard,
-            &mut scratch,
-            w,
-            h,
-            &cfg,
-            &mut stage_rng(3, 1, 0, Stage::Hardness),
-        );
+        let mut rng = stage_rng(3, 1, 0, Stage::Hardness);
+        fill(&mut hard, &mut scratch, w, h, &cfg, generator, &mut rng);
+        (hard, scratch)
+    }
+
+    /// The heaviest field a config may ask for (8 octaves, persistence 1)
+    /// keeps its sums below 2^24, so the float bounds are the integer ones,
+    /// and the field is the one integer bounds give.
+    #[test]
+    fn sums_stay_exact_as_floats() {
+        let (w, h) = (150, 90);
+        let (hard, scratch) = heaviest_field(w, h, 3);
         let interior =
             || (1..h - 1).flat_map(|y| scratch.acc[y * w + 1..(y + 1) * w - 1].iter().copied());
         assert!(scratch.acc.iter().all(|&v| v < 1 << 24));
@@ -262,8 +430,40 @@ mod tests {
         }
     }
 
+    /// Revision 4's heaviest field (8 octaves, persistence 1) keeps its
+    /// sums below 2^15, so signed 16-bit bounds are the true ones, and the
+    /// field is the one plain bounds give.
+    #[test]
+    fn narrow_sums_stay_below_2_to_the_15() {
+        let (w, h) = (150, 90);
+        let (hard, scratch) = heaviest_field(w, h, 4);
+        let acc = &scratch.acc16;
+        assert!(acc.iter().all(|&v| v < 1 << 15));
+        let interior = || (1..h - 1).flat_map(|y| acc[y * w + 1..(y + 1) * w - 1].iter().copied());
+        let (lo, hi) = (interior().min().unwrap(), interior().max().unwrap());
+        assert!(hi > lo);
+        for y in 1..h - 1 {
+            for x in 1..w - 1 {
+                let v = u64::from(acc[y * w + x] - lo);
+                let want = 1 + (v * 253 * 2 + u64::from(hi - lo)) / (2 * u64::from(hi - lo));
+                let got = u64::from(hard[y * w + x]);
+                // The fixed-point scale rounds down, by less than a step.
+                assert!(
+                    got == want || got + 1 == want,
+                    "cell {x},{y}: {got} for {want}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn field_is_smooth() {
+        for generator in FIELDS {
+            field_is_smooth_in(generator);
+        }
+    }
+
+    fn field_is_smooth_in(generator: u16) {
         // Neighbouring cells differ far less than the full range: veins, not static.
         let (w, h) = (150, 150);
         let mut hard = vec![0u8; w * h];
@@ -275,6 +475,7 @@ mod tests {
             w,
             h,
             &HardnessConfig::default(),
+            generator,
             &mut rng,
         );
         let mut total = 0u64;

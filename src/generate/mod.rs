@@ -29,6 +29,7 @@ mod error;
 mod hardness;
 mod kinds;
 mod loops;
+mod piece_legs;
 mod rooms;
 mod secret_doors;
 mod stairs;
@@ -97,6 +98,7 @@ struct Lists {
     stairs: stairs::Scratch,
     loops: loops::Scratch,
     vault_doors: vault_doors::Scratch,
+    pieces: piece_legs::Scratch,
     secret_doors: secret_doors::Scratch,
 }
 
@@ -185,7 +187,11 @@ impl Generator {
         let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            (&mut self.lists.loops, &mut self.lists.vault_doors),
+            (
+                &mut self.lists.loops,
+                &mut self.lists.vault_doors,
+                &mut self.lists.pieces,
+            ),
             &mut self.lists.doors,
             &work.pristine,
             config,
@@ -307,6 +313,7 @@ impl Generator {
             w,
             h,
             &config.hardness,
+            config.revisions.generator,
             &mut rng,
         );
         hardness
@@ -414,7 +421,11 @@ fn lay_vault(
 fn join_rooms(
     carver: &mut Carver,
     bfs: &mut Bfs,
-    (loops_scratch, doors_scratch): (&mut loops::Scratch, &mut vault_doors::Scratch),
+    (loops_scratch, doors_scratch, pieces_scratch): (
+        &mut loops::Scratch,
+        &mut vault_doors::Scratch,
+        &mut piece_legs::Scratch,
+    ),
     doors: &mut Vec<Vec<Door>>,
     pristine: &[u8],
     config: &Config,
@@ -450,7 +461,24 @@ fn join_rooms(
     if budget.overspent() {
         return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
     }
-    joined.map_err(|_| Rejected::Unjoined)?;
+    // Generator revision 4: a DeadEnd level whose stubs stopped with rooms
+    // apart joins its pieces by legs (none, and the attempt is thrown away).
+    if joined.is_err() {
+        if !piece_legs::needed(config) {
+            return Err(Rejected::Unjoined);
+        }
+        let legs = piece_legs::join(
+            &carver.rules,
+            config,
+            &mut site,
+            pieces_scratch,
+            doors_scratch,
+        );
+        if budget.overspent() {
+            return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+        }
+        legs.map_err(|_| Rejected::Unjoined)?;
+    }
     // Generator revision 3: a Grid or Straight level's vaults, which the
     // style left alone, each joined by a last leg (none, and the attempt
     // is thrown away).
@@ -699,7 +727,7 @@ impl Generator {
         let joined = join_rooms(
             &mut self.carver,
             &mut self.bfs,
-            (&mut lists.loops, &mut lists.vault_doors),
+            (&mut lists.loops, &mut lists.vault_doors, &mut lists.pieces),
             &mut lists.doors,
             &self.pristine,
             config,

@@ -191,7 +191,7 @@ fn leads_out(site: &Site<'_>, door: usize) -> bool {
 
 /// Whether cell `c` is or will be open: a corridor or door, or a vault's
 /// edge door (laid as a door once the corridors are done).
-fn open_or_drawn(rules: &Rules, site: &Site<'_>, c: usize) -> bool {
+pub(super) fn open_or_drawn(rules: &Rules, site: &Site<'_>, c: usize) -> bool {
     match site.tiles[c] {
         Tile::Corridor | Tile::Door => true,
         Tile::Rock => {
@@ -213,6 +213,51 @@ fn axis_of(d: crate::geom::Dir) -> usize {
     match d {
         Dir::East | Dir::West => 0,
         Dir::North | Dir::South => 1,
+    }
+}
+
+/// Where a route may end, beyond what every route's rules refuse: the
+/// vault stages' routes end anywhere but at a vault still apart, revision
+/// 4's legs anywhere but on their own piece of the level.
+pub(super) trait Ends {
+    /// Whether a step onto cell `c` is refused: it is one of the route's
+    /// own doors.
+    fn own_door(&self, c: usize) -> bool;
+    /// Whether the route may end on the free corridor cell `c`.
+    fn corridor(&self, c: usize) -> bool;
+    /// Whether the route may end at door `c` of room `room`.
+    fn door(&self, room: usize, c: usize) -> bool;
+    /// Whether the route may end at a new door of room `room`, at its
+    /// door candidate `c`.
+    fn new_door(&self, room: usize, c: usize) -> bool;
+}
+
+/// The ends of a vault's route: anything open but a room `apart` marks,
+/// or a new door of a room other than the vault and those.
+struct VaultEnds<'a> {
+    vault: usize,
+    apart: &'a [bool],
+    starts: &'a [(u32, u32)],
+}
+
+impl VaultEnds<'_> {
+    fn refused(&self, room: usize) -> bool {
+        self.apart.get(room).copied().unwrap_or(false)
+    }
+}
+
+impl Ends for VaultEnds<'_> {
+    fn own_door(&self, c: usize) -> bool {
+        self.starts.iter().any(|&(door, _)| door as usize == c)
+    }
+    fn corridor(&self, _: usize) -> bool {
+        true
+    }
+    fn door(&self, room: usize, _: usize) -> bool {
+        !self.refused(room)
+    }
+    fn new_door(&self, room: usize, _: usize) -> bool {
+        room != self.vault && !self.refused(room)
     }
 }
 
@@ -254,26 +299,33 @@ impl Scratch {
                 && !completes_slab(w, start, |m| open_or_drawn(rules, site, m));
             fits.then_some((door, start as u32))
         }));
-        let taken = self.route_from(rules, cfg, site, vault, &starts, apart);
+        let ends = VaultEnds {
+            vault,
+            apart,
+            starts: &starts,
+        };
+        let taken = self.route_from(rules, cfg, site, &starts, &ends);
         self.starts = starts;
         taken
     }
 
-    /// `route` from the doors and porches of `starts`.
-    fn route_from(
+    /// `route` from the doors and porches of `starts`, to a goal `ends`
+    /// allows. (Public to the generator for revision 4's legs between
+    /// pieces of a DeadEnd level, `piece_legs.rs`, which read the route's
+    /// cells from [`Scratch::last_route`].)
+    pub(super) fn route_from(
         &mut self,
         rules: &Rules,
         cfg: &Config,
         site: &mut Site<'_>,
-        vault: usize,
         starts: &[(u32, u32)],
-        apart: &[bool],
+        ends: &impl Ends,
     ) -> Option<usize> {
         let w = site.width;
         if starts.is_empty() {
             return None;
         }
-        let goal = self.search(rules, cfg, site, vault, starts, apart)?;
+        let goal = self.search(rules, cfg, site, starts, ends)?;
         self.trace(goal, w);
         // The route ends (in `path`, goal first) on the porch it left from.
         let first = *self.path.last().expect("a route holds its porch");
@@ -311,9 +363,8 @@ impl Scratch {
         rules: &Rules,
         cfg: &Config,
         site: &Site<'_>,
-        vault: usize,
         starts: &[(u32, u32)],
-        apart: &[bool],
+        ends: &impl Ends,
     ) -> Option<u32> {
         use crate::geom::Dir;
         let (w, h) = (site.width, site.height);
@@ -360,7 +411,6 @@ impl Scratch {
             self.touched.push(state as u32);
             self.queue.push(g, state as u32);
         }
-        let refused = |r: usize| apart.get(r).copied().unwrap_or(false);
         let allowed = site.budget.left().min(STEPS_PER_SIDE * (w + h));
         let mut steps = 0usize;
         let found = loop {
@@ -382,13 +432,18 @@ impl Scratch {
             }
             for nd in Dir::ALL {
                 let nc = offset(c, nd, w);
-                if starts.iter().any(|&(door, _)| door as usize == nc) {
+                if ends.own_door(nc) {
                     continue;
                 }
                 let step = match site.tiles[nc] {
-                    Tile::Corridor if rules.free(site, nc) => open_cost,
+                    Tile::Corridor if rules.free(site, nc) => {
+                        if !ends.corridor(nc) {
+                            continue;
+                        }
+                        open_cost
+                    }
                     Tile::Door => match rules.ring_room(nc) {
-                        Some(r) if !refused(r) => open_cost,
+                        Some(r) if ends.door(r, nc) => open_cost,
                         _ => continue,
                     },
                     Tile::Rock if rules.free(site, nc) => {
@@ -399,9 +454,7 @@ impl Scratch {
                     }
                     // A new door of another room, where its rules allow.
                     Tile::Rock => match rules.ring_room(nc) {
-                        Some(r)
-                            if r != vault && !refused(r) && rules.usable_door(cfg, site, r, nc) =>
-                        {
+                        Some(r) if ends.new_door(r, nc) && rules.usable_door(cfg, site, r, nc) => {
                             rock[usize::from(site.hardness[nc])]
                         }
                         _ => continue,
@@ -427,6 +480,12 @@ impl Scratch {
         };
         site.budget.spend(steps);
         found
+    }
+
+    /// The cells of the last route opened, its goal first and the cell
+    /// outside its door last.
+    pub(super) fn last_route(&self) -> &[u32] {
+        &self.path
     }
 
     /// The cells of the last search's route to `goal_state`, goal first,

@@ -26,7 +26,7 @@ use crate::geom::Dir;
 use crate::grid_search::step as offset;
 use crate::level::Tile;
 
-use super::site::{Rules, Site, outward};
+use super::site::{Rules, Site};
 use super::{NO_OWNER, Unjoined};
 use crate::sets::Sets;
 
@@ -116,7 +116,7 @@ fn carve(
             rules.door_ends(cfg, site, room, ends);
             ends.retain(|&c| {
                 site.tiles[c as usize] == Tile::Rock && {
-                    let o = offset(c as usize, outward(site, c as usize), w);
+                    let o = offset(c as usize, rules.way_out(cfg, site, c as usize), w);
                     rules.free(site, o) && site.tiles[o] == Tile::Rock
                 }
             });
@@ -124,7 +124,7 @@ fn carve(
                 break;
             }
             let door = ends[rng.random_range(0..ends.len() as u32) as usize] as usize;
-            let dir = outward(site, door);
+            let dir = rules.way_out(cfg, site, door);
             let end = offset(door, dir, w);
             open_cell(rules, site, lines, door);
             open_cell(rules, site, lines, end);

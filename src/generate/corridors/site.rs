@@ -223,7 +223,7 @@ impl Rules {
     /// existing one: a corridor arriving there uses that door instead of
     /// opening a wall of doors. Written into `out` (emptied first), a
     /// buffer the caller keeps from search to search.
-    pub(super) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize, out: &mut Vec<u32>) {
+    pub(crate) fn door_ends(&self, cfg: &Config, site: &Site<'_>, room: usize, out: &mut Vec<u32>) {
         site.budget.spend(self.candidates(room).len());
         out.clear();
         if site.doors[room].len() >= usize::from(cfg.rooms.max_doors) {
@@ -261,6 +261,24 @@ impl Rules {
             && self.door_allowed(site, c)
     }
 
+    /// The way out of door candidate `c`: the side a corridor leaves it
+    /// by. From generator revision 4 a vault's edge door leaves by its
+    /// porch; before, and for any other room, by the side away from the
+    /// first floor cell beside it ([`outward`]), which for a vault's door
+    /// with its wall on both sides could be along the wall.
+    pub(crate) fn way_out(&self, cfg: &Config, site: &Site<'_>, c: usize) -> Dir {
+        if cfg.revisions.generator >= 4
+            && self.ring_room(c).is_some_and(|r| r < site.entrances.len())
+            && let Some(p) = porch(site, c)
+        {
+            return Dir::ALL
+                .into_iter()
+                .find(|&d| step(c, d, site.width) == p)
+                .unwrap_or(Dir::North);
+        }
+        outward(site, c)
+    }
+
     /// Opens one cell of a corridor: a ring cell becomes its room's door,
     /// any other cell corridor, which later corridors may run along.
     pub(crate) fn open(&self, site: &mut Site<'_>, c: usize) {
@@ -280,7 +298,7 @@ impl Rules {
 
 /// The direction from a door candidate away from its room's floor (a
 /// candidate touches the floor of its own room only).
-pub(super) fn outward(site: &Site<'_>, c: usize) -> Dir {
+pub(crate) fn outward(site: &Site<'_>, c: usize) -> Dir {
     Dir::ALL
         .into_iter()
         .find(|&d| site.room_id[step(c, d.opposite(), site.width)] != 0)

@@ -27,7 +27,7 @@ use crate::level::Tile;
 
 use super::Unjoined;
 use super::join::{Nearest, Prim, centre2, dist2};
-use super::site::{Rules, Site, outward};
+use super::site::{Rules, Site};
 
 /// The Tunnel's scratch buffers, reused from level to level.
 #[derive(Default)]
@@ -370,7 +370,7 @@ impl Tunnel {
             .min()
             .unwrap_or(0);
         let slack = if facing_only {
-            SOURCE_SLACK * min_step
+            source_slack(cfg) * min_step
         } else {
             u32::MAX - nearest
         };
@@ -382,7 +382,7 @@ impl Tunnel {
                 continue;
             }
             // Leave the room straight away from the floor.
-            let out = outward(site, c);
+            let out = rules.way_out(cfg, site, c);
             let state = c * 2 + axis_of(out);
             let g = end_cost(c);
             if self.cost[state] == UNSEEN {
@@ -646,7 +646,14 @@ impl RowOf {
     }
 }
 
-const SOURCE_SLACK: u32 = 4;
+/// How many steps farther from the target than the nearest door a door
+/// may be and still start the first search of a join: 4 until generator
+/// revision 4, 1 from it. The doors between are nearly all on the room's
+/// wall facing away, whose corridors would walk around the room; the
+/// states they started were a seventh of the search's work.
+fn source_slack(cfg: &Config) -> u32 {
+    if cfg.revisions.generator >= 4 { 1 } else { 4 }
+}
 
 /// How many of the nearest joined rooms a room tries to join before the
 /// attempt gives up on it.
@@ -701,6 +708,7 @@ mod tests {
                 w,
                 h,
                 &cfg.hardness,
+                cfg.revisions.generator,
                 rng,
             );
             let mut room_id = vec![0; w * h];
@@ -745,7 +753,7 @@ mod tests {
         let mut heap = BinaryHeap::new();
         for &s in sources {
             let c = s as usize;
-            let out = outward(site, c);
+            let out = rules.way_out(cfg, site, c);
             let state = c * 2 + axis_of(out);
             best[state] = best[state].min(end_cost(c));
             heap.push(Reverse((end_cost(c), state)));
