@@ -37,6 +37,18 @@ pub enum Tile {
 }
 
 impl Tile {
+    /// Every tile, in the order of their values.
+    pub const ALL: [Tile; 8] = [
+        Tile::Rock,
+        Tile::Floor,
+        Tile::Corridor,
+        Tile::Door,
+        Tile::UpStairs,
+        Tile::DownStairs,
+        Tile::OpenDoor,
+        Tile::SecretDoor,
+    ];
+
     /// Whether the cell is part of the level's open network: everything
     /// but rock, doors of every state included. Connectivity (the
     /// generator's proof, the graph, a loaded level's checks) is about this;
