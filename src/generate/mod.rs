@@ -4,7 +4,9 @@
 //! 1. hardness field (smooth noise, immutable border),
 //! 2. vaults, then rooms, by random placement,
 //! 3. corridors by weighted A* between nearest rooms, with doors (from
-//!    generator revision 3 a last leg to each vault of a Grid or Straight
+//!    generator revision 4 a leg to each piece a DeadEnd level's stubs
+//!    left apart, in `piece_legs.rs`; from generator revision 3 a last leg
+//!    to each vault of a Grid or Straight
 //!    level, in `vault_legs.rs`; then loops, from generator revision 2 a
 //!    corridor to every vault door none reached, in `vault_doors.rs`, and
 //!    pruning),
