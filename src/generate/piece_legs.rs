@@ -245,10 +245,10 @@ impl Ends for PieceEnds<'_> {
         self.other(c)
     }
     fn new_door(&self, _: usize, c: usize) -> bool {
-        // The candidate touches its own room's floor only.
+        // The candidate touches its own room's floor only (a vault's door
+        // touches its walls too, which are in no piece).
         orthogonal(c, self.width)
             .into_iter()
-            .find(|&m| self.room_id[m] != 0)
-            .is_some_and(|m| self.other(m))
+            .any(|m| self.room_id[m] != 0 && self.other(m))
     }
 }
