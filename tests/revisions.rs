@@ -306,6 +306,45 @@ fn generator_revision_4_joins_dead_end_pieces_instead_of_starting_again() {
     }
 }
 
+/// Regression (found by a review's fuzzing): a vault whose chambers meet
+/// only through its edge doors is in several pieces until those doors
+/// open, and a revision-4 leg from one chamber ended at a new door of
+/// another, giving the vault three doors where `max_doors` is 2. A leg
+/// now never ends at a new door of a room it may leave by.
+#[test]
+fn a_leg_never_gives_a_vault_more_doors_than_it_may_have() {
+    let draft = delve::vault::VaultDraft {
+        name: "split two".into(),
+        depths: Range::new(1, 10),
+        weight: 1,
+        rotate: true,
+        mirror: true,
+        map: ["x+++x", "x.x.x", "x.x.x", "x+x+x"]
+            .iter()
+            .map(|r| r.to_string())
+            .collect(),
+    };
+    let vaults = delve::vault::build(&[draft], &|_| false).unwrap();
+    let config = Config::from_ron(
+        "(levels: 3, rooms: (count: (min: 8, max: 24), width: (min: 3, max: 6), \
+          height: (min: 4, max: 4), circle_share: 0.0, max_floor_share: 0.97, max_doors: 2), \
+          hardness: (feature_size: 47), tunnel: (soft_below: 182, hardness_weight: 0.25, \
+          turn_penalty: 19, open_cost: 40), stairs: (per_level: 2), corridors: DeadEnd, \
+          extra_loops: (count: 0), vaults: (count: (min: 1, max: 2)))",
+        "test",
+    )
+    .unwrap();
+    let mut generator = Generator::default();
+    let mut levels = 0;
+    for seed in [13_219_927_132_048_134_450].into_iter().chain(1..40) {
+        if let Ok(level) = generator.level(&config, &vaults, seed, 1) {
+            check::level(&level, &config);
+            levels += 1;
+        }
+    }
+    assert!(levels >= 30, "{levels} levels made");
+}
+
 /// The doors on vault edges of `level` that no corridor reached: the cell
 /// just outside the vault's box (the porch) is rock; and the porch of each.
 fn unjoined_vault_doors(level: &Level) -> Vec<(usize, usize)> {

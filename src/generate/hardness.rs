@@ -44,8 +44,9 @@ pub(crate) struct Scratch {
 /// Fills `hardness` (row-major, `width` x `height`) with rock of hardness
 /// 1..=254 and the border with 255, as generator revision `generator`
 /// does: from revision 4 in 16-bit lanes ([`fill_narrow`]), before it in
-/// 32-bit ones ([`fill_wide`]). The two draw the same lattice and make
-/// nearly the same field; the narrow one rounds each octave to 8 bits.
+/// 32-bit ones ([`fill_wide`]). The two make different fields from the
+/// same stream: the narrow one takes eight lattice points from each draw
+/// (the wide one a draw a point) and rounds each octave to 8 bits.
 pub(crate) fn fill(
     hardness: &mut [u8],
     scratch: &mut Scratch,

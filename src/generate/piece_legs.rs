@@ -52,6 +52,8 @@ pub(super) struct Scratch {
     ends: Vec<u32>,
     /// The doors a leg may leave by, and the cell outside each.
     starts: Vec<(u32, u32)>,
+    /// Per room: whether the leg in hand may leave by a new door of it.
+    leaves: Vec<bool>,
 }
 
 /// Joins every piece of the site's walkable cells into one, by legs routed
@@ -134,6 +136,7 @@ impl Scratch {
                 room_id: site.room_id,
                 piece: &self.piece,
                 sets: &self.sets,
+                leaves: &self.leaves,
             };
             if doors.route_from(rules, cfg, site, starts, &ends).is_none()
                 || site.budget.overspent()
@@ -181,6 +184,8 @@ impl Scratch {
     ) {
         let w = site.width;
         starts.clear();
+        self.leaves.clear();
+        self.leaves.resize(site.shapes.len(), false);
         for room in 0..site.shapes.len() {
             rules.door_ends(cfg, site, room, &mut self.ends);
             for &door in &self.ends {
@@ -209,6 +214,7 @@ impl Scratch {
                     && !completes_slab(w, start, |m| vault_doors::open_or_drawn(rules, site, m));
                 if fits {
                     starts.push((door, start as u32));
+                    self.leaves[room] = true;
                 }
             }
         }
@@ -216,13 +222,19 @@ impl Scratch {
 }
 
 /// The ends of a leg from piece `own`: any walkable cell of another piece,
-/// or a new door of a room whose floor is another piece's.
+/// or a new door of a room whose floor is another piece's, but for the
+/// rooms the leg may leave by (`leaves`). A vault whose chambers meet only
+/// through its edge doors is in several pieces until those doors open; a
+/// leg from one chamber to a new door of another would give the vault two
+/// new doors at once, past `max_doors`, where each door's own check saw
+/// room for one.
 struct PieceEnds<'a> {
     own: usize,
     width: usize,
     room_id: &'a [u16],
     piece: &'a [u32],
     sets: &'a Sets,
+    leaves: &'a [bool],
 }
 
 impl PieceEnds<'_> {
@@ -244,11 +256,12 @@ impl Ends for PieceEnds<'_> {
     fn door(&self, _: usize, c: usize) -> bool {
         self.other(c)
     }
-    fn new_door(&self, _: usize, c: usize) -> bool {
+    fn new_door(&self, room: usize, c: usize) -> bool {
         // The candidate touches its own room's floor only (a vault's door
         // touches its walls too, which are in no piece).
-        orthogonal(c, self.width)
-            .into_iter()
-            .any(|m| self.room_id[m] != 0 && self.other(m))
+        !self.leaves.get(room).copied().unwrap_or(true)
+            && orthogonal(c, self.width)
+                .into_iter()
+                .any(|m| self.room_id[m] != 0 && self.other(m))
     }
 }

@@ -356,8 +356,8 @@ impl Scratch {
 
     /// Dijkstra over (cell, axis of arrival) from the porches of `starts`
     /// (door, porch), with the Tunnel's prices, to the nearest open cell or
-    /// usable door of another room, but of none `apart` marks; the goal
-    /// state reached.
+    /// usable door of another room that `ends` allows; the goal state
+    /// reached.
     fn search(
         &mut self,
         rules: &Rules,

@@ -10,8 +10,10 @@
 //! several sets, an end joins only corridors of another set (else it would
 //! close a loop and stop searching); once all are joined, any other
 //! corridor will do. When no open ends remain and rooms are still apart,
-//! the attempt is thrown away and the level regenerated from the next
-//! sub-seed: 004's "verify the map and regenerate it".
+//! generator revisions 1 to 3 throw the attempt away and make the level
+//! again from the next sub-seed (004's "verify the map and regenerate
+//! it"); from revision 4 the pieces left apart are joined by legs
+//! (`piece_legs.rs`, after this style).
 //!
 //! Corridors grow only through free cells (off rooms, rings and the
 //! border), so the Tunnel style's guarantees hold.

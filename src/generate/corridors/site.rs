@@ -262,10 +262,11 @@ impl Rules {
     }
 
     /// The way out of door candidate `c`: the side a corridor leaves it
-    /// by. From generator revision 4 a vault's edge door leaves by its
-    /// porch; before, and for any other room, by the side away from the
-    /// first floor cell beside it ([`outward`]), which for a vault's door
-    /// with its wall on both sides could be along the wall.
+    /// by. From generator revision 4 a vault's edge door in the vault's own
+    /// ring leaves by its porch; before, and for any other room (or a door
+    /// where rings meet, which no corridor takes), by the side away from
+    /// the first floor cell beside it ([`outward`]), which for a vault's
+    /// door with its wall on both sides could be along the wall.
     pub(crate) fn way_out(&self, cfg: &Config, site: &Site<'_>, c: usize) -> Dir {
         if cfg.revisions.generator >= 4
             && self.ring_room(c).is_some_and(|r| r < site.entrances.len())
