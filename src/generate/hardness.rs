@@ -94,14 +94,35 @@ fn lattice_rows(
         word >>= 8;
     }
     smooth_weights(spacing, weights);
+    // 0..=255: the rows at 8 bits.
+    interpolate_rows(lattice, gw, width, spacing, weights, xs, rows16, |v| {
+        (v >> 8) as u16
+    });
+}
+
+/// Interpolates each row of the lattice (`gw` points wide) along x, into
+/// `rows`, a level row each: `a * 256 + (b - a) * t` (0..=255*256) for the
+/// points either side and the cell's smoothstep weight `t`, as `keep`
+/// stores it. Both fills start from these rows (few lattice rows, then a
+/// plain pass down every cell's column).
+#[allow(clippy::too_many_arguments)]
+fn interpolate_rows<T>(
+    lattice: &[u32],
+    gw: usize,
+    width: usize,
+    spacing: usize,
+    weights: &[u32],
+    xs: &mut Vec<(usize, i32)>,
+    rows: &mut Vec<T>,
+    keep: impl Fn(i32) -> T,
+) {
     xs.clear();
     xs.extend((0..width).map(|x| (x / spacing, weights[x % spacing] as i32)));
-    rows16.clear();
-    for gy in 0..gh {
-        let lat = &lattice[gy * gw..(gy + 1) * gw];
-        rows16.extend(xs.iter().map(|&(gx, tx)| {
+    rows.clear();
+    for lat in lattice.chunks_exact(gw) {
+        rows.extend(xs.iter().map(|&(gx, tx)| {
             let (a, b) = (lat[gx] as i32, lat[gx + 1] as i32);
-            ((a * 256 + (b - a) * tx) >> 8) as u16 // 0..=255
+            keep(a * 256 + (b - a) * tx)
         }));
     }
 }
@@ -231,16 +252,7 @@ fn fill_wide(
         // Interpolate along each lattice row first (few rows), then down
         // every cell's column: the per-cell loop is then a plain pass over
         // whole rows. The sum is the same bilinear numerator either way.
-        xs.clear();
-        xs.extend((0..width).map(|x| (x / spacing, weights[x % spacing] as i32)));
-        rows.clear();
-        for gy in 0..gh {
-            let lat = &lattice[gy * gw..(gy + 1) * gw];
-            rows.extend(xs.iter().map(|&(gx, tx)| {
-                let (a, b) = (lat[gx] as i32, lat[gx + 1] as i32);
-                a * 256 + (b - a) * tx // 0..=255*256
-            }));
-        }
+        interpolate_rows(lattice, gw, width, spacing, weights, xs, rows, |v| v);
         for y in 0..height {
             let (gy, ty) = (y / spacing, weights[y % spacing] as i32);
             let top = &rows[gy * width..(gy + 1) * width];
