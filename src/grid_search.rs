@@ -102,6 +102,11 @@ pub enum Visit {
 pub struct Bfs {
     dist: Vec<u32>,
     queue: Vec<u32>,
+    /// [`Bfs::distance_map`]'s queue: written at its end whether or not a
+    /// cell is reached, so it is kept at full size, and `slab_used` says
+    /// how much of it is the last search's.
+    slab: Vec<u32>,
+    slab_used: usize,
 }
 
 impl Bfs {
@@ -113,6 +118,8 @@ impl Bfs {
         Bfs {
             dist: vec![Self::UNREACHED; cells],
             queue: Vec::with_capacity(cells.min(4096)),
+            slab: Vec::new(),
+            slab_used: 0,
         }
     }
 
@@ -174,10 +181,37 @@ impl Bfs {
         from: usize,
         open: impl Fn(usize) -> bool,
     ) -> usize {
-        let sources = open(from).then_some(from);
-        self.flood(width, cells, sources, Moves::Orthogonal, |_, n| open(n))
+        self.clear(cells);
+        if !open(from) {
+            return 0;
+        }
+        // Whether a neighbour is reached is as good as random to the
+        // branch predictor, so nothing branches on it: every neighbour is
+        // written at the queue's end, and the end moves on only for one
+        // reached. The same cells in the same order as `flood`'s queue.
+        if self.slab.len() < cells + 4 {
+            self.slab.resize(cells + 4, 0);
+        }
+        let (dist, queue) = (&mut self.dist[..], &mut self.slab[..]);
+        dist[from] = 0;
+        queue[0] = from as u32;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let c = queue[head] as usize;
+            head += 1;
+            let d = dist[c] + 1;
+            for n in orthogonal(c, width) {
+                let old = dist[n];
+                let reached = (old == Self::UNREACHED) & open(n);
+                // d where reached (old is UNREACHED then), old otherwise.
+                dist[n] = old.min(d | u32::from(!reached).wrapping_neg());
+                queue[tail] = n as u32;
+                tail += usize::from(reached);
+            }
+        }
+        self.slab_used = tail;
+        tail
     }
-
     /// A full search of a grid from `sources` over `moves`, entering the
     /// cells `may_enter(from, to)` allows. Returns how many cells it reached.
     pub fn flood(
@@ -228,7 +262,7 @@ impl Bfs {
     fn clear(&mut self, cells: usize) {
         if self.dist.len() == cells {
             // Only the cells the last search reached hold a count.
-            for &c in &self.queue {
+            for &c in self.queue.iter().chain(&self.slab[..self.slab_used]) {
                 self.dist[c as usize] = Self::UNREACHED;
             }
         } else {
@@ -236,6 +270,7 @@ impl Bfs {
             self.dist.resize(cells, Self::UNREACHED);
         }
         self.queue.clear();
+        self.slab_used = 0;
     }
 }
 
@@ -391,6 +426,7 @@ impl Stamps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// A 6x5 grid: `#` blocks, the border is blocked.
     const ROWS: [&str; 5] = ["######", "#..#.#", "#.##.#", "#....#", "######"];
@@ -420,6 +456,41 @@ mod tests {
         );
         assert_eq!(bfs.dist(10), 0);
         assert_eq!(bfs.dist(7), Bfs::UNREACHED);
+    }
+
+    proptest! {
+        /// The distance map's queue that never branches on a cell reaches
+        /// what a plain flood reaches, at the same step counts, and the
+        /// searches after it forget it as they forget a flood.
+        #[test]
+        fn distance_map_agrees_with_a_flood(
+            (w, h, open) in (3usize..20, 3usize..20).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(prop::bool::weighted(0.6), w * h))
+            }),
+            from in 0usize..400,
+            again in 0usize..400,
+        ) {
+            let open: Vec<bool> = (0..w * h)
+                .map(|c| {
+                    let (x, y) = (c % w, c / w);
+                    open[c] && x > 0 && y > 0 && x + 1 < w && y + 1 < h
+                })
+                .collect();
+            let mut fast = Bfs::default();
+            let mut plain = Bfs::default();
+            for from in [from % (w * h), again % (w * h)] {
+                let reached = fast.distance_map(w, w * h, from, |n| open[n]);
+                let sources = open[from].then_some(from);
+                let want = plain.flood(w, w * h, sources, Moves::Orthogonal, |_, n| open[n]);
+                prop_assert_eq!(reached, want);
+                prop_assert_eq!(fast.distances(), plain.distances());
+            }
+            // A flood after the distance map starts clean.
+            let c = again % (w * h);
+            fast.flood(w, w * h, open[c].then_some(c), Moves::Orthogonal, |_, n| open[n]);
+            plain.flood(w, w * h, open[c].then_some(c), Moves::Orthogonal, |_, n| open[n]);
+            prop_assert_eq!(fast.distances(), plain.distances());
+        }
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub(super) struct Scratch {
     /// Per cell, what a line of rock looking for a shortcut meets there
     /// (see [`Rules::corridor_and_closed`]).
     meets: Vec<u8>,
+    /// Per cell, how many steps north (and south) to the nearest cell
+    /// that is not free rock, at most 255 (see [`vertical_runs`]).
+    north: Vec<u8>,
+    south: Vec<u8>,
 }
 
 /// Adds up to `extra_loops.count` shortcuts.
@@ -67,72 +71,80 @@ pub(super) fn add(
         found,
         cells,
         meets,
+        north,
+        south,
     } = scratch;
     found.clear();
     // What each cell is to a line, read once: the scan below asks it of
     // up to nine cells in each direction from every corridor cell, and
     // nothing changes until the shortcuts are judged.
     rules.corridor_and_closed(site, meets);
+    vertical_runs(meets, w, north, south);
     // One step in each of `Dir::ALL`'s directions, as a cell offset.
     let steps = Dir::ALL.map(|d| d.dy() as isize * w as isize + d.dx() as isize);
     let tiles: &[Tile] = site.tiles;
+    // A line is at most max_length + 1 cells (17 at most). Where it ends
+    // is read without walking it, which mispredicted at nearly every end:
+    // north and south from the run tables, east and west from a mask of
+    // the 32 cells beside the corridor cell.
+    let span = max_len + 1;
+    let meets: &[u8] = meets;
+    let (north, south): (&[u8], &[u8]) = (north, south);
     // Corridor is sparse: blocks of 32 cells without any are passed over
-    // in one comparison (which the compiler does 32 lanes at a time).
+    // in one comparison, and a block's corridor cells are taken from a
+    // mask of them.
     const BLOCK: usize = 32;
     for (block, chunk) in tiles.chunks(BLOCK).enumerate() {
-        if !chunk
-            .iter()
-            .fold(false, |any, &t| any | (t == Tile::Corridor))
-        {
-            continue;
-        }
-        for (i, _) in chunk
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| **t == Tile::Corridor)
-        {
-            let from = block * BLOCK + i;
+        let mut corridor = chunk.iter().enumerate().fold(0u32, |bits, (i, &t)| {
+            bits | u32::from(t == Tile::Corridor) << i
+        });
+        while corridor != 0 {
+            let from = block * BLOCK + corridor.trailing_zeros() as usize;
+            corridor &= corridor - 1;
             // Four lines of at most max_length + 1 cells.
-            if !site.budget.spend(4 * (max_len + 1)) {
+            if !site.budget.spend(4 * span) {
                 return;
             }
             for (dir, step) in Dir::ALL.into_iter().zip(steps) {
-                let mut c = from;
-                for rock in 0..max_len + 1 {
-                    c = c.wrapping_add_signed(step);
-                    let meets = meets[c];
-                    if meets == 0 {
-                        continue; // free rock: the line goes on
+                // The free rock before the line's first cell that is not.
+                let rock = match dir {
+                    Dir::North => usize::from(north[from]) - 1,
+                    Dir::South => usize::from(south[from]) - 1,
+                    Dir::East => rock_east(meets, from),
+                    Dir::West => rock_west(meets, from),
+                };
+                if rock >= span {
+                    continue; // free rock all the way: too long
+                }
+                let c = from.wrapping_add_signed(step * (rock as isize + 1));
+                let meets = meets[c];
+                if meets & CORRIDOR_BIT != 0 {
+                    // Each pair once, from its lower end.
+                    if rock > 0 && from < c {
+                        found.push(Shortcut {
+                            from: from as u32,
+                            to: c as u32,
+                            dir,
+                            len: rock as u8,
+                        });
                     }
-                    if meets & CORRIDOR_BIT != 0 {
-                        // Each pair once, from its lower end.
-                        if rock > 0 && from < c {
-                            found.push(Shortcut {
-                                from: from as u32,
-                                to: c as u32,
-                                dir,
-                                len: rock as u8,
-                            });
-                        }
-                        break;
+                    continue;
+                }
+                // Closed: a ring cell that may become a door, with the
+                // room's floor straight beyond it.
+                if let Some(r) = rules.ring_room(c) {
+                    let beyond = c.wrapping_add_signed(step);
+                    if tiles[c] == Tile::Rock
+                        && site.room_id[beyond] == r as u16 + 1
+                        && rules.usable_door(cfg, site, r, c)
+                    {
+                        found.push(Shortcut {
+                            from: from as u32,
+                            to: beyond as u32,
+                            dir,
+                            len: rock as u8 + 1,
+                        });
                     }
-                    // Closed: a ring cell that may become a door, with
-                    // the room's floor straight beyond it.
-                    if let Some(r) = rules.ring_room(c) {
-                        let beyond = c.wrapping_add_signed(step);
-                        if tiles[c] == Tile::Rock
-                            && site.room_id[beyond] == r as u16 + 1
-                            && rules.usable_door(cfg, site, r, c)
-                        {
-                            found.push(Shortcut {
-                                from: from as u32,
-                                to: beyond as u32,
-                                dir,
-                                len: rock as u8 + 1,
-                            });
-                        }
-                    }
-                    break;
                 }
             }
         }
@@ -209,6 +221,83 @@ pub(super) fn add(
             rules.open(site, c);
         }
         made += 1;
+    }
+}
+
+/// Per cell of a `width`-wide grid whose cells are `meets` (0 = free
+/// rock): the steps north to the nearest cell that is not free rock into
+/// `north`, and south into `south`, saturating at 255. Row by row, each
+/// from the row beside it, so a whole row is done many cells at a time.
+/// The border rows, which no line starts from, say 1.
+fn vertical_runs(meets: &[u8], width: usize, north: &mut Vec<u8>, south: &mut Vec<u8>) {
+    let n = meets.len();
+    for (runs, down) in [(&mut *north, false), (&mut *south, true)] {
+        runs.clear();
+        runs.resize(n, 1);
+        if n < 2 * width {
+            continue;
+        }
+        let rows = n / width;
+        for k in 1..rows - 1 {
+            // North runs grow downward from the top, south runs upward.
+            let (y, next) = if down {
+                (rows - 1 - k, rows - k)
+            } else {
+                (k, k - 1)
+            };
+            let (a, b) = runs.split_at_mut(y.max(next) * width);
+            let (here, there) = if down {
+                (&mut a[y * width..(y + 1) * width], &b[..width])
+            } else {
+                (&mut b[..width], &a[next * width..(next + 1) * width])
+            };
+            let beside = &meets[next * width..(next + 1) * width];
+            let (here, beside, there) = (&mut here[..width], &beside[..width], &there[..width]);
+            for x in 0..width {
+                // Branch-free, so the compiler does many cells at once.
+                let free = 0u8.wrapping_sub(u8::from(beside[x] == 0));
+                here[x] = (there[x].saturating_add(1) & free) | (!free & 1);
+            }
+        }
+    }
+}
+
+/// Bits of the 32 cells from `start` that are not free rock (bit i for
+/// cell `start + i`), or `None` if the grid ends first.
+fn closed_mask(meets: &[u8], start: usize) -> Option<u32> {
+    let window: &[u8; 32] = meets.get(start..start + 32)?.try_into().ok()?;
+    Some(
+        window
+            .iter()
+            .enumerate()
+            .fold(0u32, |bits, (i, &m)| bits | u32::from(m != 0) << i),
+    )
+}
+
+/// The free rock east of `from` before a cell that is not (32 or more if
+/// none is that close).
+fn rock_east(meets: &[u8], from: usize) -> usize {
+    match closed_mask(meets, from + 1) {
+        Some(bits) => bits.trailing_zeros() as usize,
+        None => meets[from + 1..]
+            .iter()
+            .position(|&m| m != 0)
+            .unwrap_or(usize::MAX),
+    }
+}
+
+/// The free rock west of `from` before a cell that is not.
+fn rock_west(meets: &[u8], from: usize) -> usize {
+    match from
+        .checked_sub(32)
+        .and_then(|start| closed_mask(meets, start))
+    {
+        Some(bits) => bits.leading_zeros() as usize,
+        None => meets[..from]
+            .iter()
+            .rev()
+            .position(|&m| m != 0)
+            .unwrap_or(usize::MAX),
     }
 }
 
@@ -309,6 +398,47 @@ mod tests {
     use super::*;
     use crate::grid_search::Moves;
     use proptest::prelude::*;
+
+    proptest! {
+        /// Where a line of rock ends, read from the run tables and the
+        /// masks, is where walking it cell by cell ends.
+        #[test]
+        fn line_ends_agree_with_a_walk(
+            (w, h, cells) in (3usize..70, 3usize..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(0u8..4, w * h))
+            }),
+        ) {
+            // Mostly free rock, the border closed.
+            let meets: Vec<u8> = (0..w * h)
+                .map(|c| {
+                    let (x, y) = (c % w, c / w);
+                    let border = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+                    if border { 2 } else if cells[c] == 3 { 1 } else { 0 }
+                })
+                .collect();
+            let (mut north, mut south) = (Vec::new(), Vec::new());
+            vertical_runs(&meets, w, &mut north, &mut south);
+            let walk = |from: usize, step: isize| {
+                let mut c = from;
+                for rock in 0.. {
+                    c = c.wrapping_add_signed(step);
+                    if meets[c] != 0 {
+                        return rock;
+                    }
+                }
+                unreachable!()
+            };
+            for y in 1..h - 1 {
+                for x in 1..w - 1 {
+                    let c = y * w + x;
+                    prop_assert_eq!(usize::from(north[c]) - 1, walk(c, -(w as isize)).min(254));
+                    prop_assert_eq!(usize::from(south[c]) - 1, walk(c, w as isize).min(254));
+                    prop_assert_eq!(rock_east(&meets, c).min(32), walk(c, 1).min(32));
+                    prop_assert_eq!(rock_west(&meets, c).min(32), walk(c, -1).min(32));
+                }
+            }
+        }
+    }
 
     proptest! {
         /// The judgement's pruned search answers what a full breadth-first
