@@ -191,6 +191,10 @@ impl Bfs {
         // reached. The same cells in the same order as `flood`'s queue.
         if self.slab.len() < cells + 4 {
             self.slab.resize(cells + 4, 0);
+            // The other searches of this `Bfs` (floods of the same grid)
+            // may queue as many cells: room for them now, once, rather
+            // than growing step by step over the levels to come.
+            self.queue.reserve(cells);
         }
         let (dist, queue) = (&mut self.dist[..], &mut self.slab[..]);
         dist[from] = 0;
