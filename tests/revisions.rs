@@ -218,6 +218,80 @@ fn generator_revision_3_makes_the_levels_it_always_made() {
     assert_eq!(got, want, "{names:?}: {got:#x?}");
 }
 
+/// Every style's default level as revision 4 made it (soft rock below
+/// 170), with rooms overlapping and dead ends pruned, and the shipped
+/// stack: what revision 5's old runs hold.
+fn every_style_of_4() -> Vec<(&'static str, Config, u64)> {
+    let mut all = vec![("shipped", Config::shipped(), 2)];
+    for (name, pruned, corridors) in [
+        ("tunnel", "tunnel, overlap, pruned", CorridorStyle::Tunnel),
+        (
+            "dead end",
+            "dead end, overlap, pruned",
+            CorridorStyle::DeadEnd,
+        ),
+        ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
+        (
+            "straight",
+            "straight, overlap, pruned",
+            CorridorStyle::Straight,
+        ),
+    ] {
+        let plain = Config {
+            corridors,
+            ..Config::default()
+        };
+        let overlap_pruned = Config {
+            rooms_may_overlap: true,
+            dead_ends: DeadEndPolicy::Prune,
+            ..plain.clone()
+        };
+        all.push((name, plain, 2));
+        all.push((pruned, overlap_pruned, 2));
+    }
+    all
+}
+
+/// Generator revision 4 makes its levels exactly as the build before
+/// revision 5 did (the hashes were taken at fcb0f52), in every style and
+/// down the shipped stack (caves and a labyrinth among its levels).
+#[test]
+fn generator_revision_4_makes_the_levels_it_always_made() {
+    let want: [u64; 9] = [
+        0xee6f_f322_6784_7e83,
+        0xaba7_827e_2e55_e6d1,
+        0xd9c7_45c7_d066_f213,
+        0x1621_30ec_85f6_df6b,
+        0x844f_9707_cb76_2240,
+        0x1520_f6d3_7cd1_3542,
+        0xae9f_20ce_0b02_e8ba,
+        0x3d36_8c44_5f2e_3c2d,
+        0x86ed_b382_86f0_d0b4,
+    ];
+    let got = fingerprints(&every_style_of_4(), 4);
+    let names: Vec<&str> = every_style_of_4().iter().map(|c| c.0).collect();
+    assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
+/// Generator revision 5 aims the Tunnel's searches by the target's door
+/// ends: every level of another style is revision 4's byte for byte, and
+/// Tunnel levels are not.
+#[test]
+fn generator_revision_5_changes_only_tunnel_levels() {
+    let configs = every_style_of_4();
+    let four = fingerprints(&configs, 4);
+    let five = fingerprints(&configs, 5);
+    for (((name, ..), four), five) in configs.iter().zip(four).zip(five) {
+        // The shipped stack's first levels are Tunnel levels.
+        let tunnel = name.starts_with("tunnel") || *name == "shipped";
+        assert_eq!(
+            four != five,
+            tunnel,
+            "{name}: {four:#x} under 4, {five:#x} under 5"
+        );
+    }
+}
+
 /// Generator revision 3 places vaults on Grid and Straight levels, each
 /// joined by a last leg, and changes nothing else: Tunnel and DeadEnd
 /// levels (the shipped stack's but for its grid halls, depths 4 to 6) are
