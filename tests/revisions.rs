@@ -137,6 +137,14 @@ fn fingerprints(configs: &[(&'static str, Config, u64)], revision: u16) -> Vec<u
     got
 }
 
+/// Fails, naming each config, unless generator `revision` makes the
+/// levels whose hashes are `want`.
+fn assert_fingerprints(configs: &[(&'static str, Config, u64)], revision: u16, want: &[u64]) {
+    let got = fingerprints(configs, revision);
+    let names: Vec<&str> = configs.iter().map(|c| c.0).collect();
+    assert_eq!(got, want, "{names:?}: {got:#x?}");
+}
+
 fn with_generator(config: &Config, generator: u16) -> Config {
     Config {
         revisions: Revisions {
@@ -192,9 +200,7 @@ fn generator_revision_2_makes_the_levels_it_always_made() {
         0x5583_6adb_ed8b_6959,
         0x45a3_4dea_9c03_96cf,
     ];
-    let got = fingerprints(&every_style(), 2);
-    let names: Vec<&str> = every_style().iter().map(|c| c.0).collect();
-    assert_eq!(got, want, "{names:?}: {got:#x?}");
+    assert_fingerprints(&every_style(), 2, &want);
 }
 
 /// Generator revision 3 makes its levels exactly as the build before
@@ -213,9 +219,7 @@ fn generator_revision_3_makes_the_levels_it_always_made() {
         0x6ee6_9dd5_a675_ae02,
         0x5726_4c71_0eeb_b391,
     ];
-    let got = fingerprints(&every_style(), 3);
-    let names: Vec<&str> = every_style().iter().map(|c| c.0).collect();
-    assert_eq!(got, want, "{names:?}: {got:#x?}");
+    assert_fingerprints(&every_style(), 3, &want);
 }
 
 /// Every style's default level as revision 4 made it (soft rock below
@@ -268,9 +272,7 @@ fn generator_revision_4_makes_the_levels_it_always_made() {
         0x3d36_8c44_5f2e_3c2d,
         0x86ed_b382_86f0_d0b4,
     ];
-    let got = fingerprints(&every_style_of_4(), 4);
-    let names: Vec<&str> = every_style_of_4().iter().map(|c| c.0).collect();
-    assert_eq!(got, want, "{names:?}: {got:#x?}");
+    assert_fingerprints(&every_style_of_4(), 4, &want);
 }
 
 /// Generator revision 5 aims the Tunnel's searches by the target's door
