@@ -509,7 +509,7 @@ impl Tunnel {
                 code => usize::from(code >> 1) ^ 2,
             };
             // One neighbour: its direction's index, cell, axis, and its
-            // steps outside the ring box.
+            // estimate (evaluated only if it is pushed).
             macro_rules! visit {
                 ($d:expr, $nc:expr, $n_axis:expr, $estimate:expr) => {{
                     let (d, nc, n_axis): (usize, usize, usize) = ($d, $nc, $n_axis);
@@ -736,7 +736,7 @@ impl Box4 {
 /// nearest goal, and a step changes them by at most one: the estimate
 /// stays consistent.
 ///
-/// Until generator revision 5 all four were the target's ring, a box much
+/// Until generator revision 5 the estimate had one lane, the target's ring, a box much
 /// larger than where a corridor may end when the target is round, has few
 /// door ends left or has used up its doors. With an estimate that low, a
 /// search gave a cost below the true one to every cell between source and
