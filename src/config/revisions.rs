@@ -24,7 +24,7 @@ use crate::config::problem::{Problem, check};
 /// 106. Each search still finds a cheapest corridor from its doors, but
 /// which doors a join's first search starts from (those within a step of
 /// the nearest to the target) is judged by the same estimate, so about
-/// one first search in six costs differently, and where corridors tie,
+/// one search in sixteen costs differently, and where corridors tie,
 /// another is taken.
 pub const GENERATOR_REVISION: u16 = 5;
 /// The rules revision this build plays by default: 4 is a run of real
