@@ -95,17 +95,32 @@ fn shipped_before_kinds() -> Config {
 /// pruned, beside `configs`: what revisions 2 and 3 are compared on.
 fn every_style() -> Vec<(&'static str, Config, u64)> {
     let mut all = configs();
-    for (name, pruned, corridors) in [
-        ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
-        (
-            "straight",
-            "straight, overlap, pruned",
-            CorridorStyle::Straight,
-        ),
-    ] {
+    push_plain_and_pruned(
+        &mut all,
+        &default_before_4(),
+        &[
+            ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
+            (
+                "straight",
+                "straight, overlap, pruned",
+                CorridorStyle::Straight,
+            ),
+        ],
+    );
+    all
+}
+
+/// For each style: `base` in it (2 seeds), and the same with rooms
+/// overlapping and dead ends pruned.
+fn push_plain_and_pruned(
+    all: &mut Vec<(&'static str, Config, u64)>,
+    base: &Config,
+    styles: &[(&'static str, &'static str, CorridorStyle)],
+) {
+    for &(name, pruned, corridors) in styles {
         let plain = Config {
             corridors,
-            ..default_before_4()
+            ..base.clone()
         };
         let overlap_pruned = Config {
             rooms_may_overlap: true,
@@ -115,7 +130,6 @@ fn every_style() -> Vec<(&'static str, Config, u64)> {
         all.push((name, plain, 2));
         all.push((pruned, overlap_pruned, 2));
     }
-    all
 }
 
 /// FNV-1a of the levels of seeds 1 to `seeds` of each config, made by
@@ -227,32 +241,24 @@ fn generator_revision_3_makes_the_levels_it_always_made() {
 /// stack: what revision 5's old runs hold.
 fn every_style_of_4() -> Vec<(&'static str, Config, u64)> {
     let mut all = vec![("shipped", Config::shipped(), 2)];
-    for (name, pruned, corridors) in [
-        ("tunnel", "tunnel, overlap, pruned", CorridorStyle::Tunnel),
-        (
-            "dead end",
-            "dead end, overlap, pruned",
-            CorridorStyle::DeadEnd,
-        ),
-        ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
-        (
-            "straight",
-            "straight, overlap, pruned",
-            CorridorStyle::Straight,
-        ),
-    ] {
-        let plain = Config {
-            corridors,
-            ..Config::default()
-        };
-        let overlap_pruned = Config {
-            rooms_may_overlap: true,
-            dead_ends: DeadEndPolicy::Prune,
-            ..plain.clone()
-        };
-        all.push((name, plain, 2));
-        all.push((pruned, overlap_pruned, 2));
-    }
+    push_plain_and_pruned(
+        &mut all,
+        &Config::default(),
+        &[
+            ("tunnel", "tunnel, overlap, pruned", CorridorStyle::Tunnel),
+            (
+                "dead end",
+                "dead end, overlap, pruned",
+                CorridorStyle::DeadEnd,
+            ),
+            ("grid", "grid, overlap, pruned", CorridorStyle::Grid),
+            (
+                "straight",
+                "straight, overlap, pruned",
+                CorridorStyle::Straight,
+            ),
+        ],
+    );
     all
 }
 

@@ -55,8 +55,9 @@ pub(super) struct Tunnel {
     /// integer costs.
     queue: BucketQueue,
     starts: Vec<(u32, u32)>,
-    /// Per source of the current search: its estimate on its better axis.
-    nearest_of: Vec<u32>,
+    /// Per source of the current search: its estimate's steps, and the
+    /// turn it owes on each axis.
+    source_estimates: Vec<(u32, [u32; 2])>,
     /// The door ends a join starts from and goes to.
     sources: Vec<u32>,
     goals: Vec<u32>,
@@ -399,22 +400,22 @@ impl Tunnel {
         // Doors face the room they lead to: a source more than a few steps
         // farther from the target than the nearest one would only start a
         // corridor that walks around its own room.
-        // Each source's estimate on the better of its axes, worked out once.
-        let mut nearest_of = std::mem::take(&mut self.nearest_of);
-        nearest_of.clear();
-        nearest_of.extend(sources.iter().map(|&s| {
-            let (steps, owed) = source_estimate(s as usize);
-            steps + owed[0].min(owed[1])
-        }));
-        let nearest = nearest_of.iter().copied().min().unwrap_or(0);
+        // Each source's estimate, worked out once: its steps and the turn
+        // it owes on each axis.
+        let mut estimates = std::mem::take(&mut self.source_estimates);
+        estimates.clear();
+        estimates.extend(sources.iter().map(|&s| source_estimate(s as usize)));
+        // On the better of its axes.
+        let near = |(steps, owed): (u32, [u32; 2])| steps + owed[0].min(owed[1]);
+        let nearest = estimates.iter().map(|&e| near(e)).min().unwrap_or(0);
         let slack = if facing_only {
             source_slack(cfg) * min_step
         } else {
             u32::MAX - nearest
         };
         self.starts.clear();
-        for (&s, &near) in sources.iter().zip(&nearest_of) {
-            if near > nearest + slack {
+        for (&s, &(steps, owed)) in sources.iter().zip(&estimates) {
+            if near((steps, owed)) > nearest + slack {
                 continue;
             }
             let c = s as usize;
@@ -428,10 +429,9 @@ impl Tunnel {
             }
             self.cost[state] = g;
             self.came[state] = FROM_SOURCE;
-            let (steps, owed) = source_estimate(c);
             self.starts.push((g + steps + owed[axis], state as u32));
         }
-        self.nearest_of = nearest_of;
+        self.source_estimates = estimates;
 
         // The ring of buckets must span every key outstanding at once: the
         // spread of the starting keys, plus the most one step can add to f
