@@ -69,6 +69,48 @@ impl Eq for LevelGraph {}
 
 const NONE: u32 = u32::MAX;
 
+/// Walks every chain leaving node cell `a` that is not yet in the graph,
+/// marking its cells walked, and adds it as an edge. A chain of no cells
+/// (two node cells side by side) is met from both ends and kept from the
+/// smaller; a longer one is walked once, from the end met first.
+fn walk_chains(
+    a: usize,
+    w: usize,
+    in_net: &[bool],
+    node_of: &[u32],
+    walked: &mut [bool],
+    graph: &mut UnGraph<Node, Corridor>,
+) {
+    for d in Dir::ALL {
+        let first = step(a, d, w);
+        if !in_net[first] || (node_of[first] == NONE && walked[first]) {
+            continue;
+        }
+        let (mut prev, mut cur, mut last_dir, mut length) = (a, first, d, 0u32);
+        while node_of[cur] == NONE {
+            walked[cur] = true;
+            length += 1;
+            let nd = Dir::ALL
+                .into_iter()
+                .find(|&nd| {
+                    let o = step(cur, nd, w);
+                    o != prev && in_net[o]
+                })
+                .expect("a chain cell has two network neighbours");
+            (prev, cur, last_dir) = (cur, step(cur, nd, w), nd);
+        }
+        let start = (a, d as u8);
+        let end = (cur, last_dir.opposite() as u8);
+        if length > 0 || start <= end {
+            graph.add_edge(
+                NodeIndex::new(node_of[a] as usize),
+                NodeIndex::new(node_of[cur] as usize),
+                Corridor { length },
+            );
+        }
+    }
+}
+
 /// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
 /// the graph of level after level allocates and clears no whole grid: a
 /// build sets only the cells of rooms and of the corridor network and puts
@@ -245,46 +287,28 @@ impl LevelGraph {
             }
         }
 
-        // Walk each chain from both ends; keep it once, from its smaller end.
-        // A closed loop of corridor with no junction, door or dead end has no
-        // end to start from: its first cell is made a junction standing for
-        // it, so the loop is still counted.
+        // Walk each chain once, from the end met first in row order (its
+        // smaller end: a cell, then a direction in `Dir::ALL`'s order). A
+        // chain's first cell, once walked, says the chain is in the graph
+        // when its other end comes up. Only node cells start walks here: a
+        // chain's middle can come first in row order (a corridor that
+        // climbs and comes down again), and is not a node.
         for &a in net.iter() {
             let a = a as usize;
-            if node_of[a] == NONE {
-                if walked[a] {
-                    continue;
-                }
+            if node_of[a] != NONE {
+                walk_chains(a, w, in_net, node_of, walked, graph);
+            }
+        }
+        // What is left unwalked is closed loops of corridor with no
+        // junction, door or dead end to start from: each loop's first cell
+        // in row order is made a junction standing for it, so the loop is
+        // still counted.
+        for &a in net.iter() {
+            let a = a as usize;
+            if node_of[a] == NONE && !walked[a] {
                 let pos = Pos::new((a % w) as u16, (a / w) as u16);
                 node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
-            }
-            for d in Dir::ALL {
-                let first = step(a, d);
-                if !is_net(first) {
-                    continue;
-                }
-                let (mut prev, mut cur, mut last_dir, mut length) = (a, first, d, 0u32);
-                while node_of[cur] == NONE {
-                    walked[cur] = true;
-                    length += 1;
-                    let nd = Dir::ALL
-                        .into_iter()
-                        .find(|&nd| {
-                            let o = step(cur, nd);
-                            o != prev && is_net(o)
-                        })
-                        .expect("a chain cell has two network neighbours");
-                    (prev, cur, last_dir) = (cur, step(cur, nd), nd);
-                }
-                let start = (a, d as u8);
-                let end = (cur, last_dir.opposite() as u8);
-                if start <= end {
-                    graph.add_edge(
-                        NodeIndex::new(node_of[a] as usize),
-                        NodeIndex::new(node_of[cur] as usize),
-                        Corridor { length },
-                    );
-                }
+                walk_chains(a, w, in_net, node_of, walked, graph);
             }
         }
         // Leave the scratch as found: only network and room cells were set.
@@ -563,5 +587,77 @@ mod tests {
         assert!(!g.rooms_connected(0, 1));
         let labels = g.room_components();
         assert_ne!(labels[0], labels[1]);
+    }
+
+    /// A corridor that climbs and comes down again has its top row before
+    /// either end in row order; its cells there are still one chain, not
+    /// a junction of two corridors (they once were).
+    #[test]
+    fn a_corridor_over_the_top_is_one_chain() {
+        let (w, h, t, r) = parse(
+            &[
+                "             ",
+                "     #####   ",
+                "     #   #   ",
+                " ...+#   #+..",
+                " ...      ...",
+                "             ",
+            ],
+            &[rect(1, 3, 3, 2), rect(11, 3, 2, 2)],
+        );
+        let g = LevelGraph::build(w, h, &t, &r);
+        assert_eq!(g.node_count(), 2, "{g:?}");
+        assert_eq!(g.edge_count(), 1);
+        assert_eq!(g.graph().edge_weights().next().unwrap().length, 9);
+    }
+
+    /// Each node's edge ends (a loop counts twice), from the edge list.
+    fn degrees(g: &LevelGraph) -> Vec<usize> {
+        let mut degree = vec![0; g.node_count()];
+        for e in g.graph().edge_references() {
+            degree[e.source().index()] += 1;
+            degree[e.target().index()] += 1;
+        }
+        degree
+    }
+
+    proptest! {
+        /// On any pattern of corridor: a junction is where three or four
+        /// corridors meet, or stands alone for a closed loop (its one edge
+        /// a loop on itself); a dead end has one corridor or none; every
+        /// corridor cell is a node or inside exactly one chain.
+        #[test]
+        fn nodes_are_where_corridors_meet_or_end(
+            (w, h, bits) in (3usize..14, 3usize..12)
+                .prop_flat_map(|(w, h)| (Just(w), Just(h), prop::collection::vec(any::<bool>(), w * h))),
+        ) {
+            let tiles: Vec<Tile> = bits
+                .iter()
+                .enumerate()
+                .map(|(c, &on)| {
+                    let (x, y) = (c % w, c / w);
+                    let inside = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
+                    if on && inside { Tile::Corridor } else { Tile::Rock }
+                })
+                .collect();
+            let g = LevelGraph::build(w as u16, h as u16, &tiles, &[]);
+            let degree = degrees(&g);
+            let self_loop = |n: usize| {
+                g.graph().edge_references().any(|e| e.source().index() == n && e.target().index() == n)
+            };
+            for (n, node) in g.graph().node_weights().enumerate() {
+                match node {
+                    Node::Junction(_) => prop_assert!(
+                        degree[n] >= 3 || (degree[n] == 2 && self_loop(n)),
+                        "junction {node:?} has {} edge ends: {g:?}", degree[n]
+                    ),
+                    Node::DeadEnd(_) => prop_assert!(degree[n] <= 1, "{node:?}: {g:?}"),
+                    Node::Room(_) => prop_assert!(false, "no rooms here"),
+                }
+            }
+            let cells = tiles.iter().filter(|&&t| t == Tile::Corridor).count();
+            let chained: u32 = g.graph().edge_weights().map(|e| e.length).sum();
+            prop_assert_eq!(g.node_count() + chained as usize, cells);
+        }
     }
 }
