@@ -264,7 +264,12 @@ impl Bfs {
     }
 
     fn clear(&mut self, cells: usize) {
-        if self.dist.len() == cells {
+        let reached = self.queue.len() + self.slab_used;
+        // Past a sixteenth of the grid, putting back each reached cell
+        // scatters stores over the whole table, most of them cache misses
+        // (a level's flood followed by a short search): filling the whole
+        // table in one pass costs less.
+        if self.dist.len() == cells && reached < cells / 16 {
             // Only the cells the last search reached hold a count.
             for &c in self.queue.iter().chain(&self.slab[..self.slab_used]) {
                 self.dist[c as usize] = Self::UNREACHED;

@@ -33,8 +33,6 @@ pub(crate) struct Scratch {
     lattice: Vec<u32>,
     /// Each lattice row interpolated along x, a full level row each.
     rows: Vec<i32>,
-    /// Per column: its lattice cell and its weight within it.
-    xs: Vec<(usize, i32)>,
     weights: Vec<u32>,
     /// Generator revision 4's sum and rows, in 16 bits.
     acc16: Vec<u16>,
@@ -76,7 +74,6 @@ fn lattice_rows(
     let Scratch {
         lattice,
         rows16,
-        xs,
         weights,
         ..
     } = scratch;
@@ -95,7 +92,7 @@ fn lattice_rows(
     }
     smooth_weights(spacing, weights);
     // 0..=255: the rows at 8 bits.
-    interpolate_rows(lattice, gw, width, spacing, weights, xs, rows16, |v| {
+    interpolate_rows(lattice, gw, width, spacing, weights, rows16, |v| {
         (v >> 8) as u16
     });
 }
@@ -105,25 +102,29 @@ fn lattice_rows(
 /// points either side and the cell's smoothstep weight `t`, as `keep`
 /// stores it. Both fills start from these rows (few lattice rows, then a
 /// plain pass down every cell's column).
-#[allow(clippy::too_many_arguments)]
 fn interpolate_rows<T>(
     lattice: &[u32],
     gw: usize,
     width: usize,
     spacing: usize,
     weights: &[u32],
-    xs: &mut Vec<(usize, i32)>,
     rows: &mut Vec<T>,
     keep: impl Fn(i32) -> T,
 ) {
-    xs.clear();
-    xs.extend((0..width).map(|x| (x / spacing, weights[x % spacing] as i32)));
+    // A lattice cell at a time: its two points read once for its
+    // `spacing` columns, rather than gathered again for every column.
     rows.clear();
+    rows.reserve(lattice.len() / gw * width);
     for lat in lattice.chunks_exact(gw) {
-        rows.extend(xs.iter().map(|&(gx, tx)| {
+        for (gx, start) in (0..width).step_by(spacing).enumerate() {
+            let end = (start + spacing).min(width);
             let (a, b) = (lat[gx] as i32, lat[gx + 1] as i32);
-            keep(a * 256 + (b - a) * tx)
-        }));
+            rows.extend(
+                weights[..end - start]
+                    .iter()
+                    .map(|&t| keep(a * 256 + (b - a) * t as i32)),
+            );
+        }
     }
 }
 /// Generator revision 4's field: each octave's rows and value rounded to
@@ -225,7 +226,6 @@ fn fill_wide(
         acc,
         lattice,
         rows,
-        xs,
         weights,
         ..
     } = scratch;
@@ -252,7 +252,7 @@ fn fill_wide(
         // Interpolate along each lattice row first (few rows), then down
         // every cell's column: the per-cell loop is then a plain pass over
         // whole rows. The sum is the same bilinear numerator either way.
-        interpolate_rows(lattice, gw, width, spacing, weights, xs, rows, |v| v);
+        interpolate_rows(lattice, gw, width, spacing, weights, rows, |v| v);
         for y in 0..height {
             let (gy, ty) = (y / spacing, weights[y % spacing] as i32);
             let top = &rows[gy * width..(gy + 1) * width];
