@@ -472,7 +472,7 @@ impl Tunnel {
         let rows = RowOf::new(w);
         let row_of = |c: usize| rows.of(c);
         // The steps to the nearest box from the lanes of x and of y.
-        let to_goals = |dx: [i32; LANES], dy: [i32; LANES]| est.steps(dx, dy) * min_step;
+        let to_goals = |dx: [i16; LANES], dy: [i16; LANES]| est.steps(dx, dy) * min_step;
         // The turn a state still owes: a horizontal one if the ring is off
         // its row, a vertical one if it is off its column.
         let owed = |off: bool| if off { turn } else { 0 };
@@ -744,22 +744,27 @@ impl Box4 {
 /// states on average (72 without vaults and loops). By sides, the
 /// estimate is nearly the steps to the nearest door end, and a search
 /// takes 51 (28).
+///
+/// The lanes are 16-bit: a level is at most 2000 cells a side, so every
+/// coordinate and every sum of two distances fits, and SSE2 has 16-bit
+/// minimum and maximum (its 32-bit ones need SSE4.1), which the search
+/// works out for every state it pushes.
 #[derive(Clone, Copy, Debug)]
 struct Estimate<const LANES: usize> {
-    x0: [i32; LANES],
-    x1: [i32; LANES],
-    y0: [i32; LANES],
-    y1: [i32; LANES],
+    x0: [i16; LANES],
+    x1: [i16; LANES],
+    y0: [i16; LANES],
+    y1: [i16; LANES],
 }
 
 impl Estimate<1> {
     /// One lane, the ring: generator revisions 1 to 4.
     fn ring(ring: Box4) -> Estimate<1> {
         Estimate {
-            x0: [ring.x0],
-            x1: [ring.x1],
-            y0: [ring.y0],
-            y1: [ring.y1],
+            x0: [lane(ring.x0)],
+            x1: [lane(ring.x1)],
+            y0: [lane(ring.y0)],
+            y1: [lane(ring.y1)],
         }
     }
 }
@@ -804,33 +809,43 @@ impl Estimate<4> {
             }
         }
         Estimate {
-            x0: sides.map(|b| b.x0),
-            x1: sides.map(|b| b.x1),
-            y0: sides.map(|b| b.y0),
-            y1: sides.map(|b| b.y1),
+            x0: sides.map(|b| lane(b.x0)),
+            x1: sides.map(|b| lane(b.x1)),
+            y0: sides.map(|b| lane(b.y0)),
+            y1: sides.map(|b| lane(b.y1)),
         }
     }
 }
 
 impl<const LANES: usize> Estimate<LANES> {
-    /// Steps in x from column `x` into each box.
+    /// Steps in x from column `x` (at most one outside the level) into
+    /// each box.
     #[inline(always)]
-    fn dx(&self, x: i32) -> [i32; LANES] {
+    fn dx(&self, x: i32) -> [i16; LANES] {
+        let x = x as i16;
         std::array::from_fn(|k| (self.x0[k] - x).max(x - self.x1[k]).max(0))
     }
 
     /// Steps in y from row `y` into each box.
     #[inline(always)]
-    fn dy(&self, y: i32) -> [i32; LANES] {
+    fn dy(&self, y: i32) -> [i16; LANES] {
+        let y = y as i16;
         std::array::from_fn(|k| (self.y0[k] - y).max(y - self.y1[k]).max(0))
     }
 
     /// Steps to the nearest box.
     #[inline(always)]
-    fn steps(&self, dx: [i32; LANES], dy: [i32; LANES]) -> u32 {
-        let d: [i32; LANES] = std::array::from_fn(|k| dx[k] + dy[k]);
+    fn steps(&self, dx: [i16; LANES], dy: [i16; LANES]) -> u32 {
+        let d: [i16; LANES] = std::array::from_fn(|k| dx[k] + dy[k]);
         d.into_iter().min().unwrap_or(0) as u32
     }
+}
+
+/// A box's edge as a lane of [`Estimate`]. Edges are cells of the level or
+/// one beside it, so within 16 bits (`MAX_SIDE` is 2000).
+fn lane(v: i32) -> i16 {
+    debug_assert!((-2..=i32::from(crate::config::MAX_SIDE) + 1).contains(&v));
+    v as i16
 }
 
 /// How many steps farther from the target than the nearest door a door
