@@ -371,7 +371,10 @@ mod tests {
     /// below 2^16) to the largest eight octaves make.
     #[test]
     fn the_narrow_stretch_is_the_wide_one() {
-        for span in (254u32..1 << 15).step_by(7).chain([254, 255, 256, (1 << 15) - 1]) {
+        for span in (254u32..1 << 15)
+            .step_by(7)
+            .chain([254, 255, 256, (1 << 15) - 1])
+        {
             let scale = (253u32 << 16) / span;
             let narrow = u16::try_from(scale).expect("a span of 254 or more");
             for d in 0..=span {
