@@ -312,29 +312,38 @@ impl Merged {
     }
 }
 
+impl Merged {
+    /// The box round every part.
+    #[inline(never)]
+    fn bounds(&self) -> Rect {
+        let mut it = self.parts().iter().map(|p| p.shape().bounds());
+        let first = it.next().expect("a merged room has parts");
+        let (mut x0, mut y0) = (first.x, first.y);
+        let (mut x1, mut y1) = (first.right(), first.bottom());
+        for b in it {
+            x0 = x0.min(b.x);
+            y0 = y0.min(b.y);
+            x1 = x1.max(b.right());
+            y1 = y1.max(b.bottom());
+        }
+        Rect {
+            x: x0,
+            y: y0,
+            width: x1 - x0 + 1,
+            height: y1 - y0 + 1,
+        }
+    }
+}
+
 impl Shape {
-    /// The smallest rectangle holding every cell of the shape.
+    /// The smallest rectangle holding every cell of the shape. Inlined:
+    /// the generator asks it thousands of times a level (room placement,
+    /// every vault door's porch), nearly always of a rectangle or a vault.
+    #[inline]
     pub fn bounds(&self) -> Rect {
         match *self {
             Shape::Rect(r) => r,
-            Shape::Merged(m) => {
-                let mut it = m.parts().iter().map(|p| p.shape().bounds());
-                let first = it.next().expect("a merged room has parts");
-                let (mut x0, mut y0) = (first.x, first.y);
-                let (mut x1, mut y1) = (first.right(), first.bottom());
-                for b in it {
-                    x0 = x0.min(b.x);
-                    y0 = y0.min(b.y);
-                    x1 = x1.max(b.right());
-                    y1 = y1.max(b.bottom());
-                }
-                Rect {
-                    x: x0,
-                    y: y0,
-                    width: x1 - x0 + 1,
-                    height: y1 - y0 + 1,
-                }
-            }
+            Shape::Merged(m) => m.bounds(),
             Shape::Vault(v) => v.bounds,
             Shape::Region(r) => r.bounds,
             Shape::Circle { center, radius } => Rect {
