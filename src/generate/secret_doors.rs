@@ -25,7 +25,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::Pos;
-use crate::grid_search::{Bfs, Visit, orthogonal};
+use crate::grid_search::{Bfs, orthogonal};
 use crate::level::{Room, StairDirection, Stairs, Tile};
 
 /// What the stage keeps from level to level, so a warm generator asks the
@@ -156,26 +156,17 @@ pub(super) fn check(
     let Some(&first) = anchors.first() else {
         return Ok(());
     };
-    // The flood stops once every anchor is reached: the stairs stand in
-    // rooms far apart, but seldom at the far ends of the level.
+    // One flood of the whole level, without a branch on whether a cell
+    // is reached (see `Bfs::distance_map`): on a maze of secret doors the
+    // branches of a flood that stopped at the last anchor were as good as
+    // random, and cost more than the cells past it. What it reaches of
+    // the anchors is what a flood stopped at the last would. (An anchor
+    // is a staircase or a room's floor: open, so the flood starts.)
     anchors.sort_unstable();
     anchors.dedup();
-    let mut left = anchors.len();
-    bfs.run(
-        tiles.len(),
-        Some(first as usize),
-        |c| orthogonal(c, width),
-        |_, n| tiles[n].is_walkable() && tiles[n] != Tile::SecretDoor,
-        |c, _| {
-            if anchors.binary_search(&(c as u32)).is_ok() {
-                left -= 1;
-                if left == 0 {
-                    return Visit::Stop;
-                }
-            }
-            Visit::Expand
-        },
-    );
+    bfs.distance_map(width, tiles.len(), first as usize, |n| {
+        tiles[n].is_walkable() && tiles[n] != Tile::SecretDoor
+    });
     match anchors
         .iter()
         .find(|&&a| bfs.dist(a as usize) == Bfs::UNREACHED)
