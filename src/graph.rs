@@ -237,16 +237,19 @@ impl LevelGraph {
         // The network's cells in row order. It is sparse: blocks of 32
         // cells without any are passed over in one comparison.
         const BLOCK: usize = 32;
+        // A block's cells are taken from a mask of them, lowest bit first,
+        // not by asking each cell: on a maze nearly every block has some,
+        // and whether a cell is one was as good as random to the branch
+        // predictor.
         for (block, chunk) in in_net.chunks(BLOCK).enumerate() {
-            if chunk.iter().fold(false, |any, &net| any | net) {
-                let first = block * BLOCK;
-                net.extend(
-                    chunk
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, net)| **net)
-                        .map(|(i, _)| (first + i) as u32),
-                );
+            let mut bits = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &net)| bits | u32::from(net) << i);
+            let first = block * BLOCK;
+            while bits != 0 {
+                net.push((first + bits.trailing_zeros() as usize) as u32);
+                bits &= bits - 1;
             }
         }
         let is_net = |c: usize| in_net[c];
