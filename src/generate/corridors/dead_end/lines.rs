@@ -60,40 +60,61 @@ impl Lines {
             v.resize(width * self.col_words, 0);
         }
         let (rw, cw) = (self.row_words, self.col_words);
-        // Free rock, most of a level, sets no bit: blocks of 32 cells of
-        // it are passed over in one comparison.
+        // Free rock, most of a level, sets no bit. A row is read 32 cells
+        // at a time, each block's three kinds of cell as masks: a row's
+        // words take them whole, and only a column's bits are set a cell
+        // at a time, from the mask, so nothing branches on a cell.
         const BLOCK: usize = 32;
-        for (block, (tiles, classes)) in tiles.chunks(BLOCK).zip(classes.chunks(BLOCK)).enumerate()
-        {
-            let any = tiles
-                .iter()
-                .zip(classes)
-                .fold(false, |any, (&tile, &class)| {
-                    any | (tile != Tile::Rock) | (class != 0)
-                });
-            if !any {
-                continue;
-            }
-            for (i, (&tile, &class)) in tiles.iter().zip(classes).enumerate() {
-                let walkable = tile.is_walkable();
-                if class == 0 && !walkable {
+        for y in 0..height {
+            let row = y * width..(y + 1) * width;
+            let (tiles, classes) = (&tiles[row.clone()], &classes[row]);
+            for (block, (tiles, classes)) in
+                tiles.chunks(BLOCK).zip(classes.chunks(BLOCK)).enumerate()
+            {
+                let any = tiles
+                    .iter()
+                    .zip(classes)
+                    .fold(false, |any, (&tile, &class)| {
+                        any | (tile != Tile::Rock) | (class != 0)
+                    });
+                if !any {
                     continue;
                 }
-                let c = block * BLOCK + i;
-                let (x, y) = (c % width, c / width);
-                let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
-                let (ri, ci) = (y * rw + x / 64, x * cw + y / 64);
-                if class & CLOSED_BIT != 0 {
-                    self.closed_rows[ri] |= rbit;
-                    self.closed_cols[ci] |= cbit;
+                let (mut closed, mut corridor, mut walkable) = (0u32, 0u32, 0u32);
+                let mut eights = tiles.chunks_exact(8).zip(classes.chunks_exact(8));
+                for (k, (tiles, classes)) in (&mut eights).enumerate() {
+                    let tiles: &[Tile; 8] = tiles.try_into().expect("eight cells");
+                    let classes: &[u8; 8] = classes.try_into().expect("eight cells");
+                    let at = 8 * k;
+                    closed |= u32::from(mask8(classes.map(|c| c & CLOSED_BIT != 0))) << at;
+                    corridor |= u32::from(mask8(classes.map(|c| c & CORRIDOR_BIT != 0))) << at;
+                    walkable |= u32::from(mask8(tiles.map(|t| t.is_walkable()))) << at;
                 }
-                if class & CORRIDOR_BIT != 0 {
-                    self.corridor_rows[ri] |= rbit;
-                    self.corridor_cols[ci] |= cbit;
+                // A row's last block may end in fewer than eight.
+                let done = tiles.len() / 8 * 8;
+                for (i, (&tile, &class)) in tiles[done..].iter().zip(&classes[done..]).enumerate() {
+                    closed |= u32::from(class & CLOSED_BIT != 0) << (done + i);
+                    corridor |= u32::from(class & CORRIDOR_BIT != 0) << (done + i);
+                    walkable |= u32::from(tile.is_walkable()) << (done + i);
                 }
-                if walkable {
-                    self.walkable_rows[ri] |= rbit;
-                    self.walkable_cols[ci] |= cbit;
+                // Blocks start at multiples of 32, so each is half a word.
+                let x0 = block * BLOCK;
+                let (ri, shift) = (y * rw + x0 / 64, x0 % 64);
+                self.closed_rows[ri] |= u64::from(closed) << shift;
+                self.corridor_rows[ri] |= u64::from(corridor) << shift;
+                self.walkable_rows[ri] |= u64::from(walkable) << shift;
+                let (cbit, cword) = (1u64 << (y % 64), y / 64);
+                for (bits, cols) in [
+                    (closed, &mut self.closed_cols),
+                    (corridor, &mut self.corridor_cols),
+                    (walkable, &mut self.walkable_cols),
+                ] {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let x = x0 + bits.trailing_zeros() as usize;
+                        cols[x * cw + cword] |= cbit;
+                        bits &= bits - 1;
+                    }
                 }
             }
         }
@@ -156,6 +177,14 @@ impl Lines {
         let k = found.abs_diff(pos);
         (k <= look).then_some(k)
     }
+}
+
+/// Eight flags as the bits of a byte, flag i at bit i: as eight bytes of
+/// 0 or 1, one multiply gathers byte i's low bit onto bit 56 + i.
+#[inline(always)]
+fn mask8(flags: [bool; 8]) -> u8 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    (u64::from_le_bytes(flags.map(u8::from)).wrapping_mul(GATHER) >> 56) as u8
 }
 
 /// Word `i` of the bits `word` gives, with only bits `a` to `b`
