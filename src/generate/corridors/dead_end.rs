@@ -28,7 +28,7 @@ use crate::geom::Dir;
 use crate::grid_search::step as offset;
 use crate::level::Tile;
 
-use super::site::{Rules, Site};
+use super::site::{CLOSED_BIT, Rules, Site};
 use super::{NO_OWNER, Unjoined};
 use crate::sets::Sets;
 
@@ -83,6 +83,7 @@ impl DeadEnd {
             &mut self.owner,
             &mut self.lists,
             &mut self.lines,
+            &self.classes,
             cfg,
             rules,
             site,
@@ -91,10 +92,12 @@ impl DeadEnd {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn carve(
     owner: &mut [u32],
     lists: &mut Lists,
     lines: &mut lines::Lines,
+    classes: &[u8],
     cfg: &Config,
     rules: &Rules,
     site: &mut Site<'_>,
@@ -102,6 +105,9 @@ fn carve(
 ) -> Result<(), Unjoined> {
     let w = site.width;
     let rooms = site.shapes.len();
+    // `Rules::free`, read from the one byte a cell of `classes`: rings,
+    // rooms and hardness do not change while corridors are carved.
+    let free = |c: usize| classes[c] & CLOSED_BIT == 0;
     let Lists {
         sets,
         stubs,
@@ -119,7 +125,7 @@ fn carve(
             ends.retain(|&c| {
                 site.tiles[c as usize] == Tile::Rock && {
                     let o = offset(c as usize, rules.way_out(cfg, site, c as usize), w);
-                    rules.free(site, o) && site.tiles[o] == Tile::Rock
+                    free(o) && site.tiles[o] == Tile::Rock
                 }
             });
             if ends.is_empty() {
@@ -199,7 +205,7 @@ fn carve(
                     looked += 1;
                     let prev = c;
                     c = offset(c, d, w);
-                    if !rules.free(site, c) {
+                    if !free(c) {
                         break;
                     }
                     if site.tiles[c] == Tile::Corridor {
@@ -251,7 +257,7 @@ fn carve(
             // (what they could join there, the look finds).
             let next = [dir, dir.left(), dir.right()].into_iter().find(|&d| {
                 let n = offset(end, d, w);
-                rules.free(site, n)
+                free(n)
                     && site.tiles[n] == Tile::Rock
                     && Dir::ALL.into_iter().all(|e| {
                         let m = offset(n, e, w);
