@@ -242,10 +242,10 @@ impl LevelGraph {
         // and whether a cell is one was as good as random to the branch
         // predictor.
         for (block, chunk) in in_net.chunks(BLOCK).enumerate() {
-            let mut bits = chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |bits, (i, &net)| bits | u32::from(net) << i);
+            if !chunk.iter().fold(false, |any, &net| any | net) {
+                continue;
+            }
+            let mut bits = crate::grid_search::mask32(chunk);
             let first = block * BLOCK;
             while bits != 0 {
                 net.push((first + bits.trailing_zeros() as usize) as u32);

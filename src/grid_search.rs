@@ -76,6 +76,33 @@ pub fn king_move(from: usize, to: usize, width: usize) -> (i32, i32) {
     ((delta - dy * width as isize) as i32, dy as i32)
 }
 
+/// Eight flags as the bits of a byte, flag i at bit i: as eight bytes of
+/// 0 or 1, one multiply gathers byte i's low bit onto bit 56 + i. (A
+/// fold of shifted flags is a variable shift a cell, which SSE2 cannot
+/// do many at a time.)
+#[inline(always)]
+pub fn mask8(flags: [bool; 8]) -> u8 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    (u64::from_le_bytes(flags.map(u8::from)).wrapping_mul(GATHER) >> 56) as u8
+}
+
+/// Up to 32 flags as the bits of a word, flag i at bit i.
+#[inline(always)]
+pub fn mask32(flags: &[bool]) -> u32 {
+    debug_assert!(flags.len() <= 32);
+    let mut eights = flags.chunks_exact(8);
+    let mut bits = 0u32;
+    for (k, eight) in (&mut eights).enumerate() {
+        let eight: [bool; 8] = eight.try_into().expect("eight flags");
+        bits |= u32::from(mask8(eight)) << (8 * k);
+    }
+    let done = flags.len() / 8 * 8;
+    for (i, &f) in eights.remainder().iter().enumerate() {
+        bits |= u32::from(f) << (done + i);
+    }
+    bits
+}
+
 /// A cell's coordinates, with one 32-bit division.
 #[inline]
 pub fn xy(c: usize, width: usize) -> (i32, i32) {

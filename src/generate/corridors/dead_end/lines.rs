@@ -11,6 +11,7 @@
 //! answers, cell for cell.
 
 use crate::geom::Dir;
+use crate::grid_search::mask8;
 use crate::level::Tile;
 
 use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
@@ -177,14 +178,6 @@ impl Lines {
         let k = found.abs_diff(pos);
         (k <= look).then_some(k)
     }
-}
-
-/// Eight flags as the bits of a byte, flag i at bit i: as eight bytes of
-/// 0 or 1, one multiply gathers byte i's low bit onto bit 56 + i.
-#[inline(always)]
-fn mask8(flags: [bool; 8]) -> u8 {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    (u64::from_le_bytes(flags.map(u8::from)).wrapping_mul(GATHER) >> 56) as u8
 }
 
 /// Word `i` of the bits `word` gives, with only bits `a` to `b`

@@ -348,7 +348,14 @@ impl Tunnel {
 struct Walker {
     dist: Vec<u32>,
     touched: Vec<u32>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32)>>,
+    /// (walk, room) as one key, walk in the high half: the order of the
+    /// pair, compared in one instruction rather than two.
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+}
+
+/// A walker's heap key: `walk` then `room`.
+fn key(walk: u32, room: u32) -> std::cmp::Reverse<u64> {
+    std::cmp::Reverse(u64::from(walk) << 32 | u64::from(room))
 }
 
 impl Walker {
@@ -378,10 +385,10 @@ impl Walker {
         self.heap.clear();
         self.dist[from] = 0;
         self.touched.push(from as u32);
-        self.heap.push(std::cmp::Reverse((0, from as u32)));
+        self.heap.push(key(0, from as u32));
         let mut work = 0;
-        while let Some(std::cmp::Reverse((d, r))) = self.heap.pop() {
-            let r = r as usize;
+        while let Some(std::cmp::Reverse(k)) = self.heap.pop() {
+            let (d, r) = ((k >> 32) as u32, k as u32 as usize);
             if d > self.dist[r] {
                 continue;
             }
@@ -397,7 +404,7 @@ impl Walker {
                         self.touched.push(s as u32);
                     }
                     self.dist[s] = nd;
-                    self.heap.push(std::cmp::Reverse((nd, s as u32)));
+                    self.heap.push(key(nd, s as u32));
                 }
             }
         }
