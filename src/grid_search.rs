@@ -495,6 +495,19 @@ mod tests {
     }
 
     proptest! {
+        /// The gathered mask is the flags' bits, flag i at bit i, for any
+        /// count up to 32.
+        #[test]
+        fn mask32_is_the_flags_bits(flags in prop::collection::vec(any::<bool>(), 0..=32)) {
+            let want = flags
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &f)| bits | u32::from(f) << i);
+            prop_assert_eq!(mask32(&flags), want);
+        }
+    }
+
+    proptest! {
         /// The distance map's queue that never branches on a cell reaches
         /// what a plain flood reaches, at the same step counts, and the
         /// searches after it forget it as they forget a flood.
