@@ -110,6 +110,10 @@ pub(super) fn add(
                 let rock = match dir {
                     Dir::North => usize::from(north[from]) - 1,
                     Dir::South => usize::from(south[from]) - 1,
+                    // Along a corridor the next cell is not free rock:
+                    // no mask needed.
+                    Dir::East if meets[from + 1] != 0 => 0,
+                    Dir::West if meets[from - 1] != 0 => 0,
                     Dir::East => rock_east(meets, from),
                     Dir::West => rock_west(meets, from),
                 };
