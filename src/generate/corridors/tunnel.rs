@@ -170,15 +170,20 @@ impl Tunnel {
             match &index {
                 Some(index) => index.nearest(c, &self.centres, NEAREST_TRIED, &mut nearest),
                 None => {
-                    nearest.clear();
-                    nearest.extend(joined.iter().copied());
-                    let centres = &self.centres;
-                    let key = |j: usize| (dist2(c, centres[j]), j);
-                    if nearest.len() > NEAREST_TRIED {
-                        nearest.select_nth_unstable_by_key(NEAREST_TRIED - 1, |&j| key(j));
-                        nearest.truncate(NEAREST_TRIED);
+                    // One pass keeping the four least keys in order, each
+                    // key worked out once (a selection and a sort worked
+                    // it out at every comparison).
+                    let mut least = [(i64::MAX, usize::MAX); NEAREST_TRIED];
+                    for &j in joined.iter() {
+                        let key = (dist2(c, self.centres[j]), j);
+                        if key < least[NEAREST_TRIED - 1] {
+                            let at = least.partition_point(|&k| k < key);
+                            least.copy_within(at..NEAREST_TRIED - 1, at + 1);
+                            least[at] = key;
+                        }
                     }
-                    nearest.sort_unstable_by_key(|&j| key(j));
+                    nearest.clear();
+                    nearest.extend(least.iter().take(joined.len()).map(|&(_, j)| j));
                 }
             }
             // The nearest room is the goal, as in 002. If a room's ring
