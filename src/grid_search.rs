@@ -123,7 +123,8 @@ pub enum Visit {
 
 /// A breadth-first search with reusable buffers: step counts in a flat
 /// array, the queue in another. A new search clears only the cells the
-/// last one reached, so searching a few cells of a large grid costs a few
+/// last one reached when they are few (the whole table in one pass when
+/// they are many), so searching a few cells of a large grid costs a few
 /// cells, and one `Bfs` serves every search of a thread.
 #[derive(Clone, Debug, Default)]
 pub struct Bfs {

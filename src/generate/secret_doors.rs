@@ -142,7 +142,7 @@ pub(super) fn hide(
 
 /// The promise checked on the finished level: one flood from the first
 /// anchor over walkable cells but secret doors, which must reach every
-/// other (and stops once it has). `Err` names the place cut off.
+/// other. `Err` names the place cut off.
 pub(super) fn check(
     width: usize,
     tiles: &[Tile],
@@ -161,7 +161,8 @@ pub(super) fn check(
     // branches of a flood that stopped at the last anchor were as good as
     // random, and cost more than the cells past it. What it reaches of
     // the anchors is what a flood stopped at the last would. (An anchor
-    // is a staircase or a room's floor: open, so the flood starts.)
+    // is a staircase, or the start where there are none: walkable and
+    // never hidden, so the flood starts.)
     anchors.sort_unstable();
     anchors.dedup();
     bfs.distance_map(width, tiles.len(), first as usize, |n| {
