@@ -310,9 +310,7 @@ impl Merged {
             len: len as u8,
         })
     }
-}
 
-impl Merged {
     /// The box round every part.
     #[inline(never)]
     fn bounds(&self) -> Rect {

@@ -245,7 +245,7 @@ impl LevelGraph {
             if !chunk.iter().fold(false, |any, &net| any | net) {
                 continue;
             }
-            let mut bits = crate::grid_search::mask32(chunk);
+            let mut bits = crate::grid_search::mask32(chunk, |net| net);
             let first = block * BLOCK;
             while bits != 0 {
                 net.push((first + bits.trailing_zeros() as usize) as u32);

@@ -86,19 +86,20 @@ pub fn mask8(flags: [bool; 8]) -> u8 {
     (u64::from_le_bytes(flags.map(u8::from)).wrapping_mul(GATHER) >> 56) as u8
 }
 
-/// Up to 32 flags as the bits of a word, flag i at bit i.
+/// `flag` of up to 32 cells as the bits of a word, cell i at bit i: eight
+/// cells to a multiply ([`mask8`]), a short last group one at a time.
 #[inline(always)]
-pub fn mask32(flags: &[bool]) -> u32 {
-    debug_assert!(flags.len() <= 32);
-    let mut eights = flags.chunks_exact(8);
+pub fn mask32<T: Copy>(cells: &[T], flag: impl Fn(T) -> bool) -> u32 {
+    debug_assert!(cells.len() <= 32);
+    let mut eights = cells.chunks_exact(8);
     let mut bits = 0u32;
     for (k, eight) in (&mut eights).enumerate() {
-        let eight: [bool; 8] = eight.try_into().expect("eight flags");
-        bits |= u32::from(mask8(eight)) << (8 * k);
+        let eight: &[T; 8] = eight.try_into().expect("eight cells");
+        bits |= u32::from(mask8(eight.map(&flag))) << (8 * k);
     }
-    let done = flags.len() / 8 * 8;
-    for (i, &f) in eights.remainder().iter().enumerate() {
-        bits |= u32::from(f) << (done + i);
+    let done = cells.len() / 8 * 8;
+    for (i, &c) in eights.remainder().iter().enumerate() {
+        bits |= u32::from(flag(c)) << (done + i);
     }
     bits
 }
@@ -504,7 +505,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .fold(0u32, |bits, (i, &f)| bits | u32::from(f) << i);
-            prop_assert_eq!(mask32(&flags), want);
+            prop_assert_eq!(mask32(&flags, |f| f), want);
         }
     }
 

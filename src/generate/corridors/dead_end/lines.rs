@@ -11,7 +11,7 @@
 //! answers, cell for cell.
 
 use crate::geom::Dir;
-use crate::grid_search::mask8;
+use crate::grid_search::mask32;
 use crate::level::Tile;
 
 use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
@@ -81,23 +81,9 @@ impl Lines {
                 if !any {
                     continue;
                 }
-                let (mut closed, mut corridor, mut walkable) = (0u32, 0u32, 0u32);
-                let mut eights = tiles.chunks_exact(8).zip(classes.chunks_exact(8));
-                for (k, (tiles, classes)) in (&mut eights).enumerate() {
-                    let tiles: &[Tile; 8] = tiles.try_into().expect("eight cells");
-                    let classes: &[u8; 8] = classes.try_into().expect("eight cells");
-                    let at = 8 * k;
-                    closed |= u32::from(mask8(classes.map(|c| c & CLOSED_BIT != 0))) << at;
-                    corridor |= u32::from(mask8(classes.map(|c| c & CORRIDOR_BIT != 0))) << at;
-                    walkable |= u32::from(mask8(tiles.map(|t| t.is_walkable()))) << at;
-                }
-                // A row's last block may end in fewer than eight.
-                let done = tiles.len() / 8 * 8;
-                for (i, (&tile, &class)) in tiles[done..].iter().zip(&classes[done..]).enumerate() {
-                    closed |= u32::from(class & CLOSED_BIT != 0) << (done + i);
-                    corridor |= u32::from(class & CORRIDOR_BIT != 0) << (done + i);
-                    walkable |= u32::from(tile.is_walkable()) << (done + i);
-                }
+                let closed = mask32(classes, |c| c & CLOSED_BIT != 0);
+                let corridor = mask32(classes, |c| c & CORRIDOR_BIT != 0);
+                let walkable = mask32(tiles, |t: Tile| t.is_walkable());
                 // Blocks start at multiples of 32, so each is half a word.
                 let x0 = block * BLOCK;
                 let (ri, shift) = (y * rw + x0 / 64, x0 % 64);
