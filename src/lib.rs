@@ -46,6 +46,7 @@ pub(crate) mod grid_search;
 pub mod journal;
 pub(crate) mod layout;
 pub mod level;
+pub(crate) mod pieces;
 pub use config::profile;
 #[cfg(feature = "render")]
 pub mod render;

@@ -24,6 +24,7 @@ const RANKS: &[(&str, u8)] = &[
     // Vault drawings, the level graph.
     ("vault", 2),
     ("graph", 2),
+    ("pieces", 2),
     ("level", 3),
     ("generate", 4),
     // Readers of levels, and the stack.

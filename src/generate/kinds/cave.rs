@@ -32,7 +32,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::{RegionKind, Shape};
-use crate::grid_search::{BucketQueue, orthogonal};
+use crate::grid_search::{BucketQueue, mask32, orthogonal};
 use crate::level::{Room, Tile};
 use crate::sets::Sets;
 
@@ -55,8 +55,6 @@ pub(crate) const KIND: super::Kind = super::Kind {
 
 /// Not reached by the search.
 const UNSEEN: u32 = u32::MAX;
-/// Never dug by the search.
-const BLOCKED: u32 = u32::MAX;
 
 /// The cave's buffers, kept from level to level.
 #[derive(Default)]
@@ -73,17 +71,17 @@ pub(in crate::generate) struct Scratch {
     /// Per cell: its region (index + 1), 0 for rock.
     region: Vec<u32>,
     sizes: Vec<u32>,
-    stack: Vec<u32>,
-    /// Per cell: the joining search's state.
+    /// Per cell: the joining search's state, and its price to dig into.
     nodes: Vec<Node>,
+    steps: Vec<u16>,
     queue: BucketQueue,
     prices: Vec<u32>,
     /// (cost, cell, neighbour) where two regions' searches meet, found
     /// and not yet taken, cheapest first.
     meetings: BinaryHeap<Reverse<(u32, u32, u32)>>,
     sets: Sets,
-    /// Each chamber's extent and first cell, as found.
-    found: Vec<((usize, usize, usize, usize), usize)>,
+    /// The open pieces, then the chambers.
+    pieces: crate::pieces::Pieces,
 }
 
 /// Lays a cave into `tiles` (all rock on entry) and `hardness` (the noise,
@@ -110,10 +108,9 @@ pub(in crate::generate) fn lay(
     }
     // Each list at its largest size at once, so a warm generator's lists
     // grow once per size of level rather than level by level.
-    s.stack.reserve(cells);
-    s.sizes.reserve(cells / 2);
+    s.pieces.reserve(cells, w);
+    s.sizes.reserve(cells / 2 + h);
     s.meetings.reserve(2 * cells);
-    s.found.reserve(cells / 9 + 1);
     s.queue.reserve(2 * cells);
     s.open.clear();
     // Vaults and the cell round them stay rock (each cell off the border
@@ -254,66 +251,61 @@ fn smooth(
 }
 
 /// Labels the open pieces into `s.region` (fills back those smaller than
-/// `smallest`) and returns how many are left.
+/// `smallest`) and returns how many are left, numbered in the order of
+/// their first cells.
 fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
-    let cells = s.open.len();
-    s.region.clear();
-    s.region.resize(cells, 0);
-    s.sizes.clear();
-    for start in 0..cells {
-        if !s.open[start] || s.region[start] != 0 {
-            continue;
-        }
-        let id = s.sizes.len() as u32 + 1;
-        s.region[start] = id;
-        s.stack.clear();
-        s.stack.push(start as u32);
-        let mut size = 0u32;
-        while let Some(c) = s.stack.pop() {
-            size += 1;
-            for n in orthogonal(c as usize, w) {
-                if s.open[n] && s.region[n] == 0 {
-                    s.region[n] = id;
-                    s.stack.push(n as u32);
-                }
-            }
-        }
-        s.sizes.push(size);
-    }
-    // Renumber the kept regions 1..=k in order; fill back the rest.
-    // (In place: each size becomes the region's new number.)
+    let Scratch {
+        open,
+        region,
+        sizes,
+        pieces,
+        ..
+    } = s;
+    pieces.label(open, w);
+    region.clear();
+    region.resize(open.len(), 0);
+    // Each piece's number among those kept, 0 for one filled back.
     let mut kept = 0u32;
-    for size in &mut s.sizes {
-        *size = if *size >= smallest {
+    sizes.clear();
+    sizes.extend(pieces.pieces().iter().map(|piece| {
+        if piece.cells >= smallest {
             kept += 1;
             kept
         } else {
             0
-        };
-    }
-    for c in 0..cells {
-        if s.region[c] != 0 {
-            s.region[c] = s.sizes[s.region[c] as usize - 1];
-            s.open[c] = s.region[c] != 0;
+        }
+    }));
+    for run in pieces.runs() {
+        let cells = run.start as usize..run.end as usize;
+        match sizes[run.piece as usize] {
+            0 => open[cells].fill(false),
+            id => region[cells].fill(id),
         }
     }
     kept
 }
 
-/// One cell of the joining search: its cost from the nearest region, the
-/// cell it was reached from (itself for a region's), its region (with
-/// [`SETTLED`] once its cost is final) and its price to dig into (or
-/// [`BLOCKED`]), side by side so a neighbour is one read.
+/// One cell of the joining search: its cost from the nearest region and
+/// a tag holding its region (reached from, for rock), the way it was
+/// reached and whether it is settled. Eight bytes, so two neighbours of a
+/// row share a cache line more often and the grid's nodes take half the
+/// cache they took as four words.
 #[derive(Clone, Copy, Default)]
 pub(in crate::generate) struct Node {
     cost: u32,
-    came: u32,
-    region: u32,
-    step: u32,
+    tag: u32,
 }
 
-/// In [`Node::region`]: the search has settled the cell.
+/// In [`Node::tag`]: the search has settled the cell.
 const SETTLED: u32 = 1 << 31;
+/// In [`Node::tag`]: the cell's region (a cave has fewer than 2^28 cells).
+const REGION: u32 = (1 << 28) - 1;
+/// In [`Node::tag`], shifted: which of its neighbours (as
+/// [`orthogonal`] lists them) the cell was, seen from the cell it was
+/// reached from.
+const CAME_SHIFT: u32 = 28;
+/// A cell's step price never dug: the border, a vault and the cell round it.
+const NEVER: u16 = u16::MAX;
 
 /// Joins the `regions` into one piece: passages through rock, priced as
 /// the Tunnel prices its corridors, chosen as a minimum spanning tree.
@@ -331,39 +323,36 @@ fn join_regions(
     let cells = tiles.len();
     rock_costs(config, &mut s.prices);
     let highest = s.prices[..255].iter().copied().max().unwrap_or(1);
+    let Scratch {
+        region,
+        nodes,
+        steps,
+        queue,
+        prices,
+        meetings,
+        sets,
+        ..
+    } = s;
     // Each cell's price to dig into, looked up once: the border's hardness
-    // is 255 and it is never dug; nor a vault, nor the cell round it.
-    let prices = &s.prices;
-    s.nodes.clear();
-    s.nodes
-        .extend(hardness.iter().zip(fenced).zip(&s.region).enumerate().map(
-            |(c, ((&h, &fence), &region))| {
-                if region != 0 {
-                    Node {
-                        cost: 0,
-                        came: c as u32,
-                        region,
-                        step: prices[usize::from(h)],
-                    }
-                } else {
-                    Node {
-                        cost: UNSEEN,
-                        came: 0,
-                        region: 0,
-                        step: if h == 255 || fence {
-                            BLOCKED
-                        } else {
-                            prices[usize::from(h)]
-                        },
-                    }
-                }
-            },
-        ));
-    s.queue.reset((highest as usize + 1).next_power_of_two(), 0);
+    // is 255 and it is never dug; nor a vault, nor the cell round it. A
+    // price is at most 10,000 and 16 a point of hardness (`validate`).
+    let price = |h: u8| prices[usize::from(h)].min(u32::from(NEVER) - 1) as u16;
+    steps.clear();
+    steps.extend(
+        hardness
+            .iter()
+            .zip(fenced.iter())
+            .map(|(&h, &fence)| if h == 255 || fence { NEVER } else { price(h) }),
+    );
+    nodes.clear();
+    nodes.extend(region.iter().map(|&region| Node {
+        cost: if region != 0 { 0 } else { UNSEEN },
+        tag: region,
+    }));
+    queue.reset((highest as usize + 1).next_power_of_two(), 0);
     // Only a region's cells beside rock start the search: a cell with its
     // own region all round finds nothing to reach or meet, so leaving it
     // out changes nothing (the queue keeps the others' order).
-    let region = &s.region;
     for c in w..cells - w {
         if region[c] != 0
             && (region[c - w] == 0
@@ -371,13 +360,13 @@ fn join_regions(
                 || region[c + w] == 0
                 || region[c - 1] == 0)
         {
-            s.queue.push(0, c as u32);
+            queue.push(0, c as u32);
         }
     }
-    s.meetings.clear();
-    s.sets.reset(regions as usize + 1);
+    meetings.clear();
+    sets.reset(regions as usize + 1);
     let mut joins = 1;
-    let nodes = &mut s.nodes;
+    let (nodes, steps) = (&mut nodes[..], &steps[..]);
     // One search from every region at once; each rock cell takes the
     // region of the cell it was reached from. Kruskal's rule runs as the
     // search goes: a meeting is found when the second of its two cells is
@@ -385,54 +374,55 @@ fn join_regions(
     // `cost`, every meeting cheaper than `cost` has been found, so those
     // are taken in order (the same order as sorting them all at the end),
     // and the search stops at the join that makes the cave one piece.
-    while let Some((cost, c)) = s.queue.pop() {
+    while let Some((cost, c)) = queue.pop() {
         let c = c as usize;
         let here = nodes[c];
         if cost > here.cost {
             continue;
         }
-        while let Some(&Reverse((sum, a, b))) = s.meetings.peek() {
+        while let Some(&Reverse((sum, a, b))) = meetings.peek() {
             if sum >= cost {
                 break;
             }
-            s.meetings.pop();
-            if take(nodes, &mut s.sets, a, b, tiles, hardness) {
+            meetings.pop();
+            if take(nodes, w, sets, a, b, tiles, hardness) {
                 joins += 1;
                 if joins == regions {
                     return;
                 }
             }
         }
-        let rc = here.region & !SETTLED;
-        nodes[c].region = rc | SETTLED;
-        for n in orthogonal(c, w) {
+        let rc = here.tag & REGION;
+        nodes[c].tag = here.tag | SETTLED;
+        for (k, n) in orthogonal(c, w).into_iter().enumerate() {
             let there = nodes[n];
-            if there.region & SETTLED != 0 {
-                if there.region != rc | SETTLED {
+            if there.tag & SETTLED != 0 {
+                let rn = there.tag & REGION;
+                // A meeting of two regions already joined would only be
+                // refused when taken: leave it out of the heap.
+                if rn != rc && sets.find(rc as usize) != sets.find(rn as usize) {
                     let sum = cost + there.cost;
-                    s.meetings
-                        .push(Reverse((sum, c.min(n) as u32, c.max(n) as u32)));
+                    meetings.push(Reverse((sum, c.min(n) as u32, c.max(n) as u32)));
                 }
                 continue;
             }
             // A region's own cells cost 0 and are settled first.
-            if there.step == BLOCKED {
+            let step = steps[n];
+            if step == NEVER {
                 continue;
             }
-            let next = cost + there.step;
+            let next = cost + u32::from(step);
             if next < there.cost {
                 nodes[n] = Node {
                     cost: next,
-                    came: c as u32,
-                    region: rc,
-                    step: there.step,
+                    tag: rc | (k as u32) << CAME_SHIFT,
                 };
-                s.queue.push(next, n as u32);
+                queue.push(next, n as u32);
             }
         }
     }
-    while let Some(Reverse((_, a, b))) = s.meetings.pop() {
-        if take(nodes, &mut s.sets, a, b, tiles, hardness) {
+    while let Some(Reverse((_, a, b))) = meetings.pop() {
+        if take(nodes, w, sets, a, b, tiles, hardness) {
             joins += 1;
             if joins == regions {
                 return;
@@ -445,6 +435,7 @@ fn join_regions(
 /// yet joined: digs both cells' ways back to their regions.
 fn take(
     nodes: &[Node],
+    w: usize,
     sets: &mut Sets,
     a: u32,
     b: u32,
@@ -452,8 +443,8 @@ fn take(
     hardness: &mut [u8],
 ) -> bool {
     let (ra, rb) = (
-        nodes[a as usize].region & !SETTLED,
-        nodes[b as usize].region & !SETTLED,
+        nodes[a as usize].tag & REGION,
+        nodes[b as usize].tag & REGION,
     );
     if !sets.union(ra as usize, rb as usize) {
         return false;
@@ -463,7 +454,14 @@ fn take(
         while nodes[c].cost != 0 {
             tiles[c] = Tile::Corridor;
             hardness[c] = 0;
-            c = nodes[c].came as usize;
+            // Back to the cell it was reached from: the opposite of the
+            // neighbour it was of that cell.
+            c = match (nodes[c].tag >> CAME_SHIFT) & 3 {
+                0 => c + w,
+                1 => c - 1,
+                2 => c - w,
+                _ => c + 1,
+            };
         }
     }
     true
@@ -478,37 +476,20 @@ fn label_areas(
     fenced: &[bool],
     vaults: usize,
 ) -> Vec<Room> {
-    let cells = tiles.len();
-    s.region.clear();
-    s.region.resize(cells, 0);
-    s.found.clear();
-    for start in 0..cells {
-        // A vault's floor is the vault's.
-        if tiles[start] != Tile::Floor || s.region[start] != 0 || fenced[start] {
-            continue;
-        }
-        s.region[start] = 1;
-        s.stack.clear();
-        s.stack.push(start as u32);
-        let (mut x0, mut y0, mut x1, mut y1) = (w, usize::MAX, 0, 0);
-        while let Some(c) = s.stack.pop() {
-            let (x, y) = (c as usize % w, c as usize / w);
-            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-            for n in orthogonal(c as usize, w) {
-                if tiles[n] == Tile::Floor && s.region[n] == 0 {
-                    s.region[n] = 1;
-                    s.stack.push(n as u32);
-                }
-            }
-        }
-        s.found.push(((x0, y0, x1, y1), start));
-    }
+    s.pieces.label_by(tiles.len(), w, |start, len| {
+        let floor = mask32(&tiles[start..start + len], |t| t == Tile::Floor);
+        floor & !mask32(&fenced[start..start + len], |fence| fence)
+    });
     // The level's own list, made once at its size.
-    let mut rooms = Vec::with_capacity(vaults + s.found.len());
-    rooms.extend(
-        s.found
-            .iter()
-            .map(|&(extent, anchor)| region_room(extent, anchor, w, RegionKind::Chamber)),
-    );
+    let mut rooms = Vec::with_capacity(vaults + s.pieces.pieces().len());
+    rooms.extend(s.pieces.pieces().iter().map(|p| {
+        let extent = (
+            usize::from(p.x0),
+            usize::from(p.y0),
+            usize::from(p.x1),
+            usize::from(p.y1),
+        );
+        region_room(extent, p.first as usize, w, RegionKind::Chamber)
+    }));
     rooms
 }
