@@ -327,19 +327,25 @@ fn a_saved_level_of_another_kind_is_refused() {
         vaults: delve::config::VaultConfig::NONE,
         ..Config::default()
     };
+    // A cave told it is rooms is refused for its count of areas when that
+    // is outside the config's rooms, else for an area that is no room:
+    // which comes first depends on the cave.
     for (made, told, want) in [
         (
             LevelKind::Cave,
             LevelKind::Labyrinth,
-            "is not a hall or a landing",
+            &["is not a hall or a landing"][..],
         ),
-        (LevelKind::Labyrinth, LevelKind::Cave, "is not a chamber"),
+        (LevelKind::Labyrinth, LevelKind::Cave, &["is not a chamber"]),
         (
             LevelKind::Cave,
             LevelKind::Rooms,
-            "rooms, where the config makes",
+            &[
+                "rooms, where the config makes",
+                "is not a room, which a rooms level has",
+            ],
         ),
-        (LevelKind::Rooms, LevelKind::Cave, "is not a chamber"),
+        (LevelKind::Rooms, LevelKind::Cave, &["is not a chamber"]),
     ] {
         let level = generate_level(&made_as(made), 5, 1).unwrap();
         let start = level.start();
@@ -353,7 +359,10 @@ fn a_saved_level_of_another_kind_is_refused() {
         assert_eq!(load(&honest), Ok(()), "{made:?} as itself");
         let forged = Run::on_level(made_as(told), MonsterKind::defaults(), level, start, &[]);
         let e = load(&forged).unwrap_err();
-        assert!(e.contains(want), "{made:?} told {told:?}: {e}");
+        assert!(
+            want.iter().any(|w| e.contains(w)),
+            "{made:?} told {told:?}: {e}"
+        );
     }
 }
 

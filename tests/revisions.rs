@@ -5,7 +5,7 @@
 //! revision 3 places vaults on Grid and Straight levels too, and differs
 //! from 2 only there.
 
-use delve::config::{CorridorStyle, DeadEndPolicy, Range, Revisions};
+use delve::config::{CorridorStyle, DeadEndPolicy, LevelKind, Range, Revisions};
 use delve::vault::shipped;
 use delve::{Config, Generator, Level, Shape, Tile};
 
@@ -296,6 +296,66 @@ fn generator_revision_5_changes_only_tunnel_levels() {
             four != five,
             tunnel,
             "{name}: {four:#x} under 4, {five:#x} under 5"
+        );
+    }
+}
+
+/// Every config revision 4's hashes are held on, with caves and
+/// labyrinths of the default config beside them: what revision 6's old
+/// runs hold.
+fn every_style_of_5() -> Vec<(&'static str, Config, u64)> {
+    let mut all = every_style_of_4();
+    for (name, kind) in [
+        ("cave", LevelKind::Cave),
+        ("labyrinth", LevelKind::Labyrinth),
+    ] {
+        all.push((
+            name,
+            Config {
+                kind,
+                ..Config::default()
+            },
+            3,
+        ));
+    }
+    all
+}
+
+/// Generator revision 5 makes its levels exactly as the build before
+/// revision 6 did (the hashes were taken at 575f676), in every style and
+/// kind and down the shipped stack.
+#[test]
+fn generator_revision_5_makes_the_levels_it_always_made() {
+    let want: [u64; 11] = [
+        0x1b28_240e_7265_347a,
+        0x9078_9b6d_f61b_10e7,
+        0x2cc7_0554_c160_ee66,
+        0x1621_30ec_85f6_df6b,
+        0x844f_9707_cb76_2240,
+        0x1520_f6d3_7cd1_3542,
+        0xae9f_20ce_0b02_e8ba,
+        0x3d36_8c44_5f2e_3c2d,
+        0x86ed_b382_86f0_d0b4,
+        0x4336_66cf_9b6c_e3cf,
+        0xb1e7_786a_01ea_6c75,
+    ];
+    assert_fingerprints(&every_style_of_5(), 5, &want);
+}
+
+/// Generator revision 6 fills caves from quarters of draws: every level of
+/// another kind is revision 5's byte for byte, and caves (the default
+/// config's, and the shipped stack's at depths 6 and 7) are not.
+#[test]
+fn generator_revision_6_changes_only_caves() {
+    let configs = every_style_of_5();
+    let five = fingerprints(&configs, 5);
+    let six = fingerprints(&configs, 6);
+    for (((name, ..), five), six) in configs.iter().zip(five).zip(six) {
+        let caves = *name == "cave" || *name == "shipped";
+        assert_eq!(
+            five != six,
+            caves,
+            "{name}: {five:#x} under 5, {six:#x} under 6"
         );
     }
 }
