@@ -120,9 +120,13 @@ pub(in crate::generate) fn lay(
     // lattice cell in a vault or beside one is no part of the maze).
     s.hall.clear();
     s.hall.resize(lattice, 0);
-    for l in 0..lattice {
-        if fenced[cell(l)] {
-            s.hall[l] = VAULT;
+    // Row by row, so no division finds a lattice cell's place.
+    for (j, row) in s.hall.chunks_exact_mut(lw).enumerate() {
+        let level_row = &fenced[(2 * j + 1) * w..];
+        for (i, hall) in row.iter_mut().enumerate() {
+            if level_row[2 * i + 1] {
+                *hall = VAULT;
+            }
         }
     }
     let maze = &config.labyrinth;
@@ -199,11 +203,11 @@ pub(in crate::generate) fn lay(
         let (p, c) = (p as usize, c as usize);
         let mut choices = [0usize; 4];
         let mut n = 0;
+        // Each way written, and kept by counting it only if free: whether
+        // a way is free is as good as random to a branch predictor.
         for (k, &(dp, _)) in steps.iter().enumerate() {
-            if s.free[p.wrapping_add_signed(dp)] {
-                choices[n] = k;
-                n += 1;
-            }
+            choices[n] = k;
+            n += usize::from(s.free[p.wrapping_add_signed(dp)]);
         }
         if n == 0 {
             s.walk.pop();
