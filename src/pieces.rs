@@ -258,10 +258,60 @@ mod tests {
         (piece, pieces)
     }
 
+    /// Fails unless the runs' pieces are a flood's, numbered as a flood in
+    /// row-major order numbers them, with the same sizes, first cells and
+    /// boxes, and every chosen cell is in exactly one run of one row:
+    /// labelled by `label`, then by `label_by` from words whose bits above
+    /// the cells asked for are set (which it must not read), each twice, so
+    /// a warm labeller is checked too.
+    fn assert_pieces_are_a_floods(chosen: &[bool], w: usize) {
+        let (want, want_pieces) = flood(chosen, w);
+        let mut pieces = Pieces::default();
+        for by_words in [false, false, true, true] {
+            if by_words {
+                pieces.label_by(chosen.len(), w, |start, len| {
+                    let bits = crate::grid_search::mask32(&chosen[start..start + len], |c| c);
+                    bits | (!0u32).checked_shl(len as u32).unwrap_or(0)
+                });
+            } else {
+                pieces.label(chosen, w);
+            }
+            assert_eq!(pieces.pieces(), &want_pieces[..], "{w} wide");
+            let mut got = vec![None; chosen.len()];
+            for run in pieces.runs() {
+                assert_eq!(run.start as usize / w, (run.end as usize - 1) / w);
+                for c in run.start..run.end {
+                    assert!(got[c as usize].is_none());
+                    got[c as usize] = Some(run.piece);
+                }
+            }
+            assert_eq!(got, want, "{w} wide");
+        }
+    }
+
+    /// Rows of 31 to 65 cells, either side of the 32-cell words a row is
+    /// read in: all chosen, every other cell, every other column, a
+    /// checkerboard and a staircase.
+    #[test]
+    fn rows_either_side_of_a_word_are_labelled_as_a_flood_labels_them() {
+        for w in [31, 32, 33, 63, 64, 65] {
+            let h = 5;
+            let patterns: [&dyn Fn(usize, usize) -> bool; 5] = [
+                &|_, _| true,
+                &|x, y| (x + y * w) % 2 == 0,
+                &|x, _| x % 2 == 0,
+                &|x, y| (x + y) % 2 == 0,
+                &|x, y| x % 32 >= y && x % 32 <= y + 30,
+            ];
+            for pattern in patterns {
+                let chosen: Vec<bool> = (0..w * h).map(|c| pattern(c % w, c / w)).collect();
+                assert_pieces_are_a_floods(&chosen, w);
+            }
+        }
+    }
+
     proptest! {
-        /// The runs' pieces are a flood's, numbered as a flood in
-        /// row-major order numbers them, with the same sizes, first cells
-        /// and boxes; every chosen cell is in exactly one run.
+        /// Random grids up to 79 wide are labelled as a flood labels them.
         #[test]
         fn the_pieces_are_a_floods(
             w in 1usize..80,
@@ -272,22 +322,7 @@ mod tests {
             use rand::{RngExt, SeedableRng};
             let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
             let chosen: Vec<bool> = (0..w * h).map(|_| rng.random_bool(density)).collect();
-            let (want, want_pieces) = flood(&chosen, w);
-            let mut pieces = Pieces::default();
-            // Twice, so a warm labeller is checked too.
-            for _ in 0..2 {
-                pieces.label(&chosen, w);
-                prop_assert_eq!(pieces.pieces(), &want_pieces[..]);
-                let mut got = vec![None; w * h];
-                for run in pieces.runs() {
-                    prop_assert_eq!(run.start as usize / w, (run.end as usize - 1) / w);
-                    for c in run.start..run.end {
-                        prop_assert!(got[c as usize].is_none());
-                        got[c as usize] = Some(run.piece);
-                    }
-                }
-                prop_assert_eq!(&got, &want);
-            }
+            assert_pieces_are_a_floods(&chosen, w);
         }
     }
 }

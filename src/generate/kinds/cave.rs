@@ -70,9 +70,11 @@ pub(in crate::generate) struct Scratch {
     centre: Vec<bool>,
     /// Per cell: its region (index + 1), 0 for rock.
     region: Vec<u32>,
-    sizes: Vec<u32>,
-    /// Per cell: the joining search's state, and its price to dig into.
+    /// Per piece of open ground: its region's number, 0 for one filled back.
+    kept: Vec<u32>,
+    /// Per cell: the joining search's cost and tag (see [`Node`]).
     nodes: Vec<Node>,
+    /// Per cell: its price to dig into, or [`NEVER`].
     steps: Vec<u16>,
     queue: BucketQueue,
     prices: Vec<u32>,
@@ -108,8 +110,12 @@ pub(in crate::generate) fn lay(
     }
     // Each list at its largest size at once, so a warm generator's lists
     // grow once per size of level rather than level by level.
+    // (A piece of open ground takes a cell and the rock beside it, so a
+    // level has fewer than `cells / 2 + h` of them.)
     s.pieces.reserve(cells, w);
-    s.sizes.reserve(cells / 2 + h);
+    s.kept.clear();
+    s.kept.reserve(cells / 2 + h);
+    s.meetings.clear();
     s.meetings.reserve(2 * cells);
     s.queue.reserve(2 * cells);
     s.open.clear();
@@ -298,7 +304,7 @@ fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
     let Scratch {
         open,
         region,
-        sizes,
+        kept: numbers,
         pieces,
         ..
     } = s;
@@ -307,8 +313,8 @@ fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
     region.resize(open.len(), 0);
     // Each piece's number among those kept, 0 for one filled back.
     let mut kept = 0u32;
-    sizes.clear();
-    sizes.extend(pieces.pieces().iter().map(|piece| {
+    numbers.clear();
+    numbers.extend(pieces.pieces().iter().map(|piece| {
         if piece.cells >= smallest {
             kept += 1;
             kept
@@ -318,7 +324,7 @@ fn find_regions(s: &mut Scratch, w: usize, smallest: u32) -> u32 {
     }));
     for run in pieces.runs() {
         let cells = run.start as usize..run.end as usize;
-        match sizes[run.piece as usize] {
+        match numbers[run.piece as usize] {
             0 => open[cells].fill(false),
             id => region[cells].fill(id),
         }
@@ -345,7 +351,8 @@ const REGION: u32 = (1 << 28) - 1;
 /// [`orthogonal`] lists them) the cell was, seen from the cell it was
 /// reached from.
 const CAME_SHIFT: u32 = 28;
-/// A cell's step price never dug: the border, a vault and the cell round it.
+/// A cell's step price never dug: the border (and any rock of hardness
+/// 255), a vault and the cell round it.
 const NEVER: u16 = u16::MAX;
 
 /// Joins the `regions` into one piece: passages through rock, priced as
