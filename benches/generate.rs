@@ -112,6 +112,21 @@ fn stack(c: &mut Criterion) {
             )
         })
     });
+    // What a run gets without `--config`: data/default.ron's progression
+    // by depth (Tunnel, Grid halls, two caves, DeadEnd mazes, a
+    // labyrinth), where the row above is ten default Tunnel levels.
+    let shipped = Config::shipped();
+    c.bench_function(
+        "stack of 10 levels 150x150, the shipped progression (all cores)",
+        |b| {
+            b.iter(|| {
+                seed = seed.wrapping_add(1);
+                black_box(
+                    Dungeon::generate_all(shipped.clone(), seed).expect("shipped config generates"),
+                )
+            })
+        },
+    );
 }
 
 criterion_group!(benches, one_level, large_level, stack);

@@ -286,16 +286,27 @@ fn generator_revision_4_makes_the_levels_it_always_made() {
 /// Tunnel levels are not.
 #[test]
 fn generator_revision_5_changes_only_tunnel_levels() {
-    let configs = every_style_of_4();
-    let four = fingerprints(&configs, 4);
-    let five = fingerprints(&configs, 5);
-    for (((name, ..), four), five) in configs.iter().zip(four).zip(five) {
-        // The shipped stack's first levels are Tunnel levels.
-        let tunnel = name.starts_with("tunnel") || *name == "shipped";
+    // The shipped stack's first levels are Tunnel levels.
+    assert_changes_only(&every_style_of_4(), 4, |name| {
+        name.starts_with("tunnel") || name == "shipped"
+    });
+}
+
+/// Fails unless generator revision `old + 1` changes the levels of just
+/// the configs `changed` names, each named in the failure.
+fn assert_changes_only(
+    configs: &[(&'static str, Config, u64)],
+    old: u16,
+    changed: impl Fn(&str) -> bool,
+) {
+    let before = fingerprints(configs, old);
+    let after = fingerprints(configs, old + 1);
+    for (((name, ..), before), after) in configs.iter().zip(before).zip(after) {
         assert_eq!(
-            four != five,
-            tunnel,
-            "{name}: {four:#x} under 4, {five:#x} under 5"
+            before != after,
+            changed(name),
+            "{name}: {before:#x} under {old}, {after:#x} under {}",
+            old + 1
         );
     }
 }
@@ -342,6 +353,37 @@ fn generator_revision_5_makes_the_levels_it_always_made() {
     assert_fingerprints(&every_style_of_5(), 5, &want);
 }
 
+/// Generator revision 6 makes its levels exactly as the build before
+/// revision 7 did (the hashes were taken at 56a4272), in every style and
+/// kind and down the shipped stack.
+#[test]
+fn generator_revision_6_makes_the_levels_it_always_made() {
+    let want: [u64; 11] = [
+        0xb60d_5cdb_3f5b_252e,
+        0x9078_9b6d_f61b_10e7,
+        0x2cc7_0554_c160_ee66,
+        0x1621_30ec_85f6_df6b,
+        0x844f_9707_cb76_2240,
+        0x1520_f6d3_7cd1_3542,
+        0xae9f_20ce_0b02_e8ba,
+        0x3d36_8c44_5f2e_3c2d,
+        0x86ed_b382_86f0_d0b4,
+        0x7275_f426_c759_d043,
+        0xb1e7_786a_01ea_6c75,
+    ];
+    assert_fingerprints(&every_style_of_5(), 6, &want);
+}
+
+/// Generator revision 7 plans a cave's passages on blocks: every level of
+/// another kind is revision 6's byte for byte, and caves (the default
+/// config's, and the shipped stack's at depths 6 and 7) are not.
+#[test]
+fn generator_revision_7_changes_only_caves() {
+    assert_changes_only(&every_style_of_5(), 6, |name| {
+        name == "cave" || name == "shipped"
+    });
+}
+
 /// The default config's caves and labyrinths: kinds came after revision
 /// 3, but a config may still ask for any revision with them.
 fn kinds() -> Vec<(&'static str, Config, u64)> {
@@ -370,17 +412,9 @@ fn kinds_under_generator_revisions_1_to_3_make_the_levels_they_always_made() {
 /// config's, and the shipped stack's at depths 6 and 7) are not.
 #[test]
 fn generator_revision_6_changes_only_caves() {
-    let configs = every_style_of_5();
-    let five = fingerprints(&configs, 5);
-    let six = fingerprints(&configs, 6);
-    for (((name, ..), five), six) in configs.iter().zip(five).zip(six) {
-        let caves = *name == "cave" || *name == "shipped";
-        assert_eq!(
-            five != six,
-            caves,
-            "{name}: {five:#x} under 5, {six:#x} under 6"
-        );
-    }
+    assert_changes_only(&every_style_of_5(), 5, |name| {
+        name == "cave" || name == "shipped"
+    });
 }
 
 /// Generator revision 3 places vaults on Grid and Straight levels, each

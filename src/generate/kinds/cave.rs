@@ -16,6 +16,9 @@
 //!    with a union-find of the regions, keeps the passages that join a
 //!    region to another not yet joined (a minimum spanning tree of the
 //!    regions under the Tunnel's prices).
+//!    From generator revision 7 the same search runs on blocks of 3x3
+//!    cells, each passage then dug as the cheapest way within the blocks
+//!    the plan crosses (`coarse_join.rs`): a ninth of the cells searched.
 //! 5. Open ground a 3x3 block of open cells covers is chamber floor; each
 //!    orthogonal piece of it is an area of the level (a node of its
 //!    graph), and every other open cell is passage (corridor), an edge.
@@ -41,6 +44,8 @@ use super::super::WorkStage;
 use super::super::budget::Budget;
 use super::super::corridors::site::rock_costs;
 use super::region_room;
+
+mod coarse_join;
 
 /// A cave: chambers, with no doors of their own.
 pub(crate) const KIND: super::Kind = super::Kind {
@@ -84,6 +89,8 @@ pub(in crate::generate) struct Scratch {
     sets: Sets,
     /// The open pieces, then the chambers.
     pieces: crate::pieces::Pieces,
+    /// From generator revision 7, the join planned on blocks.
+    coarse: coarse_join::CoarseScratch,
 }
 
 /// Lays a cave into `tiles` (all rock on entry) and `hardness` (the noise,
@@ -166,7 +173,29 @@ pub(in crate::generate) fn lay(
             hardness[c] = 0;
         }
     }
-    join_regions(s, config, w, regions, (tiles, hardness), fenced);
+    if config.revisions.generator >= 7 {
+        rock_costs(config, &mut s.prices);
+        let Scratch {
+            region,
+            prices,
+            sets,
+            coarse,
+            ..
+        } = s;
+        let mut cave = coarse_join::Cave {
+            w,
+            region,
+            tiles,
+            hardness,
+            fenced,
+            prices,
+            sets,
+            budget,
+        };
+        coarse_join::join(coarse, &mut cave, regions)?;
+    } else {
+        join_regions(s, config, w, regions, (tiles, hardness), fenced);
+    }
     Ok(label_areas(s, w, tiles, fenced, vaults))
 }
 

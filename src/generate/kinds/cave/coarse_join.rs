@@ -1,0 +1,537 @@
+//! Generator revision 7's join of a cave's regions: planned on blocks of
+//! 3x3 cells, dug cell by cell.
+//!
+//! Revision 6's one search from every region at once settled about 18,000
+//! of a 150x150 cave's 22,500 cells, at some 34 ns each: the last join
+//! needs the search to reach the most isolated region, and by then it has
+//! covered the rock. Here the same search (every region at once, Kruskal's
+//! rule over where the regions' searches meet) runs on blocks, a ninth of
+//! the cells, each block priced by the cheapest rock in it that may be
+//! dug. Each meeting it takes names a way of blocks from one region to
+//! another; the passage is the cheapest way through rock (as the Tunnel
+//! prices it) within those blocks, found by a search kept to them, or
+//! anywhere if those blocks hold none (a vault's fence across them, say).
+//! A passage may cross the open ground of a third region without digging
+//! it, which joins that region too.
+//!
+//! Every rock cell a way through rock could cross lies in a block the plan
+//! may cross, so the plan can join whatever revision 6 could.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::grid_search::{BucketQueue, orthogonal};
+use crate::level::Tile;
+use crate::sets::Sets;
+
+use super::super::super::Rejected;
+use super::super::super::WorkStage;
+use super::super::super::budget::Budget;
+use super::{CAME_SHIFT, Node, REGION, SETTLED, UNSEEN};
+
+/// A block's side in cells.
+const SIDE: usize = 3;
+/// In a fine search's tag: the cell is a source (the way back ends here).
+const SOURCE: u32 = 4;
+
+/// The blocks, their search, and the fine searches that dig each passage,
+/// kept from level to level.
+#[derive(Default)]
+pub(in crate::generate) struct CoarseScratch {
+    /// Per block (with a ring of blocks round the level that is never
+    /// crossed, so every block searched has four neighbours): the
+    /// cheapest price of its rock cells that may be dug ([`UNSEEN`] if
+    /// none), and the first region with a cell in it (0 if none).
+    price: Vec<u32>,
+    owner: Vec<u32>,
+    /// Per block: the coarse search's cost and tag (region, way in,
+    /// settled), as [`Node`] is for cells.
+    nodes: Vec<Node>,
+    queue: BucketQueue,
+    /// (cost, block, block) where two regions' searches meet, cheapest
+    /// first.
+    meetings: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// Per block: the last dig whose search was kept to it (digs are
+    /// numbered from 1 a level, `mark` the last).
+    allowed: Vec<u32>,
+    mark: u32,
+    /// The blocks of the way of the meeting being dug.
+    way: Vec<u32>,
+    /// (block, region) for each region after the first with cells in a
+    /// block: joined to the block's first before the search.
+    shared: Vec<(u32, u32)>,
+    /// Per cell: a fine search's cost and tag (way in, or [`SOURCE`]).
+    fine: Vec<Node>,
+    fine_queue: BucketQueue,
+    /// The cells the last fine search reached, to forget before the next.
+    reached: Vec<u32>,
+}
+
+/// What the join reads and digs.
+pub(super) struct Cave<'a> {
+    pub(super) w: usize,
+    /// Per cell: its region (from 1), 0 for rock; a passage dug takes the
+    /// region it was dug from.
+    pub(super) region: &'a mut [u32],
+    pub(super) tiles: &'a mut [Tile],
+    pub(super) hardness: &'a mut [u8],
+    pub(super) fenced: &'a [bool],
+    /// Price of a step into rock by hardness.
+    pub(super) prices: &'a [u32],
+    pub(super) sets: &'a mut Sets,
+    pub(super) budget: &'a Budget,
+}
+
+impl Cave<'_> {
+    /// Whether cell `c` is rock that is never dug: the border (hardness
+    /// 255), a vault and the cell round it.
+    fn never(&self, c: usize) -> bool {
+        self.region[c] == 0 && (self.hardness[c] == 255 || self.fenced[c])
+    }
+
+    /// The set of the region of open cell `c`.
+    fn set_of(&self, c: usize) -> usize {
+        self.sets.find(self.region[c] as usize)
+    }
+}
+
+/// Joins the cave's `regions` into one piece as the module says. Leaves
+/// them apart only where no passage could be dug (the level's check then
+/// refuses it).
+pub(super) fn join(
+    s: &mut CoarseScratch,
+    cave: &mut Cave<'_>,
+    regions: u32,
+) -> Result<(), Rejected> {
+    if regions < 2 {
+        return Ok(());
+    }
+    let w = cave.w;
+    let cells = cave.tiles.len();
+    let h = cells / w;
+    let (bw, bh) = (w.div_ceil(SIDE) + 2, h.div_ceil(SIDE) + 2);
+    let blocks = bw * bh;
+    let highest = cave.prices[..255].iter().copied().max().unwrap_or(1);
+    let ring = (highest as usize + 1).next_power_of_two();
+    // Each list at its largest at once, so a warm generator's lists grow
+    // once per size of level, not level by level: a block is pushed at
+    // most once a neighbour, and meets each neighbour once; a way crosses
+    // a block once; a block holds at most nine regions.
+    s.queue.reserve(4 * blocks);
+    s.fine_queue.reserve(2 * cells);
+    s.meetings.clear();
+    s.meetings.reserve(4 * blocks);
+    s.way.clear();
+    s.way.reserve(2 * blocks);
+    s.shared.clear();
+    s.shared.reserve(8 * blocks);
+    s.reached.clear();
+    s.reached.reserve(cells);
+    price_blocks(s, cave, bw, bh);
+    cave.sets.reset(regions as usize + 1);
+    s.fine.clear();
+    s.fine.resize(
+        cells,
+        Node {
+            cost: UNSEEN,
+            tag: 0,
+        },
+    );
+    s.reached.clear();
+    s.allowed.clear();
+    s.allowed.resize(blocks, 0);
+    s.mark = 0;
+    let mut apart = regions;
+    // Regions sharing a block first: they meet at no cost.
+    for i in 0..s.shared.len() {
+        let (block, other) = s.shared[i];
+        let first = s.owner[block as usize];
+        s.way.clear();
+        s.way.push(block);
+        apart -= dig(s, cave, bw, ring, (first, other))?;
+        if apart == 1 {
+            return Ok(());
+        }
+    }
+    s.nodes.clear();
+    s.nodes.extend(
+        s.owner
+            .iter()
+            .zip(&s.price)
+            .map(|(&owner, &price)| match (owner, price) {
+                (0, UNSEEN) => Node {
+                    cost: 0,
+                    tag: SETTLED,
+                },
+                (0, _) => Node {
+                    cost: UNSEEN,
+                    tag: 0,
+                },
+                (owner, _) => Node {
+                    cost: 0,
+                    tag: owner,
+                },
+            }),
+    );
+    s.queue.reset(ring, 0);
+    for b in 0..blocks {
+        if s.owner[b] != 0 {
+            s.queue.push(0, b as u32);
+        }
+    }
+    s.meetings.clear();
+    // As revision 6's search, on blocks: a meeting is found when the
+    // second of its two blocks is settled, and taken once every block
+    // cheaper than it is settled, so meetings are taken cheapest first.
+    while let Some((cost, b)) = s.queue.pop() {
+        let b = b as usize;
+        let here = s.nodes[b];
+        if cost > here.cost {
+            continue;
+        }
+        while let Some(&Reverse((sum, a, m))) = s.meetings.peek() {
+            if sum >= cost {
+                break;
+            }
+            s.meetings.pop();
+            apart -= take(s, cave, bw, ring, a, m)?;
+            if apart == 1 {
+                return Ok(());
+            }
+        }
+        let rb = here.tag & REGION;
+        s.nodes[b].tag = here.tag | SETTLED;
+        for (k, n) in orthogonal(b, bw).into_iter().enumerate() {
+            let there = s.nodes[n];
+            if there.tag & SETTLED != 0 {
+                let rn = there.tag & REGION;
+                if rn != rb && rn != 0 && cave.sets.find(rb as usize) != cave.sets.find(rn as usize)
+                {
+                    let sum = cost + there.cost;
+                    s.meetings
+                        .push(Reverse((sum, b.min(n) as u32, b.max(n) as u32)));
+                }
+                continue;
+            }
+            let next = cost + s.price[n];
+            if next < there.cost {
+                s.nodes[n] = Node {
+                    cost: next,
+                    tag: rb | (k as u32) << CAME_SHIFT,
+                };
+                s.queue.push(next, n as u32);
+            }
+        }
+    }
+    while let Some(Reverse((_, a, m))) = s.meetings.pop() {
+        apart -= take(s, cave, bw, ring, a, m)?;
+        if apart == 1 {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Prices the blocks and finds their owners (and the regions sharing a
+/// block with another) for a `bw` x `bh` grid of blocks, its ring
+/// included.
+fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
+    let w = cave.w;
+    let h = cave.tiles.len() / w;
+    s.price.clear();
+    s.price.resize(bw * bh, UNSEEN);
+    s.owner.clear();
+    s.owner.resize(bw * bh, 0);
+    s.shared.clear();
+    for y in 0..h {
+        let row = (y / SIDE + 1) * bw + 1;
+        for x in 0..w {
+            let c = y * w + x;
+            let b = row + x / SIDE;
+            match cave.region[c] {
+                0 if cave.never(c) => {}
+                0 if s.owner[b] == 0 => {
+                    s.price[b] = s.price[b].min(cave.prices[usize::from(cave.hardness[c])]);
+                }
+                0 => {}
+                r => {
+                    // A region's block is where its search starts: it is
+                    // never stepped into.
+                    s.price[b] = 0;
+                    let owner = s.owner[b];
+                    if owner == 0 {
+                        s.owner[b] = r;
+                    } else if owner != r {
+                        s.shared.push((b as u32, r));
+                    }
+                }
+            }
+        }
+    }
+    // Each (block, region) once, in the order of blocks.
+    s.shared.sort_unstable();
+    s.shared.dedup();
+}
+
+/// Takes the meeting of blocks `a` and `b` if it joins two sets not yet
+/// joined: digs a passage along the blocks' ways back to their regions.
+/// Returns how many sets it joined into one.
+fn take(
+    s: &mut CoarseScratch,
+    cave: &mut Cave<'_>,
+    bw: usize,
+    ring: usize,
+    a: u32,
+    b: u32,
+) -> Result<u32, Rejected> {
+    let (ra, rb) = (
+        s.nodes[a as usize].tag & REGION,
+        s.nodes[b as usize].tag & REGION,
+    );
+    if cave.sets.find(ra as usize) == cave.sets.find(rb as usize) {
+        return Ok(0);
+    }
+    s.way.clear();
+    for end in [a, b] {
+        let mut k = end as usize;
+        s.way.push(k as u32);
+        while s.nodes[k].cost != 0 {
+            k = back(k, s.nodes[k].tag >> CAME_SHIFT, bw);
+            s.way.push(k as u32);
+        }
+    }
+    dig(s, cave, bw, ring, (ra, rb))
+}
+
+/// The cell (or block) a search reached `c` from, in a grid `w` wide:
+/// the opposite of neighbour `k` (as [`orthogonal`] lists them).
+fn back(c: usize, k: u32, w: usize) -> usize {
+    match k & 3 {
+        0 => c + w,
+        1 => c - 1,
+        2 => c - w,
+        _ => c + 1,
+    }
+}
+
+/// Digs the cheapest passage from region `from`'s set to region `to`'s
+/// within the blocks of `s.way` (anywhere, if they hold none), and joins
+/// the sets of every region it reaches. Returns how many sets it joined
+/// into one (0 if none could be dug).
+fn dig(
+    s: &mut CoarseScratch,
+    cave: &mut Cave<'_>,
+    bw: usize,
+    ring: usize,
+    (from, to): (u32, u32),
+) -> Result<u32, Rejected> {
+    s.mark += 1;
+    for i in 0..s.way.len() {
+        let block = s.way[i] as usize;
+        s.allowed[block] = s.mark;
+    }
+    let end = match search(s, cave, bw, ring, (from, to), true)? {
+        Some(end) => end,
+        None => match search(s, cave, bw, ring, (from, to), false)? {
+            Some(end) => end,
+            None => return Ok(0),
+        },
+    };
+    let w = cave.w;
+    let mut joined = 0;
+    let mut c = end;
+    loop {
+        if cave.region[c] == 0 {
+            cave.tiles[c] = Tile::Corridor;
+            cave.hardness[c] = 0;
+            cave.region[c] = from;
+        } else if cave.sets.union(from as usize, cave.region[c] as usize) {
+            joined += 1;
+        }
+        let tag = s.fine[c].tag;
+        if tag == SOURCE {
+            break;
+        }
+        c = back(c, tag, w);
+    }
+    Ok(joined)
+}
+
+/// The cheapest way from region `from`'s set to region `to`'s through
+/// rock, open ground costing nothing (kept to the blocks marked for this
+/// dig if `kept`): the cell of `to`'s set it ends on, its way back in
+/// `s.fine`.
+fn search(
+    s: &mut CoarseScratch,
+    cave: &Cave<'_>,
+    bw: usize,
+    ring: usize,
+    (from, to): (u32, u32),
+    kept: bool,
+) -> Result<Option<usize>, Rejected> {
+    let w = cave.w;
+    let cells = cave.tiles.len();
+    let h = cells / w;
+    for &c in &s.reached {
+        s.fine[c as usize].cost = UNSEEN;
+    }
+    s.reached.clear();
+    s.fine_queue.reset(ring, 0);
+    let (from_set, to_set) = (cave.sets.find(from as usize), cave.sets.find(to as usize));
+    let block_of = |c: usize| ((c / w) / SIDE + 1) * bw + (c % w) / SIDE + 1;
+    let mark = s.mark;
+    // The sources: `from`'s set's open cells in the way's blocks, or all
+    // of them.
+    let seed = |s: &mut CoarseScratch, c: usize| {
+        if cave.region[c] != 0 && cave.set_of(c) == from_set {
+            s.fine[c] = Node {
+                cost: 0,
+                tag: SOURCE,
+            };
+            s.reached.push(c as u32);
+            s.fine_queue.push(0, c as u32);
+        }
+    };
+    if kept {
+        for i in 0..s.way.len() {
+            let block = s.way[i] as usize;
+            let (by, bx) = (block / bw - 1, block % bw - 1);
+            for y in by * SIDE..(by * SIDE + SIDE).min(h) {
+                for x in bx * SIDE..(bx * SIDE + SIDE).min(w) {
+                    seed(s, y * w + x);
+                }
+            }
+        }
+    } else {
+        for c in 0..cells {
+            seed(s, c);
+        }
+    }
+    let allowed = &s.allowed;
+    let inside = |c: usize| !kept || allowed[block_of(c)] == mark;
+    let mut found = None;
+    while let Some((cost, c)) = s.fine_queue.pop() {
+        let c = c as usize;
+        if cost > s.fine[c].cost {
+            continue;
+        }
+        if cave.region[c] != 0 && cave.set_of(c) == to_set {
+            found = Some(c);
+            break;
+        }
+        for (k, n) in orthogonal(c, w).into_iter().enumerate() {
+            if cave.never(n) || !inside(n) {
+                continue;
+            }
+            let step = if cave.region[n] != 0 {
+                0
+            } else {
+                cave.prices[usize::from(cave.hardness[n])]
+            };
+            let next = cost + step;
+            if next < s.fine[n].cost {
+                if s.fine[n].cost == UNSEEN {
+                    s.reached.push(n as u32);
+                }
+                s.fine[n] = Node {
+                    cost: next,
+                    tag: k as u32,
+                };
+                s.fine_queue.push(next, n as u32);
+            }
+        }
+    }
+    if !cave.budget.spend(s.reached.len()) {
+        return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rand::{RngExt, SeedableRng};
+
+    use super::super::{Scratch, find_regions, join_regions};
+    use super::*;
+    use crate::config::Config;
+    use crate::generate::corridors::site::rock_costs;
+
+    /// How many orthogonal pieces the open cells of `tiles` make.
+    fn pieces(tiles: &[Tile], w: usize) -> usize {
+        let open: Vec<bool> = tiles.iter().map(|&t| t != Tile::Rock).collect();
+        let mut pieces = crate::pieces::Pieces::default();
+        pieces.label(&open, w);
+        pieces.pieces().len()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// On random open ground, hardness and fences: the plan on blocks
+        /// leaves the cave in one piece exactly when revision 6's search
+        /// cell by cell does (so it joins whatever that could), and digs
+        /// only rock that may be dug, keeping every open cell as it was.
+        #[test]
+        fn joins_whatever_the_search_cell_by_cell_joins(
+            w in 5usize..70,
+            h in 5usize..40,
+            open_share in 0.05f64..0.6,
+            fence_share in 0.0f64..0.3,
+            seed in any::<u64>(),
+        ) {
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+            let cells = w * h;
+            let inside = |c: usize| (1..w - 1).contains(&(c % w)) && (1..h - 1).contains(&(c / w));
+            let fenced: Vec<bool> = (0..cells).map(|_| rng.random_bool(fence_share)).collect();
+            let open: Vec<bool> = (0..cells)
+                .map(|c| inside(c) && !fenced[c] && rng.random_bool(open_share))
+                .collect();
+            let mut hardness: Vec<u8> = (0..cells)
+                .map(|c| if inside(c) { rng.random_range(0..=254u8) } else { 255 })
+                .collect();
+            for c in 0..cells {
+                if open[c] {
+                    hardness[c] = 0;
+                }
+            }
+            let before: Vec<Tile> = open.iter().map(|&o| if o { Tile::Floor } else { Tile::Rock }).collect();
+            let config = Config::default();
+            let (mut six, mut seven) = (Scratch::default(), Scratch::default());
+            for s in [&mut six, &mut seven] {
+                s.open = open.clone();
+            }
+            let regions = find_regions(&mut six, w, 1);
+            prop_assert_eq!(find_regions(&mut seven, w, 1), regions);
+            let (mut tiles6, mut hardness6) = (before.clone(), hardness.clone());
+            join_regions(&mut six, &config, w, regions, (&mut tiles6, &mut hardness6), &fenced);
+            let (mut tiles7, mut hardness7) = (before.clone(), hardness.clone());
+            rock_costs(&config, &mut seven.prices);
+            let budget = Budget::new(1 << 40);
+            let Scratch { region, prices, sets, coarse, .. } = &mut seven;
+            let mut cave = Cave {
+                w,
+                region,
+                tiles: &mut tiles7,
+                hardness: &mut hardness7,
+                fenced: &fenced,
+                prices,
+                sets,
+                budget: &budget,
+            };
+            prop_assert!(join(coarse, &mut cave, regions).is_ok());
+            for c in 0..cells {
+                if tiles7[c] != before[c] {
+                    prop_assert!(before[c] == Tile::Rock && tiles7[c] == Tile::Corridor);
+                    prop_assert!(!fenced[c] && hardness[c] < 255, "dug {c}, never to be dug");
+                    prop_assert_eq!(hardness7[c], 0);
+                } else {
+                    prop_assert_eq!(hardness7[c], hardness[c]);
+                }
+            }
+            if regions > 0 {
+                prop_assert_eq!(pieces(&tiles7, w) == 1, pieces(&tiles6, w) == 1);
+            }
+        }
+    }
+}
