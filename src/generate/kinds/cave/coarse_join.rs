@@ -243,28 +243,43 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
     s.owner.clear();
     s.owner.resize(bw * bh, 0);
     s.shared.clear();
+    // `rock_costs` prices every hardness.
+    let prices: &[u32; 256] = cave.prices[..256].try_into().expect("a price a hardness");
     for y in 0..h {
         let row = (y / SIDE + 1) * bw + 1;
-        for x in 0..w {
-            let c = y * w + x;
+        let cells = y * w..(y + 1) * w;
+        let region = &cave.region[cells.clone()];
+        // A block's price: the least of its cells', open ground 0 (a
+        // region's block is where its search starts, never stepped into)
+        // and rock never dug (the border, a vault and the cell round it)
+        // [`UNSEEN`]. Without a branch a cell.
+        for (((block, region), hardness), fenced) in s.price[row..]
+            .iter_mut()
+            .zip(region.chunks(SIDE))
+            .zip(cave.hardness[cells.clone()].chunks(SIDE))
+            .zip(cave.fenced[cells].chunks(SIDE))
+        {
+            let mut least = *block;
+            for ((&region, &hardness), &fenced) in region.iter().zip(hardness).zip(fenced) {
+                let rock = if hardness == 255 || fenced {
+                    UNSEEN
+                } else {
+                    prices[usize::from(hardness)]
+                };
+                least = least.min(if region != 0 { 0 } else { rock });
+            }
+            *block = least;
+        }
+        // A block's owner: the first region met in it; any other shares it.
+        for (x, &r) in region.iter().enumerate() {
+            if r == 0 {
+                continue;
+            }
             let b = row + x / SIDE;
-            match cave.region[c] {
-                0 if cave.never(c) => {}
-                0 if s.owner[b] == 0 => {
-                    s.price[b] = s.price[b].min(cave.prices[usize::from(cave.hardness[c])]);
-                }
-                0 => {}
-                r => {
-                    // A region's block is where its search starts: it is
-                    // never stepped into.
-                    s.price[b] = 0;
-                    let owner = s.owner[b];
-                    if owner == 0 {
-                        s.owner[b] = r;
-                    } else if owner != r {
-                        s.shared.push((b as u32, r));
-                    }
-                }
+            match s.owner[b] {
+                0 => s.owner[b] = r,
+                owner if owner != r => s.shared.push((b as u32, r)),
+                _ => {}
             }
         }
     }
