@@ -29,9 +29,11 @@ use crate::config::problem::{Problem, check};
 /// 6 (issue 27) changes cave levels only: a cave's random fill takes a
 /// quarter of a 64-bit draw a cell, where 5 drew a Bernoulli a cell.
 /// 7 (issue 27) changes cave levels only: a cave's regions are joined by
-/// a plan on blocks of 3x3 cells (a minimum spanning tree of the regions
-/// under the blocks' prices), each passage the cheapest way within the
-/// blocks its plan crosses, where 6 searched the whole grid cell by cell.
+/// a plan on blocks of 3x3 cells (revision 6's spanning tree, taken over
+/// the blocks' prices, but for regions sharing a block, joined first, and
+/// a third region a passage crosses, joined with it), each passage the
+/// cheapest way within the blocks its plan crosses, where 6 searched the
+/// whole grid cell by cell.
 pub const GENERATOR_REVISION: u16 = 7;
 /// The rules revision this build plays by default: 4 is a run of real
 /// decisions (issue 26: unknown potions and scrolls dealt their looks by

@@ -123,8 +123,11 @@ pub(in crate::generate) fn lay(
     s.kept.clear();
     s.kept.reserve(cells / 2 + h);
     s.meetings.clear();
-    s.meetings.reserve(2 * cells);
-    s.queue.reserve(2 * cells);
+    if config.revisions.generator < 7 {
+        // Revision 6's search; revision 7's plan keeps lists of its own.
+        s.meetings.reserve(2 * cells);
+        s.queue.reserve(2 * cells);
+    }
     s.open.clear();
     // Vaults and the cell round them stay rock (each cell off the border
     // draws all the same, so a vault moves nothing else).

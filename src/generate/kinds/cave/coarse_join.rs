@@ -15,7 +15,16 @@
 //! it, which joins that region too.
 //!
 //! Every rock cell a way through rock could cross lies in a block the plan
-//! may cross, so the plan can join whatever revision 6 could.
+//! may cross, so the plan leaves a cave in one piece whenever revision 6's
+//! search would. Where a cave cannot be one piece (a region walled in by
+//! vaults and the border), it may leave more pieces apart than revision 6
+//! did: a region whose only block another, walled-in region owns is
+//! joined only through that region. Such an attempt is refused either
+//! way.
+//!
+//! Costs are `u32`: a step costs at most 14,064 (`validate`), so a cost
+//! overflows only past a passage of some 305,000 cells of the hardest
+//! rock, far beyond any level's cheapest way.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -95,8 +104,8 @@ impl Cave<'_> {
     }
 }
 
-/// Joins the cave's `regions` into one piece as the module says. Leaves
-/// them apart only where no passage could be dug (the level's check then
+/// Joins the cave's `regions` into one piece as the module says, or
+/// leaves it in pieces where it cannot be one (the level's check then
 /// refuses it).
 pub(super) fn join(
     s: &mut CoarseScratch,
@@ -418,6 +427,10 @@ fn search(
             }
         }
     } else {
+        // The whole level is read to seed the search: paid for here.
+        if !cave.budget.spend(cells) {
+            return Err(Rejected::OverBudget(WorkStage::JoiningRooms));
+        }
         for c in 0..cells {
             seed(s, c);
         }
