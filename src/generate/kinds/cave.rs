@@ -534,17 +534,21 @@ fn take(
         while nodes[c].cost != 0 {
             tiles[c] = Tile::Corridor;
             hardness[c] = 0;
-            // Back to the cell it was reached from: the opposite of the
-            // neighbour it was of that cell.
-            c = match (nodes[c].tag >> CAME_SHIFT) & 3 {
-                0 => c + w,
-                1 => c - 1,
-                2 => c - w,
-                _ => c + 1,
-            };
+            c = back(c, nodes[c].tag >> CAME_SHIFT, w);
         }
     }
     true
+}
+
+/// The cell (or block) a search reached `c` from, in a grid `w` wide:
+/// the opposite of neighbour `k` of it (as [`orthogonal`] lists them).
+fn back(c: usize, k: u32, w: usize) -> usize {
+    match k & 3 {
+        0 => c + w,
+        1 => c - 1,
+        2 => c - w,
+        _ => c + 1,
+    }
 }
 
 /// Each orthogonal piece of chamber floor as an area, in the order of its

@@ -36,7 +36,7 @@ use crate::sets::Sets;
 use super::super::super::Rejected;
 use super::super::super::WorkStage;
 use super::super::super::budget::Budget;
-use super::{CAME_SHIFT, Node, REGION, SETTLED, UNSEEN};
+use super::{CAME_SHIFT, Node, REGION, SETTLED, UNSEEN, back};
 
 /// A block's side in cells.
 const SIDE: usize = 3;
@@ -146,7 +146,6 @@ pub(super) fn join(
             tag: 0,
         },
     );
-    s.reached.clear();
     s.allowed.clear();
     s.allowed.resize(blocks, 0);
     s.mark = 0;
@@ -188,7 +187,6 @@ pub(super) fn join(
             s.queue.push(0, b as u32);
         }
     }
-    s.meetings.clear();
     // As revision 6's search, on blocks: a meeting is found when the
     // second of its two blocks is settled, and taken once every block
     // cheaper than it is settled, so meetings are taken cheapest first.
@@ -325,17 +323,6 @@ fn take(
         }
     }
     dig(s, cave, bw, ring, (ra, rb))
-}
-
-/// The cell (or block) a search reached `c` from, in a grid `w` wide:
-/// the opposite of neighbour `k` (as [`orthogonal`] lists them).
-fn back(c: usize, k: u32, w: usize) -> usize {
-    match k & 3 {
-        0 => c + w,
-        1 => c - 1,
-        2 => c - w,
-        _ => c + 1,
-    }
 }
 
 /// Digs the cheapest passage from region `from`'s set to region `to`'s
@@ -498,7 +485,7 @@ mod tests {
 
         /// On random open ground, hardness and fences: the plan on blocks
         /// leaves the cave in one piece exactly when revision 6's search
-        /// cell by cell does (so it joins whatever that could), and digs
+        /// cell by cell does, and digs
         /// only rock that may be dug, keeping every open cell as it was.
         #[test]
         fn joins_whatever_the_search_cell_by_cell_joins(
