@@ -224,11 +224,11 @@ impl Tunnel {
             self.goal_cells.clear();
         }
         self.step.clear();
-        self.step_costs(rules, site);
+        self.step_costs(cfg, rules, site);
         self.regions.forget();
     }
 
-    fn step_costs(&mut self, rules: &Rules, site: &Site<'_>) {
+    fn step_costs(&mut self, cfg: &Config, rules: &Rules, site: &Site<'_>) {
         let w = site.width;
         let table: [u16; 256] = std::array::from_fn(|h| {
             if h == 255 {
@@ -237,8 +237,18 @@ impl Tunnel {
                 self.rock_cost[h].min(u32::from(u16::MAX)) as u16
             }
         });
-        self.step
-            .extend(site.hardness.iter().map(|&h| table[usize::from(h)]));
+        // Rock's cost is a line in its hardness above `soft_below`; where
+        // 16-bit fixed point gives every entry of the table exactly (the
+        // shipped costs, and any weight in 256ths), it is worked out eight
+        // cells at a time, not looked up a cell at a time.
+        match RockLine::of(cfg, &table) {
+            Some(line) => self
+                .step
+                .extend(site.hardness.iter().map(|&h| line.cost(h))),
+            None => self
+                .step
+                .extend(site.hardness.iter().map(|&h| table[usize::from(h)])),
+        }
         for shape in site.shapes {
             let b = shape.bounds();
             for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
@@ -699,6 +709,46 @@ impl Regions {
     }
 }
 
+/// A step's cost into rock as a line in its hardness, in 16-bit fixed
+/// point: `base + ((h - soft) * slope + 128) / 256` above `soft`, `base`
+/// below it and 0 at 255 (the border).
+#[derive(Clone, Copy)]
+struct RockLine {
+    base: u16,
+    soft: u8,
+    slope: u16,
+}
+
+impl RockLine {
+    /// The line that gives every entry of `table` exactly, with every sum
+    /// below 2^16, if there is one.
+    fn of(cfg: &Config, table: &[u16; 256]) -> Option<RockLine> {
+        let t = &cfg.tunnel;
+        let slope = t.hardness_weight * 256.0;
+        if slope.fract() != 0.0 || !(0.0..65536.0).contains(&slope) {
+            return None;
+        }
+        let line = RockLine {
+            base: t.step_cost,
+            soft: u8::try_from(t.soft_below).ok()?,
+            slope: slope as u16,
+        };
+        // The greatest excess (at 255) times the slope, and the cost it
+        // makes, stay below 2^16.
+        let most = u32::from(255 - line.soft) * u32::from(line.slope) + 128;
+        let fits = most < 1 << 16 && u32::from(line.base) + (most >> 8) < 1 << 16;
+        (fits && (0..=255u8).all(|h| line.cost(h) == table[usize::from(h)])).then_some(line)
+    }
+
+    #[inline(always)]
+    fn cost(self, h: u8) -> u16 {
+        let excess = u16::from(h.saturating_sub(self.soft));
+        let cost = self.base + ((excess * self.slope + 128) >> 8);
+        // No branch: all ones below the border's 255, none at it.
+        cost & 0u16.wrapping_sub(u16::from(h != 255))
+    }
+}
+
 /// A cell's row by a multiply and a shift rather than a division, which
 /// the search would otherwise pay at every state it takes.
 #[derive(Clone, Copy)]
@@ -1093,6 +1143,44 @@ mod tests {
             }
             for &(gx, gy) in &goals {
                 prop_assert_eq!(steps(gx, gy), 0);
+            }
+        }
+    }
+
+    /// Rock's costs as a line: taken for the shipped costs and any weight
+    /// in 256ths whose sums fit 16 bits, each cost the table's; refused
+    /// otherwise, so the table answers.
+    #[test]
+    fn rock_line_is_the_table_or_is_not_used() {
+        let table_of = |cfg: &Config| -> [u16; 256] {
+            let mut rock = Vec::new();
+            super::super::site::rock_costs(cfg, &mut rock);
+            std::array::from_fn(|h| if h == 255 { 0 } else { rock[h] as u16 })
+        };
+        let with = |step_cost, soft_below, hardness_weight| {
+            let mut cfg = Config::default();
+            cfg.tunnel.step_cost = step_cost;
+            cfg.tunnel.soft_below = soft_below;
+            cfg.tunnel.hardness_weight = hardness_weight;
+            cfg
+        };
+        for (cfg, taken) in [
+            (Config::default(), true),
+            (with(40, 170, 0.0), true),
+            (with(40, 0, 1.0), true),
+            (with(10_000, 254, 16.0), true),
+            // 255 * 4096 needs more than 16 bits.
+            (with(1, 0, 16.0), false),
+            (with(40, 170, 0.3), false),
+            (with(40, 0, 1.0 / 3.0), false),
+        ] {
+            let table = table_of(&cfg);
+            let line = RockLine::of(&cfg, &table);
+            assert_eq!(line.is_some(), taken, "{:?}", cfg.tunnel);
+            if let Some(line) = line {
+                for h in 0..=255u8 {
+                    assert_eq!(line.cost(h), table[usize::from(h)], "hardness {h}");
+                }
             }
         }
     }
