@@ -306,6 +306,9 @@ impl Tunnel {
             rules.open(site, c);
             // Later corridors may run along this one, at the open cost.
             if !rules.in_ring(c) {
+                // Passable already: no closed cell opens, so the regions
+                // of passable cells stand (see `Regions`).
+                debug_assert_ne!(self.step[c], 0);
                 self.step[c] = cfg.tunnel.open_cost;
             }
         }
@@ -587,11 +590,13 @@ impl Tunnel {
             );
         };
         site.budget.spend(steps);
-        if found.is_none() && steps <= allowed {
+        if found.is_none() && steps <= allowed && !self.regions.ready {
             // The queue ran dry: no way through from these sources. Such a
             // search visits every state it can reach, and the searches
             // that follow (the same join from any door, or the next
             // target) are often as hopeless, so learn the regions now.
+            // Once: which cells are closed never changes within a level
+            // (corridors only lower costs), so the labels stand.
             self.regions.label(&self.step, w, site.height);
         }
         found

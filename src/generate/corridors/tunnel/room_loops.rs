@@ -251,6 +251,7 @@ impl Tunnel {
             let c = c as usize;
             rules.open(site, c);
             if !rules.in_ring(c) {
+                debug_assert_ne!(self.step[c], 0, "a closed cell opened");
                 self.step[c] = cfg.tunnel.open_cost;
             }
         }
