@@ -398,6 +398,17 @@ impl Shape {
             .filter(move |&p| !merged || self.contains(p))
     }
 
+    /// Each row of a plain shape (a rectangle, a disc, a vault's box) as
+    /// its first and last cell: (row, first column, last column). A merged
+    /// room's rows are those of its bounds; take its [`Shape::plain_parts`].
+    pub(crate) fn runs(&self) -> impl Iterator<Item = (u16, u16, u16)> + '_ {
+        let b = self.bounds();
+        (b.y..=b.bottom()).map(move |y| {
+            let (x0, x1) = self.row_span(y, b);
+            (y, x0, x1)
+        })
+    }
+
     /// The first and last cell of row `y` (inside `b`, the bounds) that the
     /// shape may hold: exact for all but merged rooms, which get the whole
     /// row of their bounds.

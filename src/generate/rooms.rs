@@ -125,9 +125,7 @@ fn place_apart(
                     index.insert(&shape);
                 }
                 let id = shapes.len() as u16 + 1;
-                for p in shape.cells() {
-                    room_id[usize::from(p.y) * w + usize::from(p.x)] = id;
-                }
+                mark(&shape, room_id, w, id);
                 floor += shape.area();
                 shapes.push(shape);
                 streak = 0;
@@ -470,5 +468,16 @@ fn near(shape: &Shape, x: usize, y: usize) -> bool {
                 nx >= 0 && ny >= 0 && shape.contains(Pos::new(nx as u16, ny as u16))
             })
         }),
+    }
+}
+/// Marks `shape`'s cells with `id` in `room_id` (`w` wide), a row's run
+/// at a time: each plain part's runs (a merged room's parts may overlap,
+/// and together are its cells).
+fn mark(shape: &Shape, room_id: &mut [u16], w: usize, id: u16) {
+    for part in shape.plain_parts() {
+        for (y, x0, x1) in part.runs() {
+            let row = usize::from(y) * w;
+            room_id[row + usize::from(x0)..=row + usize::from(x1)].fill(id);
+        }
     }
 }

@@ -153,21 +153,41 @@ impl Rules {
                 continue;
             }
             let b = shape.bounds();
-            for y in usize::from(b.y) - 1..=usize::from(b.bottom()) + 1 {
-                for x in usize::from(b.x) - 1..=usize::from(b.right()) + 1 {
-                    let c = y * w + x;
-                    if self.ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height
-                    {
-                        continue;
+            let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
+            let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
+            let ring = &self.ring;
+            let mut consider = |x: usize, y: usize| {
+                let c = y * w + x;
+                if ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
+                    return;
+                }
+                let orth = orthogonal(c, w);
+                let floor = orth.iter().any(|&o| site.room_id[o] == id);
+                // Off the border: only the border has hardness 255.
+                let outside = orth
+                    .iter()
+                    .any(|&o| ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255);
+                if floor && outside {
+                    list.push(c as u32);
+                }
+            };
+            match shape {
+                // A rectangle's floor is its box: only the sides of its ring
+                // touch it (not the corners, nor the floor, which is no
+                // ring), so only they are looked at, in the scan's order.
+                Shape::Rect(_) => {
+                    (x0 + 1..x1).for_each(|x| consider(x, y0));
+                    for y in y0 + 1..y1 {
+                        consider(x0, y);
+                        consider(x1, y);
                     }
-                    let orth = orthogonal(c, w);
-                    let floor = orth.iter().any(|&o| site.room_id[o] == id);
-                    // Off the border: only the border has hardness 255.
-                    let outside = orth.iter().any(|&o| {
-                        self.ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255
-                    });
-                    if floor && outside {
-                        list.push(c as u32);
+                    (x0 + 1..x1).for_each(|x| consider(x, y1));
+                }
+                _ => {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            consider(x, y);
+                        }
                     }
                 }
             }

@@ -1243,6 +1243,83 @@ mod tests {
         assert!(checked > 0, "no level carved a corridor to check");
     }
 
+    /// A room's door candidates are exactly its ring cells off the border
+    /// beside its floor and beside free rock, in row order, whatever the
+    /// shape (rectangles look only at their ring's sides; circles and
+    /// merged rooms at their whole box).
+    #[test]
+    fn door_candidates_are_the_ring_cells_between_floor_and_rock() {
+        let mut checked = [0usize; 2];
+        for (ron, seeds) in [
+            (
+                "(width: 70, height: 40, rooms: (count: (min: 6, max: 12)))",
+                0..8,
+            ),
+            (
+                "(width: 60, height: 30, rooms: (count: (min: 4, max: 14), circle_share: 0.6))",
+                0..8,
+            ),
+            (
+                "(width: 60, height: 30, rooms_may_overlap: true, rooms: (count: (min: 4, max: 14)))",
+                0..8,
+            ),
+        ] {
+            let cfg = Config::from_ron(ron, "t").unwrap();
+            let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
+            for seed in seeds {
+                let budget = Budget::new(u64::MAX);
+                let TestGround {
+                    mut hard,
+                    room_id,
+                    shapes,
+                    mut tiles,
+                } = TestGround::new(&cfg, seed, w, h, &budget);
+                let mut doors = vec![Vec::new(); shapes.len()];
+                let site = Site {
+                    width: w,
+                    height: h,
+                    tiles: &mut tiles,
+                    hardness: &mut hard,
+                    room_id: &room_id,
+                    shapes: &shapes,
+                    entrances: &[],
+                    doors: &mut doors,
+                    budget: &budget,
+                };
+                let mut rules = Rules::default();
+                rules.prepare(&site);
+                for (r, shape) in shapes.iter().enumerate() {
+                    let id = r as u16 + 1;
+                    let want: Vec<u32> = (w..w * h - w)
+                        .filter(|&c| {
+                            let (x, y) = (c % w, c / w);
+                            let near = [c - w, c + 1, c + w, c - 1];
+                            x > 0
+                                && x + 1 < w
+                                && y + 1 < h
+                                && rules.ring_room(c) == Some(r)
+                                && near.iter().any(|&o| room_id[o] == id)
+                                && near.iter().any(|&o| {
+                                    !rules.in_ring(o) && room_id[o] == 0 && hard[o] != 255
+                                })
+                        })
+                        .map(|c| c as u32)
+                        .collect();
+                    assert_eq!(
+                        rules.candidates(r),
+                        want,
+                        "seed {seed}, room {r}: {shape:?}"
+                    );
+                    checked[usize::from(!matches!(shape, crate::geom::Shape::Rect(_)))] += 1;
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 10),
+            "rooms of each kind: {checked:?}"
+        );
+    }
+
     /// The row by multiplying agrees with dividing on every width a level
     /// may have, at the first and last cell of every row of the tallest.
     #[test]
