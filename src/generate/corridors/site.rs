@@ -156,38 +156,24 @@ impl Rules {
             let (x0, x1) = (usize::from(b.x) - 1, usize::from(b.right()) + 1);
             let (y0, y1) = (usize::from(b.y) - 1, usize::from(b.bottom()) + 1);
             let ring = &self.ring;
-            let mut consider = |x: usize, y: usize| {
-                let c = y * w + x;
-                if ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
-                    return;
-                }
-                let orth = orthogonal(c, w);
-                let floor = orth.iter().any(|&o| site.room_id[o] == id);
-                // Off the border: only the border has hardness 255.
-                let outside = orth
-                    .iter()
-                    .any(|&o| ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255);
-                if floor && outside {
-                    list.push(c as u32);
-                }
-            };
-            match shape {
-                // A rectangle's floor is its box: only the sides of its ring
-                // touch it (not the corners, nor the floor, which is no
-                // ring), so only they are looked at, in the scan's order.
-                Shape::Rect(_) => {
-                    (x0 + 1..x1).for_each(|x| consider(x, y0));
-                    for y in y0 + 1..y1 {
-                        consider(x0, y);
-                        consider(x1, y);
+            // A rectangle's floor is its box: only the sides of its ring
+            // touch it (not the corners, nor the floor, which is no ring),
+            // so only they are looked at, in the scan's order.
+            let sides = (x0 + 1..x1)
+                .map(|x| (x, y0))
+                .chain((y0 + 1..y1).flat_map(|y| [(x0, y), (x1, y)]))
+                .chain((x0 + 1..x1).map(|x| (x, y1)));
+            let whole = (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y)));
+            if let Shape::Rect(_) = shape {
+                for (x, y) in sides {
+                    if is_candidate(site, ring, id, x, y) {
+                        list.push((y * w + x) as u32);
                     }
-                    (x0 + 1..x1).for_each(|x| consider(x, y1));
                 }
-                _ => {
-                    for y in y0..=y1 {
-                        for x in x0..=x1 {
-                            consider(x, y);
-                        }
+            } else {
+                for (x, y) in whole {
+                    if is_candidate(site, ring, id, x, y) {
+                        list.push((y * w + x) as u32);
                     }
                 }
             }
@@ -376,6 +362,26 @@ pub(crate) fn rock_costs(cfg: &Config, out: &mut Vec<u32>) {
         let excess = h.saturating_sub(t.soft_below);
         u32::from(t.step_cost) + (f64::from(excess) * t.hardness_weight).round() as u32
     }));
+}
+
+/// Whether cell (`x`, `y`) is a door candidate of room `id`: in its ring
+/// alone, off the border, beside its floor and beside free rock. Inlined
+/// into the scans of [`Rules::door_candidates`], which ask it of every
+/// cell of a ring.
+#[inline(always)]
+fn is_candidate(site: &Site<'_>, ring: &[u16], id: u16, x: usize, y: usize) -> bool {
+    let w = site.width;
+    let c = y * w + x;
+    if ring[c] != id || x == 0 || y == 0 || x + 1 == w || y + 1 == site.height {
+        return false;
+    }
+    let orth = orthogonal(c, w);
+    let floor = orth.iter().any(|&o| site.room_id[o] == id);
+    // Off the border: only the border has hardness 255.
+    let outside = orth
+        .iter()
+        .any(|&o| ring[o] == 0 && site.room_id[o] == 0 && site.hardness[o] != 255);
+    floor && outside
 }
 
 /// Whether opening cell `c` (off the border) would complete a 2x2 block of
