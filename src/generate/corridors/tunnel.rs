@@ -239,7 +239,8 @@ impl Tunnel {
         });
         // Rock's cost is a line in its hardness above `soft_below`; where
         // 16-bit fixed point gives every entry of the table exactly (the
-        // shipped costs, and any weight in 256ths), it is worked out eight
+        // shipped costs, and weights in 256ths whose sums fit 16 bits), it
+        // is worked out eight
         // cells at a time, not looked up a cell at a time.
         match RockLine::of(cfg, &table) {
             Some(line) => self
@@ -595,8 +596,9 @@ impl Tunnel {
             // search visits every state it can reach, and the searches
             // that follow (the same join from any door, or the next
             // target) are often as hopeless, so learn the regions now.
-            // Once: which cells are closed never changes within a level
-            // (corridors only lower costs), so the labels stand.
+            // Once: no cell's step cost changes to or from 0 within a
+            // level (a corridor cell's cost becomes `open_cost`), so the
+            // labels stand.
             self.regions.label(&self.step, w, site.height);
         }
         found
