@@ -7,8 +7,11 @@ pub const MIN_WIDTH: u16 = 30;
 /// Shortest level, for the same reason as [`MIN_WIDTH`].
 pub const MIN_HEIGHT: u16 = 15;
 /// Largest level side. A stored level is two bytes a cell (8 MB at
-/// 2000x2000); generating one needs about 30 bytes a cell of search buffers
-/// for a moment, so 2000x2000 peaks near 120 MB a core.
+/// 2000x2000); generating one needs search buffers of about 50 bytes a
+/// cell for a moment: a 2000x2000 level's process peaked at 218 MB (max
+/// RSS, default hardness, 2026-11-29) and at 294 MB with the heaviest
+/// noise a config may ask for (8 octaves, feature size 1, persistence 1),
+/// each generator (a core's, when a stack is made) holding its own.
 pub const MAX_SIDE: u16 = 2000;
 /// Most levels in a stack; [`MAX_TOTAL_CELLS`] usually binds first.
 pub const MAX_LEVELS: u16 = 1000;
