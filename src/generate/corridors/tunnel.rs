@@ -994,6 +994,28 @@ mod tests {
                 tiles,
             }
         }
+
+        /// The ground as a site of `w` x `h` cells with no vault, each room
+        /// with the door list in `doors` (made empty, one a room).
+        fn site<'a>(
+            &'a mut self,
+            (w, h): (usize, usize),
+            doors: &'a mut Vec<Vec<crate::level::Door>>,
+            budget: &'a Budget,
+        ) -> Site<'a> {
+            *doors = vec![Vec::new(); self.shapes.len()];
+            Site {
+                width: w,
+                height: h,
+                tiles: &mut self.tiles,
+                hardness: &mut self.hard,
+                room_id: &self.room_id,
+                shapes: &self.shapes,
+                entrances: &[],
+                doors,
+                budget,
+            }
+        }
     }
 
     /// Plain Dijkstra over the same (cell, axis) states and the same rules,
@@ -1074,10 +1096,10 @@ mod tests {
             cfg.tunnel.hardness_weight = weight;
             let (w, h) = (70usize, 40usize);
             let budget = Budget::new(u64::MAX);
-            let TestGround { mut hard, room_id, shapes, mut tiles } = TestGround::new(&cfg, seed, w, h, &budget);
-            prop_assume!(shapes.len() >= 2);
-            let mut doors = vec![Vec::new(); shapes.len()];
-            let site = Site { width: w, height: h, tiles: &mut tiles, hardness: &mut hard, room_id: &room_id, shapes: &shapes, entrances: &[], doors: &mut doors, budget: &budget };
+            let mut ground = TestGround::new(&cfg, seed, w, h, &budget);
+            prop_assume!(ground.shapes.len() >= 2);
+            let mut doors = Vec::new();
+            let site = ground.site((w, h), &mut doors, &budget);
             let mut rules = Rules::default();
             rules.prepare(&site);
             let mut tunnel = Tunnel::default();
@@ -1206,24 +1228,9 @@ mod tests {
         let mut checked = 0;
         for seed in 0..8 {
             let budget = Budget::new(u64::MAX);
-            let TestGround {
-                mut hard,
-                room_id,
-                shapes,
-                mut tiles,
-            } = TestGround::new(&cfg, seed, w, h, &budget);
-            let mut doors = vec![Vec::new(); shapes.len()];
-            let mut site = Site {
-                width: w,
-                height: h,
-                tiles: &mut tiles,
-                hardness: &mut hard,
-                room_id: &room_id,
-                shapes: &shapes,
-                entrances: &[],
-                doors: &mut doors,
-                budget: &budget,
-            };
+            let mut ground = TestGround::new(&cfg, seed, w, h, &budget);
+            let mut doors = Vec::new();
+            let mut site = ground.site((w, h), &mut doors, &budget);
             let mut rules = Rules::default();
             rules.prepare(&site);
             if Tunnel::default().carve(&cfg, &rules, &mut site).is_err() {
@@ -1270,26 +1277,17 @@ mod tests {
             let (w, h) = (usize::from(cfg.width), usize::from(cfg.height));
             for seed in seeds {
                 let budget = Budget::new(u64::MAX);
-                let TestGround {
-                    mut hard,
-                    room_id,
-                    shapes,
-                    mut tiles,
-                } = TestGround::new(&cfg, seed, w, h, &budget);
-                let mut doors = vec![Vec::new(); shapes.len()];
-                let site = Site {
-                    width: w,
-                    height: h,
-                    tiles: &mut tiles,
-                    hardness: &mut hard,
-                    room_id: &room_id,
-                    shapes: &shapes,
-                    entrances: &[],
-                    doors: &mut doors,
-                    budget: &budget,
-                };
+                let mut ground = TestGround::new(&cfg, seed, w, h, &budget);
+                let mut doors = Vec::new();
+                let site = ground.site((w, h), &mut doors, &budget);
                 let mut rules = Rules::default();
                 rules.prepare(&site);
+                let TestGround {
+                    hard,
+                    room_id,
+                    shapes,
+                    ..
+                } = &ground;
                 for (r, shape) in shapes.iter().enumerate() {
                     let id = r as u16 + 1;
                     let want: Vec<u32> = (w..w * h - w)
