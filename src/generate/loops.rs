@@ -21,7 +21,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::{Dir, Pos};
-use crate::grid_search::{Bfs, Visit, orthogonal, step as offset};
+use crate::grid_search::{Bfs, RowOf, Visit, orthogonal, step as offset};
 use crate::level::Tile;
 
 use super::budget::Budget;
@@ -343,7 +343,7 @@ fn walk_shorter_than(
     let allowed = budget.left();
     let (mut taken, mut found) = (0usize, false);
     let (to_x, to_y) = ((to % width) as u32, (to / width) as u32);
-    let w = width as u32;
+    let rows = RowOf::new(width);
     bfs.run(
         tiles.len(),
         [from],
@@ -363,7 +363,8 @@ fn walk_shorter_than(
             // not worth expanding. Every cell of a walk shorter than the
             // limit still is, with its true step count, so the answer is
             // the plain breadth-first search's; it only looks at less.
-            let (x, y) = (c as u32 % w, c as u32 / w);
+            let y = rows.of(c);
+            let (x, y) = ((c - y * width) as u32, y as u32);
             if d + x.abs_diff(to_x) + y.abs_diff(to_y) >= limit {
                 Visit::Skip
             } else {

@@ -22,7 +22,7 @@ mod room_loops;
 
 use crate::config::Config;
 use crate::geom::Dir;
-use crate::grid_search::{BucketQueue, step as offset, xy};
+use crate::grid_search::{BucketQueue, RowOf, step as offset, xy};
 use crate::level::Tile;
 
 use super::Unjoined;
@@ -82,6 +82,10 @@ pub(super) struct Tunnel {
     joined: Vec<usize>,
     nearest: Vec<usize>,
     index: Option<Nearest>,
+    /// Tests move the dry check (see [`DRY_CHECK_CELLS`]) to make every
+    /// search stop at it.
+    #[cfg(test)]
+    dry_check_at: Option<usize>,
 }
 
 /// No state of the current search.
@@ -373,7 +377,7 @@ impl Tunnel {
     ) -> Option<u32> {
         let t = &cfg.tunnel;
         let w = site.width;
-        if let Some(work) = self.regions.apart(w, sources, goals) {
+        if let Some(work) = self.regions.apart(w, sources.iter().copied(), goals) {
             // No path exists, so the search would only have searched every
             // cell it could reach: charge about that, and skip it.
             site.budget.spend(work);
@@ -478,6 +482,23 @@ impl Tunnel {
 
         // Steps are counted here and spent at the end, to keep the loop tight.
         let allowed = site.budget.left();
+        // A search with no way through takes every state it can reach
+        // before it gives up: most of the level, where a search that finds
+        // its goal takes a few dozen. Until the level's regions are known,
+        // a search that has taken more states than labelling them would
+        // cost stops once to label them and asks whether its sources and
+        // goals share one; the answer is the search's own, sooner.
+        let check_at = if self.regions.ready {
+            usize::MAX
+        } else {
+            (w * site.height / DRY_CHECK_CELLS).max(DRY_CHECK_LEAST)
+        };
+        #[cfg(test)]
+        let check_at = match self.dry_check_at {
+            Some(at) if !self.regions.ready => at,
+            _ => check_at,
+        };
+        let mut limit = allowed.min(check_at);
         let mut steps = 0usize;
         // The tables as plain slices: they are disjoint, so writing one
         // never makes the compiler reload another.
@@ -500,8 +521,17 @@ impl Tunnel {
                 break None;
             };
             steps += 1;
-            if steps > allowed {
-                break None;
+            if steps > limit {
+                if steps > allowed {
+                    break None;
+                }
+                limit = allowed;
+                self.regions.label(&self.step, w, site.height);
+                let started = self.starts.iter().map(|&(_, state)| state >> 1);
+                if let Some(work) = self.regions.apart(w, started, goals) {
+                    site.budget.spend(work.saturating_sub(steps));
+                    break None;
+                }
             }
             let state = state as usize;
             // A state is taken once, at its cheapest push: under a
@@ -682,7 +712,12 @@ impl Regions {
     /// goal (door ends, on rings, which corridors leave by one step), the
     /// work a search would have spent finding that out: the cells of the
     /// regions its sources touch. `None` when a search may succeed.
-    fn apart(&mut self, width: usize, sources: &[u32], goals: &[u32]) -> Option<usize> {
+    fn apart(
+        &mut self,
+        width: usize,
+        sources: impl IntoIterator<Item = u32>,
+        goals: &[u32],
+    ) -> Option<usize> {
         if !self.ready {
             return None;
         }
@@ -691,7 +726,9 @@ impl Regions {
             [c - width, c + 1, c + width, c - 1]
         };
         self.near_sources.clear();
-        for &s in sources {
+        let mut count = 0;
+        for s in sources {
+            count += 1;
             if goals.contains(&s) {
                 return None;
             }
@@ -711,7 +748,7 @@ impl Regions {
                 .iter()
                 .map(|&id| 2 * self.size[id as usize - 1] as usize)
                 .sum::<usize>()
-                + sources.len()
+                + count
         })
     }
 }
@@ -753,23 +790,6 @@ impl RockLine {
         let cost = self.base + ((excess * self.slope + 128) >> 8);
         // No branch: all ones below the border's 255, none at it.
         cost & 0u16.wrapping_sub(u16::from(h != 255))
-    }
-}
-
-/// A cell's row by a multiply and a shift rather than a division, which
-/// the search would otherwise pay at every state it takes.
-#[derive(Clone, Copy)]
-struct RowOf(u64);
-
-impl RowOf {
-    fn new(width: usize) -> RowOf {
-        RowOf((1u64 << 42).div_ceil(width as u64))
-    }
-
-    /// `c / width`: exact while `c * width` stays below 2^42 (a level is at
-    /// most 2000 cells a side, so `c * width` below 2^33).
-    fn of(self, c: usize) -> usize {
-        ((c as u64 * self.0) >> 42) as usize
     }
 }
 
@@ -918,6 +938,15 @@ fn lane(v: i32) -> i16 {
 fn source_slack(cfg: &Config) -> u32 {
     if cfg.revisions.generator >= 4 { 1 } else { 4 }
 }
+
+/// A search that has taken more states than a level's cells over this,
+/// and at least [`DRY_CHECK_LEAST`], labels the level's regions (see
+/// [`Tunnel::search_by`]): labelling a cell costs about what the search
+/// spends on a sixteenth of a state. On small levels (80x21) searches that
+/// find their goal often take a few hundred states, and labelling for
+/// them cost more than it saved: hence the floor.
+const DRY_CHECK_CELLS: usize = 16;
+const DRY_CHECK_LEAST: usize = 512;
 
 /// How many of the nearest joined rooms a room tries to join before the
 /// attempt gives up on it.
@@ -1104,6 +1133,13 @@ mod tests {
             rules.prepare(&site);
             let mut tunnel = Tunnel::default();
             tunnel.prepare(&cfg, &rules, &site);
+            // Sometimes a wall down the middle, so that some searches run
+            // dry.
+            if keep % 5 == 1 {
+                for y in 0..h {
+                    tunnel.step[y * w + w / 2] = 0;
+                }
+            }
             for (from, to) in [(1, 0), (0, 1)] {
                 let sources = rules.candidates(from).to_vec();
                 // Sometimes only some door ends are goals, as when a room
@@ -1120,14 +1156,25 @@ mod tests {
                         .collect();
                     if kept.is_empty() { all.iter().take(1).copied().collect() } else { kept }
                 };
-                let got = tunnel
-                    .search(&cfg, &rules, &site, &sources, &goals, to, false)
-                    .map(|state| tunnel.cost[state as usize]);
                 let want = reference(&tunnel, &rules, &cfg, &site, &sources, &goals);
-                prop_assert_eq!(got, want);
+                // As a level's first searches run, and as they run when
+                // every search stops to label the regions after its
+                // first state (the dry check).
+                for least in [None, Some(0)] {
+                    tunnel.regions.forget();
+                    tunnel.dry_check_at = least;
+                    let got = tunnel
+                        .search(&cfg, &rules, &site, &sources, &goals, to, false)
+                        .map(|state| tunnel.cost[state as usize]);
+                    prop_assert_eq!(got, want);
+                    // A search that found nothing has labelled them.
+                    if least.is_some() || want.is_none() {
+                        prop_assert!(tunnel.regions.ready);
+                    }
+                }
                 // Regions only ever rule out a search that finds nothing.
                 tunnel.regions.label(&tunnel.step, w, h);
-                if tunnel.regions.apart(w, &sources, &goals).is_some() {
+                if tunnel.regions.apart(w, sources.iter().copied(), &goals).is_some() {
                     prop_assert_eq!(want, None);
                 }
                 tunnel.regions.forget();
@@ -1320,21 +1367,6 @@ mod tests {
         );
     }
 
-    /// The row by multiplying agrees with dividing on every width a level
-    /// may have, at the first and last cell of every row of the tallest.
-    #[test]
-    fn row_by_multiply_is_exact() {
-        use crate::config::{MAX_SIDE, MIN_WIDTH};
-        for w in usize::from(MIN_WIDTH)..=usize::from(MAX_SIDE) {
-            let rows = RowOf::new(w);
-            for y in 0..usize::from(MAX_SIDE) {
-                for c in [y * w, y * w + w - 1] {
-                    assert_eq!(rows.of(c), c / w, "cell {c}, width {w}");
-                }
-            }
-        }
-    }
-
     /// A wall of unbreakable rock splits a grid: door ends on either side
     /// are apart, on the same side they are not, and nothing is decided
     /// before the regions are labelled.
@@ -1354,14 +1386,14 @@ mod tests {
             step[end] = 0;
         }
         let mut regions = Regions::default();
-        assert_eq!(regions.apart(w, &[left as u32], &[right as u32]), None);
+        assert_eq!(regions.apart(w, [left as u32], &[right as u32]), None);
         regions.label(&step, w, h);
-        let work = regions.apart(w, &[left as u32], &[right as u32]);
+        let work = regions.apart(w, [left as u32], &[right as u32]);
         // The left region: 3 columns of 5 rows, less the end itself.
         assert_eq!(work, Some(2 * 14 + 1));
-        assert_eq!(regions.apart(w, &[right as u32], &[right2 as u32]), None);
-        assert_eq!(regions.apart(w, &[left as u32], &[left as u32]), None);
+        assert_eq!(regions.apart(w, [right as u32], &[right2 as u32]), None);
+        assert_eq!(regions.apart(w, [left as u32], &[left as u32]), None);
         regions.forget();
-        assert_eq!(regions.apart(w, &[left as u32], &[right as u32]), None);
+        assert_eq!(regions.apart(w, [left as u32], &[right as u32]), None);
     }
 }
