@@ -20,6 +20,8 @@ pub(super) struct Prim {
     xs: Vec<i64>,
     ys: Vec<i64>,
     best: Vec<i64>,
+    /// Each untaken room's nearest taken room (ties to the lower index).
+    near: Vec<usize>,
 }
 
 impl Prim {
@@ -29,9 +31,21 @@ impl Prim {
     /// next; a taken room leaves the lists (by swapping in the last, which
     /// the tie-break by index makes harmless). Still every pair once, but
     /// half the pairs of [`Prim::order_by_pairs`] and a tighter loop.
-    pub(super) fn order(&mut self, centres: &[(i64, i64)], order: &mut Vec<usize>) {
+    ///
+    /// `nearest[r]` is then the room nearest `r` among those taken before
+    /// it (ties to the lower index; `usize::MAX` for room 0): the room the
+    /// Tunnel joins `r` to first, known here for the price of a compare a
+    /// pair.
+    pub(super) fn order(
+        &mut self,
+        centres: &[(i64, i64)],
+        order: &mut Vec<usize>,
+        nearest: &mut Vec<usize>,
+    ) {
         let n = centres.len();
         order.clear();
+        nearest.clear();
+        nearest.resize(n, usize::MAX);
         if n == 0 {
             return;
         }
@@ -40,6 +54,7 @@ impl Prim {
             xs,
             ys,
             best,
+            near,
         } = self;
         untaken.clear();
         untaken.extend(1..n);
@@ -49,6 +64,8 @@ impl Prim {
         ys.extend(centres[1..].iter().map(|c| c.1));
         best.clear();
         best.resize(n - 1, i64::MAX);
+        near.clear();
+        near.resize(n - 1, usize::MAX);
         let mut next = 0;
         loop {
             order.push(next);
@@ -59,14 +76,20 @@ impl Prim {
             let mut pick = (i64::MAX, usize::MAX, 0);
             for i in 0..untaken.len() {
                 let d = (xs[i] - nx).pow(2) + (ys[i] - ny).pow(2);
-                let b = best[i].min(d);
-                best[i] = b;
+                // Rooms are taken in any order of index, so a tie goes to
+                // `next` only if its index is lower.
+                if (d, next) < (best[i], near[i]) {
+                    best[i] = d;
+                    near[i] = next;
+                }
+                let b = best[i];
                 if (b, untaken[i]) < (pick.0, pick.1) {
                     pick = (b, untaken[i], i);
                 }
             }
             let i = pick.2;
             next = untaken.swap_remove(i);
+            nearest[next] = near.swap_remove(i);
             xs.swap_remove(i);
             ys.swap_remove(i);
             best.swap_remove(i);
@@ -230,12 +253,20 @@ mod tests {
                 centres.iter().map(|&(x, y)| (x * scale, y * scale)).collect();
             let want = Prim::order_by_pairs(&centres);
             let mut prim = Prim::default();
-            let mut got = Vec::new();
-            prim.order(&centres, &mut got);
+            let (mut got, mut nearest) = (Vec::new(), Vec::new());
+            prim.order(&centres, &mut got, &mut nearest);
             prop_assert_eq!(&got, &want);
-            prim.order(&centres[..centres.len() / 2 + 1], &mut got);
-            prop_assert_eq!(&got, &Prim::order_by_pairs(&centres[..centres.len() / 2 + 1]));
-            prim.order(&centres, &mut got);
+            // Each room's nearest is the least (distance, index) among the
+            // rooms before it.
+            for (k, &r) in got.iter().enumerate() {
+                let least = got[..k].iter().copied().min_by_key(|&j| (dist2(centres[r], centres[j]), j));
+                prop_assert_eq!(nearest[r], least.unwrap_or(usize::MAX));
+            }
+            let half = &centres[..centres.len() / 2 + 1];
+            prim.order(half, &mut got, &mut nearest);
+            prop_assert_eq!(&got, &Prim::order_by_pairs(half));
+            prop_assert_eq!(nearest.len(), half.len());
+            prim.order(&centres, &mut got, &mut nearest);
             prop_assert_eq!(got, want);
         }
 

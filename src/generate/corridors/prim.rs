@@ -201,7 +201,7 @@ mod tests {
     use super::*;
     fn plain(centres: &[(i64, i64)]) -> Vec<usize> {
         let mut out = Vec::new();
-        crate::generate::corridors::join::Prim::default().order(centres, &mut out);
+        crate::generate::corridors::join::Prim::default().order(centres, &mut out, &mut Vec::new());
         out
     }
 

@@ -81,6 +81,9 @@ pub(super) struct Tunnel {
     order: Vec<usize>,
     joined: Vec<usize>,
     nearest: Vec<usize>,
+    /// Each room's nearest room earlier in Prim's order, from
+    /// [`Prim::order`] (empty on levels with an index).
+    first: Vec<usize>,
     index: Option<Nearest>,
     /// Tests move the dry check (see [`DRY_CHECK_CELLS`]) to make every
     /// search stop at it.
@@ -108,9 +111,11 @@ impl Tunnel {
         // The lists are lent to the tree and put back, joined or not.
         let mut order = std::mem::take(&mut self.order);
         let mut joined = std::mem::take(&mut self.joined);
+        let mut first = std::mem::take(&mut self.first);
         let mut index = self.index.take();
-        let tree = self.tree(cfg, rules, site, &mut order, &mut joined, &mut index);
-        (self.order, self.joined, self.index) = (order, joined, index);
+        let lists = (&mut order, &mut joined, &mut first);
+        let tree = self.tree(cfg, rules, site, lists, &mut index);
+        (self.order, self.joined, self.first, self.index) = (order, joined, first, index);
         tree?;
         // Then the loops 002 asks for: corridors between rooms near in
         // space but far apart by walking (see `room_loops`).
@@ -125,8 +130,7 @@ impl Tunnel {
         cfg: &Config,
         rules: &Rules,
         site: &mut Site<'_>,
-        order: &mut Vec<usize>,
-        joined: &mut Vec<usize>,
+        (order, joined, first): (&mut Vec<usize>, &mut Vec<usize>, &mut Vec<usize>),
         index: &mut Option<Nearest>,
     ) -> Result<(), Unjoined> {
         let rooms = site.shapes.len();
@@ -148,11 +152,14 @@ impl Tunnel {
         } else {
             None
         };
+        // Below `INDEXED_ABOVE` rooms Prim's order also gives each room's
+        // nearest joined room, the one it tries first.
         if rooms > INDEXED_ABOVE {
             self.prim_index
                 .order(&self.centres, site.width, site.height, order);
+            first.clear();
         } else {
-            self.prim.order(&self.centres, order);
+            self.prim.order(&self.centres, order, first);
         }
         for &room in order.iter() {
             if joined.is_empty() {
@@ -165,10 +172,18 @@ impl Tunnel {
             if !site.budget.spend(joined.len()) {
                 return Err(Unjoined);
             }
-            // Nearest joined rooms first; ties go to the earlier room. Only
-            // the four nearest are ever tried, so only they are put in
-            // order (keys are unique: the first four of all joined rooms
-            // sorted).
+            // The nearest joined room first (ties to the lower index), as
+            // Prim's order found it; most rooms join it.
+            if let Some(&nearest) = first.get(room)
+                && self.join(cfg, rules, site, room, nearest)
+            {
+                joined.push(room);
+                continue;
+            }
+            // Then, or on levels with an index, the nearest joined rooms in
+            // order. Only the four nearest are ever tried, so only they are
+            // put in order (keys are unique: the first four of all joined
+            // rooms sorted).
             let c = self.centres[room];
             let mut nearest = std::mem::take(&mut self.nearest);
             match &index {
@@ -192,9 +207,12 @@ impl Tunnel {
             }
             // The nearest room is the goal, as in 002. If a room's ring
             // leaves no way through, the next nearest is tried.
+            let tried = first.get(room).copied();
+            debug_assert!(tried.is_none() || tried == nearest.first().copied());
             let target = nearest
                 .iter()
                 .copied()
+                .skip(usize::from(tried.is_some()))
                 .find(|&t| self.join(cfg, rules, site, room, t));
             self.nearest = nearest;
             if target.is_none() {
