@@ -41,16 +41,28 @@ impl PrimIndex {
     const SIDE: i64 = 64;
 
     /// Prim's order of the rooms with doubled centres `centres` (each
-    /// inside a `width` x `height` level) into `out`.
+    /// inside a `width` x `height` level) into `out`, and each room's
+    /// nearest room taken before it into `nearest`, as the plain version
+    /// gives them.
+    ///
+    /// A room is taken when the least entry is its own: (distance, room,
+    /// taken room `t` it is nearest to). Any other taken room as near to
+    /// it has an entry of the same distance and room by then (its nearest
+    /// untaken room can be no nearer, or that entry would have come out
+    /// first), so `t`, the least of them, is the nearest taken room, ties
+    /// to the lower index.
     pub(super) fn order(
         &mut self,
         centres: &[(i64, i64)],
         width: usize,
         height: usize,
         out: &mut Vec<usize>,
+        nearest: &mut Vec<usize>,
     ) {
         out.clear();
         let n = centres.len();
+        nearest.clear();
+        nearest.resize(n, usize::MAX);
         if n == 0 {
             return;
         }
@@ -68,6 +80,7 @@ impl PrimIndex {
             };
             if !self.taken[r as usize] {
                 self.take(r as usize, out);
+                nearest[r as usize] = t as usize;
                 if let Some((d, s)) = self.nearest_untaken(centres, r as usize, 0) {
                     self.heap.push(Reverse((d, s, r)));
                 }
@@ -126,6 +139,31 @@ impl PrimIndex {
         out.push(room);
     }
 
+    /// Brings `best` (distance, room) up to date with the untaken rooms of
+    /// square `s`, nearer `p` or as near with a lower index.
+    #[inline(always)]
+    fn nearest_in(
+        &self,
+        centres: &[(i64, i64)],
+        p: (i64, i64),
+        s: usize,
+        best: &mut Option<(i64, u32)>,
+    ) {
+        if self.left[s] == 0 {
+            return;
+        }
+        let rooms = &self.rooms[self.start[s] as usize..self.start[s + 1] as usize];
+        for &r in rooms {
+            if self.taken[r as usize] {
+                continue;
+            }
+            let d = dist2(p, centres[r as usize]);
+            if best.is_none_or(|b| (d, r) < b) {
+                *best = Some((d, r));
+            }
+        }
+    }
+
     /// The untaken room nearest room `from`'s centre, ties to the lower
     /// index, and its squared distance, known to be at least `at_least`
     /// (untaken rooms only ever get fewer, so a room's nearest one only
@@ -148,46 +186,42 @@ impl PrimIndex {
         while first < widest && 2 * ((first + 1) * Self::SIDE).pow(2) < at_least {
             first += 1;
         }
+        // How far inside its square `p` is: a room k squares away (k >= 1)
+        // is at least (k - 1) sides and this much away along x or y.
+        let inside = (p.0 - sx * Self::SIDE + 1)
+            .min((sx + 1) * Self::SIDE - p.0)
+            .min(p.1 - sy * Self::SIDE + 1)
+            .min((sy + 1) * Self::SIDE - p.1);
         for k in first..=widest {
-            // A room k squares away (k >= 1) is more than (k - 1) sides
-            // away along x or y: once the best is no farther, ring k can
+            // Once the best is nearer than ring k can be, the ring can
             // hold neither a nearer room nor a tie.
             if let Some((d, _)) = best {
-                let gap = (k - 1).max(0) * Self::SIDE;
-                if k >= 1 && d <= gap * gap {
+                let gap = (k - 1) * Self::SIDE + inside;
+                if k >= 1 && d < gap * gap {
                     break;
                 }
             }
-            let mut visit = |x: i64, y: i64| {
-                if x < 0 || y < 0 || x >= columns || y >= rows {
-                    return;
-                }
-                let s = (y * columns + x) as usize;
-                if self.left[s] == 0 {
-                    return;
-                }
-                let rooms = &self.rooms[self.start[s] as usize..self.start[s + 1] as usize];
-                for &r in rooms {
-                    if self.taken[r as usize] {
-                        continue;
-                    }
-                    let d = dist2(p, centres[r as usize]);
-                    if best.is_none_or(|b| (d, r) < b) {
-                        best = Some((d, r));
-                    }
-                }
-            };
+            // Ring k's squares, clipped to the grid: its top and bottom
+            // rows, then the columns between.
+            let (x0, x1) = ((sx - k).max(0), (sx + k).min(columns - 1));
+            let (y0, y1) = ((sy - k + 1).max(0), (sy + k - 1).min(rows - 1));
             if k == 0 {
-                visit(sx, sy);
+                self.nearest_in(centres, p, (sy * columns + sx) as usize, &mut best);
                 continue;
             }
-            for x in sx - k..=sx + k {
-                visit(x, sy - k);
-                visit(x, sy + k);
+            for y in [sy - k, sy + k] {
+                if (0..rows).contains(&y) {
+                    for x in x0..=x1 {
+                        self.nearest_in(centres, p, (y * columns + x) as usize, &mut best);
+                    }
+                }
             }
-            for y in sy - k + 1..=sy + k - 1 {
-                visit(sx - k, y);
-                visit(sx + k, y);
+            for x in [sx - k, sx + k] {
+                if (0..columns).contains(&x) {
+                    for y in y0..=y1 {
+                        self.nearest_in(centres, p, (y * columns + x) as usize, &mut best);
+                    }
+                }
             }
         }
         best
@@ -199,10 +233,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    fn plain(centres: &[(i64, i64)]) -> Vec<usize> {
-        let mut out = Vec::new();
-        crate::generate::corridors::join::Prim::default().order(centres, &mut out, &mut Vec::new());
-        out
+    fn plain(centres: &[(i64, i64)]) -> (Vec<usize>, Vec<usize>) {
+        let (mut out, mut nearest) = (Vec::new(), Vec::new());
+        crate::generate::corridors::join::Prim::default().order(centres, &mut out, &mut nearest);
+        (out, nearest)
     }
 
     proptest! {
@@ -217,21 +251,21 @@ mod tests {
             spread in prop::collection::vec((0i64..1998, 0i64..1198), 1..400),
         ) {
             let mut index = PrimIndex::default();
-            let mut out = Vec::new();
-            index.order(&crowded, 20, 15, &mut out);
-            prop_assert_eq!(&out, &plain(&crowded));
-            index.order(&spread, 999, 599, &mut out);
-            prop_assert_eq!(&out, &plain(&spread));
+            let (mut out, mut nearest) = (Vec::new(), Vec::new());
+            index.order(&crowded, 20, 15, &mut out, &mut nearest);
+            prop_assert_eq!((out.clone(), nearest.clone()), plain(&crowded));
+            index.order(&spread, 999, 599, &mut out, &mut nearest);
+            prop_assert_eq!((out, nearest), plain(&spread));
         }
     }
 
     #[test]
     fn one_room_and_none() {
         let mut index = PrimIndex::default();
-        let mut out = vec![7];
-        index.order(&[], 10, 10, &mut out);
-        assert!(out.is_empty());
-        index.order(&[(5, 5)], 10, 10, &mut out);
-        assert_eq!(out, [0]);
+        let (mut out, mut nearest) = (vec![7], vec![7]);
+        index.order(&[], 10, 10, &mut out, &mut nearest);
+        assert!(out.is_empty() && nearest.is_empty());
+        index.order(&[(5, 5)], 10, 10, &mut out, &mut nearest);
+        assert_eq!((out, nearest), (vec![0], vec![usize::MAX]));
     }
 }

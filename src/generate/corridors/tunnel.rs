@@ -82,7 +82,7 @@ pub(super) struct Tunnel {
     joined: Vec<usize>,
     nearest: Vec<usize>,
     /// Each room's nearest room earlier in Prim's order, from
-    /// [`Prim::order`] (empty on levels with an index).
+    /// [`Prim::order`] or, on levels with an index, `PrimIndex::order`.
     first: Vec<usize>,
     index: Option<Nearest>,
     /// Tests move the dry check (see [`DRY_CHECK_CELLS`]) to make every
@@ -152,12 +152,11 @@ impl Tunnel {
         } else {
             None
         };
-        // Below `INDEXED_ABOVE` rooms Prim's order also gives each room's
-        // nearest joined room, the one it tries first.
+        // Prim's order also gives each room's nearest joined room, the one
+        // it tries first.
         if rooms > INDEXED_ABOVE {
             self.prim_index
-                .order(&self.centres, site.width, site.height, order);
-            first.clear();
+                .order(&self.centres, site.width, site.height, order, first);
         } else {
             self.prim.order(&self.centres, order, first);
         }
@@ -174,16 +173,16 @@ impl Tunnel {
             }
             // The nearest joined room first (ties to the lower index), as
             // Prim's order found it; most rooms join it.
-            if let Some(&nearest) = first.get(room)
-                && self.join(cfg, rules, site, room, nearest)
-            {
+            if self.join(cfg, rules, site, room, first[room]) {
                 joined.push(room);
+                if let Some(index) = &mut index {
+                    index.insert(room, self.centres[room]);
+                }
                 continue;
             }
-            // Then, or on levels with an index, the nearest joined rooms in
-            // order. Only the four nearest are ever tried, so only they are
-            // put in order (keys are unique: the first four of all joined
-            // rooms sorted).
+            // Then the next nearest joined rooms in order. Only the four
+            // nearest are ever tried, so only they are put in order (keys
+            // are unique: the first four of all joined rooms sorted).
             let c = self.centres[room];
             let mut nearest = std::mem::take(&mut self.nearest);
             match &index {
@@ -207,12 +206,11 @@ impl Tunnel {
             }
             // The nearest room is the goal, as in 002. If a room's ring
             // leaves no way through, the next nearest is tried.
-            let tried = first.get(room).copied();
-            debug_assert!(tried.is_none() || tried == nearest.first().copied());
+            debug_assert_eq!(nearest.first(), Some(&first[room]));
             let target = nearest
                 .iter()
                 .copied()
-                .skip(usize::from(tried.is_some()))
+                .skip(1)
                 .find(|&t| self.join(cfg, rules, site, room, t));
             self.nearest = nearest;
             if target.is_none() {
