@@ -103,18 +103,26 @@ pub(super) fn add(
             if !site.budget.spend(4 * span) {
                 return;
             }
-            for (dir, step) in Dir::ALL.into_iter().zip(steps) {
-                // The free rock before the line's first cell that is not.
-                let rock = match dir {
-                    Dir::North => usize::from(north[from]) - 1,
-                    Dir::South => usize::from(south[from]) - 1,
-                    // Along a corridor the next cell is not free rock:
-                    // no mask needed.
-                    Dir::East if meets[from + 1] != 0 => 0,
-                    Dir::West if meets[from - 1] != 0 => 0,
-                    Dir::East => rock_east(meets, from),
-                    Dir::West => rock_west(meets, from),
-                };
+            // The free rock before each line's first cell that is not, in
+            // `Dir::ALL`'s order, worked out side by side: a `match` on the
+            // direction in the loop below was a jump through a table,
+            // mispredicted at every corridor cell. Along a corridor the
+            // next cell is not free rock: no mask needed.
+            let rocks = [
+                usize::from(north[from]) - 1,
+                if meets[from + 1] != 0 {
+                    0
+                } else {
+                    rock_east(meets, from)
+                },
+                usize::from(south[from]) - 1,
+                if meets[from - 1] != 0 {
+                    0
+                } else {
+                    rock_west(meets, from)
+                },
+            ];
+            for ((dir, step), rock) in Dir::ALL.into_iter().zip(steps).zip(rocks) {
                 if rock >= span {
                     continue; // free rock all the way: too long
                 }
