@@ -56,6 +56,12 @@ pub(super) struct Scratch {
     /// Revision 3's legs (`vault_legs.rs`), which route with this stage's
     /// searches: per vault, whether it is still apart from the level.
     pub(super) apart: Vec<bool>,
+    /// Per cell, whether stepping into it would complete a 2x2 block of
+    /// open cells, as `search_number * 2 + answer` for the search that
+    /// asked: the grid does not change during a search, and a rock cell
+    /// is asked from each state beside it, so each is worked out once.
+    slabs: Vec<u32>,
+    search_number: u32,
 }
 
 /// What became of the vault doors no corridor had reached.
@@ -369,6 +375,12 @@ impl Scratch {
         use crate::geom::Dir;
         let (w, h) = (site.width, site.height);
         let n = w * h;
+        if self.slabs.len() != n || self.search_number >= u32::MAX / 2 - 1 {
+            self.slabs = vec![0; n];
+            self.search_number = 0;
+        }
+        self.search_number += 1;
+        let number = self.search_number;
         if self.cost.len() < 2 * n {
             self.cost = vec![UNSEEN; 2 * n];
             self.came = vec![FROM_PORCH; 2 * n];
@@ -447,7 +459,15 @@ impl Scratch {
                         _ => continue,
                     },
                     Tile::Rock if rules.free(site, nc) => {
-                        if completes_slab(w, nc, |m| open_or_drawn(rules, site, m)) {
+                        let known = self.slabs[nc];
+                        let slab = if known >> 1 == number {
+                            known & 1 != 0
+                        } else {
+                            let slab = completes_slab(w, nc, |m| open_or_drawn(rules, site, m));
+                            self.slabs[nc] = number << 1 | u32::from(slab);
+                            slab
+                        };
+                        if slab {
                             continue;
                         }
                         rock[usize::from(site.hardness[nc])]
