@@ -699,6 +699,11 @@ impl Regions {
         self.label.clear();
         self.label.resize(n, 0);
         self.size.clear();
+        // A region may hold every cell: room for that at once, rather than
+        // a dozen doublings the first time one does (a warm generator asks
+        // for nothing; tests/alloc.rs).
+        self.stack.clear();
+        self.stack.reserve(n);
         for start in width..n - width {
             if step[start] == 0 || self.label[start] != 0 {
                 continue;
