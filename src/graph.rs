@@ -256,9 +256,11 @@ impl LevelGraph {
         let step = |c: usize, d: Dir| step(c, d, w);
         // Assign a node to every node cell.
         {
+            // A node cell's row by a multiply: a division for every
+            // network cell was a tenth of a labyrinth's graph samples.
+            let rows = crate::grid_search::RowOf::new(w);
             for &c in net.iter() {
                 let c = c as usize;
-                let y = c / w;
                 let mut ports = Dir::ALL
                     .into_iter()
                     .map(|d| room_of[step(c, d)])
@@ -279,7 +281,8 @@ impl LevelGraph {
                 }
                 let degree = Dir::ALL.into_iter().filter(|&d| is_net(step(c, d))).count();
                 if degree != 2 {
-                    let pos = Pos::new((c % w) as u16, y as u16);
+                    let y = rows.of(c);
+                    let pos = Pos::new((c - y * w) as u16, y as u16);
                     let node = if degree >= 3 {
                         Node::Junction(pos)
                     } else {
