@@ -113,8 +113,9 @@ pub fn xy(c: usize, width: usize) -> (i32, i32) {
 
 /// A cell's row by a multiply and a shift rather than a division, for
 /// loops that would otherwise pay a division at every cell they take (the
-/// Tunnel's search, the extra loops' walks).
-#[derive(Clone, Copy)]
+/// Tunnel's search, the extra loops' walks). The default is for a table
+/// that is set before its first use (0 would put every cell in row 0).
+#[derive(Clone, Copy, Default)]
 pub(crate) struct RowOf(u64);
 
 impl RowOf {

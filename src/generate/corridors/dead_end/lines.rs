@@ -11,7 +11,7 @@
 //! answers, cell for cell.
 
 use crate::geom::Dir;
-use crate::grid_search::mask32;
+use crate::grid_search::{RowOf, mask32};
 use crate::level::Tile;
 
 use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
@@ -21,6 +21,8 @@ use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
 pub(super) struct Lines {
     width: usize,
     height: usize,
+    /// A cell's row by a multiply: every look and every opened cell asks.
+    rows: RowOf,
     /// Words a row (over x) and a column (over y).
     row_words: usize,
     col_words: usize,
@@ -42,6 +44,7 @@ impl Lines {
     pub(super) fn read(&mut self, width: usize, height: usize, tiles: &[Tile], classes: &[u8]) {
         self.width = width;
         self.height = height;
+        self.rows = RowOf::new(width);
         self.row_words = width.div_ceil(64);
         self.col_words = height.div_ceil(64);
         for v in [
@@ -109,7 +112,8 @@ impl Lines {
 
     /// Records what cell `c` now holds (a corridor or a door opened).
     pub(super) fn mark(&mut self, c: usize, tile: Tile) {
-        let (x, y) = (c % self.width, c / self.width);
+        let y = self.rows.of(c);
+        let x = c - y * self.width;
         let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
         let (ri, ci) = (y * self.row_words + x / 64, x * self.col_words + y / 64);
         if tile == Tile::Corridor {
@@ -129,7 +133,8 @@ impl Lines {
     /// the border, and the border is closed: the line never leaves the
     /// level.
     pub(super) fn first_event(&self, end: usize, d: Dir, look: usize) -> Option<usize> {
-        let (x, y) = (end % self.width, end / self.width);
+        let y = self.rows.of(end);
+        let x = end - y * self.width;
         // Along a row (east, west) or down a column (south, north): the
         // line's own bits and its two neighbours' walkable bits.
         let (line, pos, words, closed, corridor, walkable) = match d {
