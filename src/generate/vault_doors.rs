@@ -376,7 +376,9 @@ impl Scratch {
         let (w, h) = (site.width, site.height);
         let n = w * h;
         if self.slabs.len() != n || self.search_number >= u32::MAX / 2 - 1 {
-            self.slabs = vec![0; n];
+            // Kept, not made anew: levels of other sizes reuse the table.
+            self.slabs.clear();
+            self.slabs.resize(n, 0);
             self.search_number = 0;
         }
         self.search_number += 1;
