@@ -484,11 +484,12 @@ impl Stamps {
 #[cfg(test)]
 mod tests {
     /// The row by multiplying agrees with dividing on every width a level
-    /// may have, at the first and last cell of every row of the tallest.
+    /// may have, and every smaller divisor (a Grid level's spacing, 3 to
+    /// 64), at the first and last cell of every row of the tallest.
     #[test]
     fn row_by_multiply_is_exact() {
-        use crate::config::{MAX_SIDE, MIN_WIDTH};
-        for w in usize::from(MIN_WIDTH)..=usize::from(MAX_SIDE) {
+        use crate::config::MAX_SIDE;
+        for w in 1..=usize::from(MAX_SIDE) {
             let rows = RowOf::new(w);
             for y in 0..usize::from(MAX_SIDE) {
                 for c in [y * w, y * w + w - 1] {

@@ -28,7 +28,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::Dir;
-use crate::grid_search::{Stamps, step as offset, xy};
+use crate::grid_search::{RowOf, Stamps, step as offset};
 use crate::level::Tile;
 
 use super::site::{Rules, Site, outward};
@@ -228,6 +228,10 @@ fn grow(
     let mut dir = outward(site, door);
     let mut run = 0u16;
     let mut seg = rng.random_range(segment());
+    // Rows and grid lines by multiplies: three divisions a cell grown were
+    // a tenth of the style's time.
+    let (rows, lines) = (RowOf::new(w), RowOf::new(spacing));
+    let on_line = |v: usize| v == lines.of(v) * spacing;
     loop {
         if cells.len() >= budget {
             return End::Failed;
@@ -285,11 +289,11 @@ fn grow(
         }
         cur = n;
         run += 1;
-        let (x, y) = xy(cur, w);
-        let (x, y) = (x as usize, y as usize);
+        let y = rows.of(cur);
+        let x = cur - y * w;
         let (across, along) = match dir {
-            Dir::East | Dir::West => (x % spacing == 0, y % spacing == 0),
-            Dir::North | Dir::South => (y % spacing == 0, x % spacing == 0),
+            Dir::East | Dir::West => (on_line(x), on_line(y)),
+            Dir::North | Dir::South => (on_line(y), on_line(x)),
         };
         if !across || y == 0 || y + 1 == h {
             continue;
