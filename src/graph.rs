@@ -281,8 +281,8 @@ impl LevelGraph {
                 }
                 let degree = Dir::ALL.into_iter().filter(|&d| is_net(step(c, d))).count();
                 if degree != 2 {
-                    let y = rows.of(c);
-                    let pos = Pos::new((c - y * w) as u16, y as u16);
+                    let (x, y) = rows.xy(c);
+                    let pos = Pos::new(x as u16, y as u16);
                     let node = if degree >= 3 {
                         Node::Junction(pos)
                     } else {

@@ -111,23 +111,38 @@ pub fn xy(c: usize, width: usize) -> (i32, i32) {
     ((c as u32 - y * width as u32) as i32, y as i32)
 }
 
-/// A cell's row by a multiply and a shift rather than a division, for
-/// loops that would otherwise pay a division at every cell they take (the
-/// Tunnel's search, the extra loops' walks). The default is for a table
-/// that is set before its first use (0 would put every cell in row 0).
+/// A cell's row (and column) by a multiply and a shift rather than a
+/// division, for loops that would otherwise pay a division at every cell
+/// they take (the Tunnel's search, the extra loops' walks, a DeadEnd
+/// level's lines of sight, the level graph, a Grid corridor's lines). The
+/// default is for a value set before its first use (it puts every cell in
+/// row 0).
 #[derive(Clone, Copy, Default)]
-pub(crate) struct RowOf(u64);
+pub(crate) struct RowOf {
+    multiplier: u64,
+    width: usize,
+}
 
 impl RowOf {
     pub(crate) fn new(width: usize) -> RowOf {
-        RowOf((1u64 << 42).div_ceil(width as u64))
+        RowOf {
+            multiplier: (1u64 << 42).div_ceil(width as u64),
+            width,
+        }
     }
 
     /// `c / width`: exact while `c * width` stays below 2^42 (a level is at
     /// most 2000 cells a side, so `c * width` below 2^33).
     #[inline(always)]
     pub(crate) fn of(self, c: usize) -> usize {
-        ((c as u64 * self.0) >> 42) as usize
+        ((c as u64 * self.multiplier) >> 42) as usize
+    }
+
+    /// `(c % width, c / width)`: the cell's column and row.
+    #[inline(always)]
+    pub(crate) fn xy(self, c: usize) -> (usize, usize) {
+        let y = self.of(c);
+        (c - y * self.width, y)
     }
 }
 
@@ -493,7 +508,7 @@ mod tests {
             let rows = RowOf::new(w);
             for y in 0..usize::from(MAX_SIDE) {
                 for c in [y * w, y * w + w - 1] {
-                    assert_eq!(rows.of(c), c / w, "cell {c}, width {w}");
+                    assert_eq!(rows.xy(c), (c % w, c / w), "cell {c}, width {w}");
                 }
             }
         }

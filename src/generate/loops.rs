@@ -371,8 +371,8 @@ fn walk_shorter_than(
             // not worth expanding. Every cell of a walk shorter than the
             // limit still is, with its true step count, so the answer is
             // the plain breadth-first search's; it only looks at less.
-            let y = rows.of(c);
-            let (x, y) = ((c - y * width) as u32, y as u32);
+            let (x, y) = rows.xy(c);
+            let (x, y) = (x as u32, y as u32);
             if d + x.abs_diff(to_x) + y.abs_diff(to_y) >= limit {
                 Visit::Skip
             } else {

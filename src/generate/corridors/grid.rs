@@ -231,7 +231,7 @@ fn grow(
     // Rows and grid lines by multiplies: three divisions a cell grown were
     // a tenth of the style's time.
     let (rows, lines) = (RowOf::new(w), RowOf::new(spacing));
-    let on_line = |v: usize| v == lines.of(v) * spacing;
+    let on_line = |v: usize| lines.xy(v).0 == 0;
     loop {
         if cells.len() >= budget {
             return End::Failed;
@@ -289,8 +289,7 @@ fn grow(
         }
         cur = n;
         run += 1;
-        let y = rows.of(cur);
-        let x = cur - y * w;
+        let (x, y) = rows.xy(cur);
         let (across, along) = match dir {
             Dir::East | Dir::West => (on_line(x), on_line(y)),
             Dir::North | Dir::South => (on_line(y), on_line(x)),

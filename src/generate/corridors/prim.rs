@@ -201,14 +201,14 @@ impl PrimIndex {
                     break;
                 }
             }
-            // Ring k's squares, clipped to the grid: its top and bottom
-            // rows, then the columns between.
-            let (x0, x1) = ((sx - k).max(0), (sx + k).min(columns - 1));
-            let (y0, y1) = ((sy - k + 1).max(0), (sy + k - 1).min(rows - 1));
             if k == 0 {
                 self.nearest_in(centres, p, (sy * columns + sx) as usize, &mut best);
                 continue;
             }
+            // Ring k's squares, clipped to the grid: its top and bottom
+            // rows, then the columns between.
+            let (x0, x1) = ((sx - k).max(0), (sx + k).min(columns - 1));
+            let (y0, y1) = ((sy - k + 1).max(0), (sy + k - 1).min(rows - 1));
             for y in [sy - k, sy + k] {
                 if (0..rows).contains(&y) {
                     for x in x0..=x1 {

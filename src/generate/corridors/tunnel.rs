@@ -526,7 +526,6 @@ impl Tunnel {
         );
         let (step_cost, goal) = (&self.step[..], &self.goal[..]);
         let rows = RowOf::new(w);
-        let row_of = |c: usize| rows.of(c);
         // The steps to the nearest box from the lanes of x and of y.
         let to_goals = |dx: [i16; LANES], dy: [i16; LANES]| est.steps(dx, dy) * min_step;
         // The turn a state still owes: a horizontal one if the ring is off
@@ -563,8 +562,7 @@ impl Tunnel {
             if goal[c] {
                 break Some(state as u32);
             }
-            let y = row_of(c);
-            let x = c - y * w;
+            let (x, y) = rows.xy(c);
             let (xi, yi) = (x as i32, y as i32);
             let (dx, dy) = (est.dx(xi), est.dy(yi));
             let (off_x, off_y) = (ring.off_x(xi), ring.off_y(yi));

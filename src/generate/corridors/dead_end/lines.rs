@@ -19,9 +19,9 @@ use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
 /// Bits per row and per column of what stops or ends a look.
 #[derive(Default)]
 pub(super) struct Lines {
-    width: usize,
     height: usize,
-    /// A cell's row by a multiply: every look and every opened cell asks.
+    /// A cell's column and row by a multiply (and the level's width): every
+    /// look and every opened cell asks.
     rows: RowOf,
     /// Words a row (over x) and a column (over y).
     row_words: usize,
@@ -42,7 +42,6 @@ impl Lines {
     /// where corridors may pass is fixed while they are carved), `tiles`
     /// what stands on each cell now.
     pub(super) fn read(&mut self, width: usize, height: usize, tiles: &[Tile], classes: &[u8]) {
-        self.width = width;
         self.height = height;
         self.rows = RowOf::new(width);
         self.row_words = width.div_ceil(64);
@@ -112,8 +111,7 @@ impl Lines {
 
     /// Records what cell `c` now holds (a corridor or a door opened).
     pub(super) fn mark(&mut self, c: usize, tile: Tile) {
-        let y = self.rows.of(c);
-        let x = c - y * self.width;
+        let (x, y) = self.rows.xy(c);
         let (rbit, cbit) = (1u64 << (x % 64), 1u64 << (y % 64));
         let (ri, ci) = (y * self.row_words + x / 64, x * self.col_words + y / 64);
         if tile == Tile::Corridor {
@@ -133,8 +131,7 @@ impl Lines {
     /// the border, and the border is closed: the line never leaves the
     /// level.
     pub(super) fn first_event(&self, end: usize, d: Dir, look: usize) -> Option<usize> {
-        let y = self.rows.of(end);
-        let x = end - y * self.width;
+        let (x, y) = self.rows.xy(end);
         // Along a row (east, west) or down a column (south, north): the
         // line's own bits and its two neighbours' walkable bits.
         let (line, pos, words, closed, corridor, walkable) = match d {
