@@ -157,8 +157,6 @@ impl Dungeon {
         depths: &[u16],
         threads: usize,
     ) -> Result<(), GenerateError> {
-        use rayon::prelude::*;
-
         let mut todo: Vec<u16> = Vec::with_capacity(depths.len());
         for &d in depths {
             let slot = self.slot(d)?;
@@ -167,20 +165,65 @@ impl Dungeon {
             }
         }
         todo.sort_unstable();
+        let (made, failure) = self.make_levels(&todo, threads, |level| level);
+        for (&d, level) in todo.iter().zip(made) {
+            self.levels[usize::from(d) - 1] = Some(level);
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Makes the levels at `depths` on every core and hands each to `keep`
+    /// as it is made, storing nothing: what `keep` returns, in the order of
+    /// `depths`. A caller that needs only something drawn from each level
+    /// (`delve generate`'s text) holds that rather than the whole stack,
+    /// and each worker's next level reuses the memory its last one freed,
+    /// where holding a hundred levels took a fresh page for every 4 KiB of
+    /// them. Fails with the shallowest failing depth's error.
+    pub fn map_levels<T: Send>(
+        &self,
+        depths: &[u16],
+        keep: impl Fn(Level) -> T + Sync,
+    ) -> Result<Vec<T>, GenerateError> {
+        for &d in depths {
+            self.slot(d)?;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match self.make_levels(depths, cores, keep) {
+            (kept, None) => Ok(kept),
+            (_, Some(failure)) => Err(failure),
+        }
+    }
+
+    /// Makes the levels at `depths` (each in range) on `threads` threads,
+    /// as [`Dungeon::generate_depths_on`] describes, passing each through
+    /// `keep`: what it returned for the depths before the first failure,
+    /// and that failure.
+    fn make_levels<T: Send>(
+        &self,
+        depths: &[u16],
+        threads: usize,
+        keep: impl Fn(Level) -> T + Sync,
+    ) -> (Vec<T>, Option<GenerateError>) {
+        use rayon::prelude::*;
+
         let (config, vaults, seed) = (&self.config, &self.vaults[..], self.seed);
-        if threads.min(todo.len()) <= 1 {
-            return with_generator(|generator| {
-                for &d in &todo {
-                    self.levels[usize::from(d) - 1] =
-                        Some(generator.level(config, vaults, seed, d)?);
+        let mut kept = Vec::with_capacity(depths.len());
+        if threads.min(depths.len()) <= 1 {
+            let failure = with_generator(|generator| {
+                for &d in depths {
+                    match generator.level(config, vaults, seed, d) {
+                        Ok(level) => kept.push(keep(level)),
+                        Err(e) => return Some(e),
+                    }
                 }
-                Ok(())
+                None
             });
+            return (kept, failure);
         }
         // Past a failing depth nothing is needed: the shallowest failure is
         // the one reported, so a depth after a known failure is skipped.
         let failed = AtomicUsize::new(usize::MAX);
-        let results: Vec<Option<Result<Level, GenerateError>>> = todo
+        let results: Vec<Option<Result<T, GenerateError>>> = depths
             .par_iter()
             .enumerate()
             .with_max_len(1)
@@ -192,16 +235,17 @@ impl Dungeon {
                 if level.is_err() {
                     failed.fetch_min(i, Ordering::Relaxed);
                 }
-                Some(level)
+                Some(level.map(&keep))
             })
             .collect();
-        for (&d, level) in todo.iter().zip(results) {
-            match level {
-                Some(level) => self.levels[usize::from(d) - 1] = Some(level?),
+        for result in results {
+            match result {
+                Some(Ok(made)) => kept.push(made),
+                Some(Err(e)) => return (kept, Some(e)),
                 None => break,
             }
         }
-        Ok(())
+        (kept, None)
     }
 
     /// Where the `index`-th staircase of the level at `depth` leads: `None`

@@ -154,3 +154,45 @@ fn known_seed_is_stable_across_runs_and_machines() {
 }
 
 const FINGERPRINT: u64 = 0x1c49_f9a8_05e1_ecbc;
+
+/// `delve generate` draws each level as it is made and keeps only the
+/// drawing: the levels handed over are the stack's own, in the order asked
+/// for, and a failing depth is reported as generating the stack reports it.
+#[test]
+fn levels_handed_over_as_made_are_the_stacks() {
+    let config = small();
+    let whole = Dungeon::generate_all(config.clone(), 77).unwrap();
+    let dungeon = Dungeon::new(config.clone(), 77);
+    let depths = [4, 1, 5, 2];
+    let made = dungeon.map_levels(&depths, |level| level).unwrap();
+    assert_eq!(made.len(), depths.len());
+    for (level, &d) in made.iter().zip(&depths) {
+        assert_eq!(Some(level), whole.generated(d), "depth {d}");
+    }
+    // Nothing is stored.
+    assert!((1..=5).all(|d| dungeon.generated(d).is_none()));
+    assert_eq!(
+        dungeon.map_levels(&[1, 6], |level| level.depth()),
+        Err(GenerateError::NoSuchDepth {
+            depth: 6,
+            levels: 5
+        })
+    );
+
+    // Depths 3 and 4 cannot be made: the error is depth 3's, the first
+    // failure in the order asked, as for the whole stack.
+    let failing = Config::from_ron(
+        "(width: 60, height: 30, levels: 5, profiles: [(depths: (min: 3, max: 4), rooms: (count: (min: 40, max: 40)))])",
+        "test",
+    )
+    .unwrap();
+    let stack_error = Dungeon::generate_all(failing.clone(), 5).unwrap_err();
+    let mapped_error = Dungeon::new(failing, 5)
+        .map_levels(&[1, 2, 3, 4, 5], |level| level.depth())
+        .unwrap_err();
+    assert_eq!(mapped_error, stack_error);
+    assert!(
+        stack_error.to_string().starts_with("depth 3:"),
+        "{stack_error}"
+    );
+}

@@ -3,13 +3,11 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use rayon::prelude::*;
-
 use delve::dungeon::Dungeon;
 use delve::export;
 
 use super::args::StackArgs;
-use super::{CliError, write_output};
+use super::{CliError, write_output, write_output_parts};
 
 #[derive(clap::Args)]
 pub struct GenerateArgs {
@@ -52,43 +50,33 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         None => (1..=levels).collect(),
     };
     let mut dungeon = Dungeon::with_vaults(config, vaults, seed);
-    // Neighbours of the shown levels are needed for stair destinations.
-    let mut needed: Vec<u16> = shown
-        .iter()
-        .flat_map(|&d| [d.saturating_sub(1), d, d + 1])
-        .filter(|&d| d >= 1 && d <= levels)
-        .collect();
-    needed.dedup();
-    dungeon.generate_depths(&needed)?;
-
-    let text = match args.format {
-        Format::Ascii => ascii(&dungeon, &shown, args.reveal),
-        Format::Json => export::json(&dungeon, &shown),
-    };
-    write_output(args.out.as_deref(), text.as_bytes())
-}
-
-/// The shown levels' drawings in depth order. A few levels at a time are
-/// drawn in parallel and appended, so the text is held about once, not
-/// once in pieces and again joined (a stack may hold 64 million cells).
-fn ascii(dungeon: &Dungeon, shown: &[u16], reveal: bool) -> String {
-    const AT_ONCE: usize = 16;
-    let mut text = String::new();
-    for depths in shown.chunks(AT_ONCE) {
-        let drawn: Vec<String> = depths
-            .par_iter()
-            .filter_map(|&d| dungeon.generated(d))
-            .map(|level| {
+    match args.format {
+        // A drawing needs its level alone: each is drawn as it is made and
+        // only the text is kept.
+        Format::Ascii => {
+            let reveal = args.reveal;
+            let drawn = dungeon.map_levels(&shown, |level| {
                 if reveal {
-                    export::ascii_revealed(level)
+                    export::ascii_revealed(&level)
                 } else {
-                    export::ascii(level)
+                    export::ascii(&level)
                 }
-            })
-            .collect();
-        for part in drawn {
-            text.push_str(&part);
+            })?;
+            write_output_parts(args.out.as_deref(), &drawn)
+        }
+        // Stair destinations need the shown levels' neighbours too.
+        Format::Json => {
+            let mut needed: Vec<u16> = shown
+                .iter()
+                .flat_map(|&d| [d.saturating_sub(1), d, d + 1])
+                .filter(|&d| d >= 1 && d <= levels)
+                .collect();
+            needed.dedup();
+            dungeon.generate_depths(&needed)?;
+            write_output(
+                args.out.as_deref(),
+                export::json(&dungeon, &shown).as_bytes(),
+            )
         }
     }
-    text
 }

@@ -31,7 +31,7 @@ use delve::save::{SaveDir, SaveError};
 use delve::sim::{MonsterKind, Outcome, Run};
 
 pub use error::CliError;
-use output::write_output;
+use output::{write_output, write_output_parts};
 use shell::continue_commands;
 
 #[derive(Parser)]

@@ -38,18 +38,33 @@ extern "C" fn note_closed_stdout() {
 /// from the start; a reader that stops early (`delve generate | head`) is
 /// not: it has what it wanted.
 pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
+    write_output_parts(out, &[bytes])
+}
+
+/// [`write_output`] of `parts` one after another, as if joined: output
+/// made in pieces (a level each) is written without first copying it
+/// into one.
+pub fn write_output_parts(out: Option<&Path>, parts: &[impl AsRef<[u8]>]) -> Result<(), CliError> {
+    let write_all = |sink: &mut dyn Write| -> std::io::Result<()> {
+        for part in parts {
+            sink.write_all(part.as_ref())?;
+        }
+        sink.flush()
+    };
     match out {
-        Some(path) => std::fs::write(path, bytes).map_err(|source| CliError::Write {
-            path: path.display().to_string(),
-            source,
-        }),
+        Some(path) => std::fs::File::create(path)
+            .and_then(|mut file| write_all(&mut file))
+            .map_err(|source| CliError::Write {
+                path: path.display().to_string(),
+                source,
+            }),
         None if STDOUT_CLOSED_AT_START.load(Ordering::Relaxed) => Err(CliError::Write {
             path: "standard output".into(),
             source: std::io::Error::other("it was closed when delve started"),
         }),
         None => {
             let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+            match write_all(&mut stdout) {
                 // A reader that stopped early (`delve generate | head`) is not a failure.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 result => result.map_err(|source| CliError::Write {
