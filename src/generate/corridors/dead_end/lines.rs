@@ -11,7 +11,7 @@
 //! answers, cell for cell.
 
 use crate::geom::Dir;
-use crate::grid_search::{RowOf, mask32};
+use crate::grid_search::RowOf;
 use crate::level::Tile;
 
 use super::super::site::{CLOSED_BIT, CORRIDOR_BIT};
@@ -63,49 +63,60 @@ impl Lines {
             v.resize(width * self.col_words, 0);
         }
         let (rw, cw) = (self.row_words, self.col_words);
-        // Free rock, most of a level, sets no bit. A row is read 32 cells
-        // at a time, each block's three kinds of cell as masks: a row's
-        // words take them whole, and only a column's bits are set a cell
-        // at a time, from the mask, so nothing branches on a cell.
-        const BLOCK: usize = 32;
+        // Eight cells at a time, as the bytes of a word: the flag asked of
+        // each byte is one bit of it (or its being nonzero), moved to the
+        // byte's low bit, and one multiply gathers the eight low bits into
+        // a byte. A cell a time, the rows took a twentieth of a level.
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let gather = |low_bits: u64| low_bits.wrapping_mul(GATHER) >> 56;
+        // A byte's low bit set where the byte is nonzero: its low seven
+        // bits plus 0x7f carry into its high bit unless they are all 0.
+        let nonzero = |v: u64| ((((v & LOW7) + LOW7) | v) >> 7) & LOW;
         for y in 0..height {
             let row = y * width..(y + 1) * width;
             let (tiles, classes) = (&tiles[row.clone()], &classes[row]);
-            for (block, (tiles, classes)) in
-                tiles.chunks(BLOCK).zip(classes.chunks(BLOCK)).enumerate()
-            {
-                let any = tiles
-                    .iter()
-                    .zip(classes)
-                    .fold(false, |any, (&tile, &class)| {
-                        any | (tile != Tile::Rock) | (class != 0)
-                    });
-                if !any {
-                    continue;
+            let words = y * rw;
+            let mut eights = tiles.chunks_exact(8).zip(classes.chunks_exact(8));
+            for (k, (t, c)) in (&mut eights).enumerate() {
+                let t: &[Tile; 8] = t.try_into().expect("eight cells");
+                let c: &[u8; 8] = c.try_into().expect("eight cells");
+                let (t, c) = (
+                    u64::from_le_bytes(t.map(|t| t as u8)),
+                    u64::from_le_bytes(*c),
+                );
+                let (word, shift) = (words + k / 8, 8 * (k % 8));
+                self.closed_rows[word] |= gather(c >> CLOSED_BIT.trailing_zeros() & LOW) << shift;
+                self.corridor_rows[word] |=
+                    gather(c >> CORRIDOR_BIT.trailing_zeros() & LOW) << shift;
+                // Every tile but rock is walkable.
+                self.walkable_rows[word] |= gather(nonzero(t)) << shift;
+            }
+            let done = width / 8 * 8;
+            for x in done..width {
+                let (word, bit) = (words + x / 64, 1u64 << (x % 64));
+                let (tile, class) = (tiles[x], classes[x]);
+                if class & CLOSED_BIT != 0 {
+                    self.closed_rows[word] |= bit;
                 }
-                let closed = mask32(classes, |c| c & CLOSED_BIT != 0);
-                let corridor = mask32(classes, |c| c & CORRIDOR_BIT != 0);
-                let walkable = mask32(tiles, |t: Tile| t.is_walkable());
-                // Blocks start at multiples of 32, so each is half a word.
-                let x0 = block * BLOCK;
-                let (ri, shift) = (y * rw + x0 / 64, x0 % 64);
-                self.closed_rows[ri] |= u64::from(closed) << shift;
-                self.corridor_rows[ri] |= u64::from(corridor) << shift;
-                self.walkable_rows[ri] |= u64::from(walkable) << shift;
-                let (cbit, cword) = (1u64 << (y % 64), y / 64);
-                for (bits, cols) in [
-                    (closed, &mut self.closed_cols),
-                    (corridor, &mut self.corridor_cols),
-                    (walkable, &mut self.walkable_cols),
-                ] {
-                    let mut bits = bits;
-                    while bits != 0 {
-                        let x = x0 + bits.trailing_zeros() as usize;
-                        cols[x * cw + cword] |= cbit;
-                        bits &= bits - 1;
-                    }
+                if class & CORRIDOR_BIT != 0 {
+                    self.corridor_rows[word] |= bit;
+                }
+                if tile.is_walkable() {
+                    self.walkable_rows[word] |= bit;
                 }
             }
+        }
+        // The columns are the rows turned over, 64 by 64 cells at a time:
+        // setting a column's bit for each cell that has one scattered a
+        // store per closed or walkable cell, a tenth of a DeadEnd level.
+        for (rows, cols) in [
+            (&self.closed_rows, &mut self.closed_cols),
+            (&self.corridor_rows, &mut self.corridor_cols),
+            (&self.walkable_rows, &mut self.walkable_cols),
+        ] {
+            turn_over(rows, rw, height, cols, cw, width);
         }
     }
 
@@ -168,6 +179,54 @@ impl Lines {
     }
 }
 
+/// The columns of a grid of bits (`height` rows of `row_words` words,
+/// cell x of a row at bit x % 64 of word x / 64) into `cols` (`width`
+/// columns of `col_words` words, cell y of a column at bit y % 64 of word
+/// y / 64), a block of 64 by 64 cells at a time.
+fn turn_over(
+    rows: &[u64],
+    row_words: usize,
+    height: usize,
+    cols: &mut [u64],
+    col_words: usize,
+    width: usize,
+) {
+    let mut block = [0u64; 64];
+    for by in 0..col_words {
+        let ys = by * 64..((by + 1) * 64).min(height);
+        for bx in 0..row_words {
+            block.fill(0);
+            for (word, y) in block.iter_mut().zip(ys.clone()) {
+                *word = rows[y * row_words + bx];
+            }
+            transpose64(&mut block);
+            for (j, &word) in block.iter().enumerate().take(width - bx * 64) {
+                cols[(bx * 64 + j) * col_words + by] = word;
+            }
+        }
+    }
+}
+
+/// Transposes a 64 by 64 matrix of bits in place: bit j of word i goes
+/// to bit i of word j. The off-diagonal halves swap, then their halves,
+/// down to single bits: six rounds of 32 word operations.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Row k's bits j..2j trade places with row k + j's bits 0..j.
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
 /// Word `i` of the bits `word` gives, with only bits `a` to `b`
 /// (inclusive) kept.
 fn masked(i: usize, a: usize, b: usize, word: &impl Fn(usize) -> u64) -> u64 {
@@ -208,6 +267,89 @@ fn last_set(a: usize, b: usize, word: impl Fn(usize) -> u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every row and column bit says what its cell is, on grids whose
+    /// rows end part way through a group of eight and a word.
+    #[test]
+    fn read_sets_each_cells_bits() {
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        for (width, height) in [(3, 3), (150, 150), (67, 9), (80, 21), (129, 70)] {
+            let n = width * height;
+            let tiles: Vec<Tile> = (0..n).map(|_| Tile::ALL[next() % 8]).collect();
+            let classes: Vec<u8> = (0..n).map(|_| (next() % 4) as u8).collect();
+            let mut lines = Lines::default();
+            lines.read(width, height, &tiles, &classes);
+            let (rw, cw) = (lines.row_words, lines.col_words);
+            for y in 0..height {
+                for x in 0..width {
+                    let c = y * width + x;
+                    let row = |v: &[u64]| v[y * rw + x / 64] >> (x % 64) & 1 == 1;
+                    let col = |v: &[u64]| v[x * cw + y / 64] >> (y % 64) & 1 == 1;
+                    let closed = classes[c] & CLOSED_BIT != 0;
+                    let corridor = classes[c] & CORRIDOR_BIT != 0;
+                    let walkable = tiles[c].is_walkable();
+                    assert_eq!(row(&lines.closed_rows), closed, "{width}x{height} {x},{y}");
+                    assert_eq!(col(&lines.closed_cols), closed, "{width}x{height} {x},{y}");
+                    assert_eq!(row(&lines.corridor_rows), corridor);
+                    assert_eq!(col(&lines.corridor_cols), corridor);
+                    assert_eq!(row(&lines.walkable_rows), walkable);
+                    assert_eq!(col(&lines.walkable_cols), walkable);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn transpose_moves_every_bit_across_the_diagonal() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20 {
+            let a: [u64; 64] = std::array::from_fn(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                state
+            });
+            let mut t = a;
+            transpose64(&mut t);
+            for (i, &row) in a.iter().enumerate() {
+                for (j, &col) in t.iter().enumerate() {
+                    assert_eq!(row >> j & 1, col >> i & 1, "bit {j} of word {i}");
+                }
+            }
+        }
+    }
+
+    /// Columns turned over from rows agree with columns read cell by
+    /// cell, on grids that end part way through a block.
+    #[test]
+    fn turned_over_columns_match_the_cells() {
+        for (width, height) in [(1, 1), (3, 70), (150, 150), (64, 64), (130, 65), (200, 7)] {
+            let (rw, cw) = (usize::div_ceil(width, 64), usize::div_ceil(height, 64));
+            let set = |x: usize, y: usize| (x * 7 + y * 13 + x * y).is_multiple_of(5);
+            let mut rows = vec![0u64; height * rw];
+            for y in 0..height {
+                for x in 0..width {
+                    if set(x, y) {
+                        rows[y * rw + x / 64] |= 1 << (x % 64);
+                    }
+                }
+            }
+            let mut cols = vec![u64::MAX; width * cw];
+            turn_over(&rows, rw, height, &mut cols, cw, width);
+            for x in 0..width {
+                for y in 0..cw * 64 {
+                    let bit = cols[x * cw + y / 64] >> (y % 64) & 1 == 1;
+                    assert_eq!(bit, y < height && set(x, y), "{width}x{height} at {x},{y}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn first_and_last_bits_across_words() {
