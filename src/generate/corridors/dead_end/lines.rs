@@ -163,19 +163,35 @@ impl Lines {
                 &self.walkable_cols,
             ),
         };
+        // The line's own bits and its neighbours' walkable bits: a line's
+        // words, then the lines either side (the end is off the border).
+        let (own, before, after) = (line * words, (line - 1) * words, (line + 1) * words);
         let word = |i: usize| {
-            let at = |v: &[u64], l: usize| v[l * words + i];
-            at(closed, line) | at(corridor, line) | at(walkable, line - 1) | at(walkable, line + 1)
+            if i < words {
+                closed[own + i] | corridor[own + i] | walkable[before + i] | walkable[after + i]
+            } else {
+                0
+            }
         };
-        let forward = matches!(d, Dir::East | Dir::South);
-        let found = if forward {
-            let last = pos + look;
-            first_set(pos + 1, last.min(words * 64 - 1), word)
+        debug_assert!((1..=64).contains(&look));
+        // The look's cells lie in two words at most: both in one window,
+        // the nearest cell at bit 0 going forward, at bit 63 going back.
+        // The window ends where the grid does (no bits past it).
+        if matches!(d, Dir::East | Dir::South) {
+            let first = pos + 1;
+            let (i, shift) = (first / 64, first % 64);
+            let window = ((u128::from(word(i + 1)) << 64 | u128::from(word(i))) >> shift) as u64;
+            let seen = window & (u64::MAX >> (64 - look));
+            (seen != 0).then(|| seen.trailing_zeros() as usize + 1)
         } else {
-            last_set(pos.saturating_sub(look), pos - 1, word)
-        }?;
-        let k = found.abs_diff(pos);
-        (k <= look).then_some(k)
+            let first = pos - 1;
+            let (i, shift) = (first / 64, first % 64);
+            let below = if i > 0 { word(i - 1) } else { 0 };
+            let window =
+                ((u128::from(word(i)) << 64 | u128::from(below)) << (63 - shift) >> 64) as u64;
+            let seen = window & !u64::MAX.checked_shr(look as u32).unwrap_or(0);
+            (seen != 0).then(|| seen.leading_zeros() as usize + 1)
+        }
     }
 }
 
@@ -225,43 +241,6 @@ fn transpose64(a: &mut [u64; 64]) {
         j >>= 1;
         m ^= m << j;
     }
-}
-
-/// Word `i` of the bits `word` gives, with only bits `a` to `b`
-/// (inclusive) kept.
-fn masked(i: usize, a: usize, b: usize, word: &impl Fn(usize) -> u64) -> u64 {
-    let mut bits = word(i);
-    if i == a / 64 {
-        bits &= u64::MAX << (a % 64);
-    }
-    if i == b / 64 && b % 64 != 63 {
-        bits &= (1u64 << (b % 64 + 1)) - 1;
-    }
-    bits
-}
-
-/// The lowest bit from `a` to `b` (inclusive) set in the words `word`
-/// gives.
-fn first_set(a: usize, b: usize, word: impl Fn(usize) -> u64) -> Option<usize> {
-    if a > b {
-        return None;
-    }
-    (a / 64..=b / 64).find_map(|i| {
-        let bits = masked(i, a, b, &word);
-        (bits != 0).then(|| i * 64 + bits.trailing_zeros() as usize)
-    })
-}
-
-/// The highest bit from `a` to `b` (inclusive) set in the words `word`
-/// gives.
-fn last_set(a: usize, b: usize, word: impl Fn(usize) -> u64) -> Option<usize> {
-    if a > b {
-        return None;
-    }
-    (a / 64..=b / 64).rev().find_map(|i| {
-        let bits = masked(i, a, b, &word);
-        (bits != 0).then(|| i * 64 + 63 - bits.leading_zeros() as usize)
-    })
 }
 
 #[cfg(test)]
@@ -351,16 +330,74 @@ mod tests {
         }
     }
 
+    /// The first event of every line from every free cell, each way,
+    /// for looks short and long, is where walking the line cell by cell
+    /// first meets a closed cell, a corridor, or a walkable cell beside it.
     #[test]
-    fn first_and_last_bits_across_words() {
-        let words = [0u64, 1 << 3, 0, 1 << 63];
-        let word = |i: usize| words[i];
-        assert_eq!(first_set(0, 255, word), Some(67));
-        assert_eq!(first_set(68, 255, word), Some(255));
-        assert_eq!(first_set(68, 254, word), None);
-        assert_eq!(last_set(0, 255, word), Some(255));
-        assert_eq!(last_set(0, 254, word), Some(67));
-        assert_eq!(last_set(0, 66, word), None);
-        assert_eq!(first_set(5, 4, word), None);
+    fn first_event_is_where_a_walk_meets_something() {
+        let mut state = 11u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        for (width, height, sparse) in [(150, 150, 60), (67, 130, 20), (80, 21, 8), (200, 9, 40)] {
+            let n = width * height;
+            let border = |c: usize| {
+                let (x, y) = (c % width, c / width);
+                x == 0 || y == 0 || x + 1 == width || y + 1 == height
+            };
+            let tiles: Vec<Tile> = (0..n)
+                .map(|c| match next() % sparse {
+                    _ if border(c) => Tile::Rock,
+                    0 => Tile::Corridor,
+                    1 => Tile::Floor,
+                    _ => Tile::Rock,
+                })
+                .collect();
+            let classes: Vec<u8> = (0..n)
+                .map(|c| match tiles[c] {
+                    _ if border(c) => CLOSED_BIT,
+                    Tile::Corridor => CORRIDOR_BIT,
+                    Tile::Floor => CLOSED_BIT,
+                    _ if next() % sparse == 0 => CLOSED_BIT,
+                    _ => 0,
+                })
+                .collect();
+            let mut lines = Lines::default();
+            lines.read(width, height, &tiles, &classes);
+            for end in (0..n).filter(|&c| classes[c] == 0) {
+                for d in Dir::ALL {
+                    for look in [1, 7, 32, 64] {
+                        let walked = (1..=look).find(|&k| {
+                            let (x, y) = ((end % width) as isize, (end / width) as isize);
+                            let (x, y) = (
+                                x + d.dx() as isize * k as isize,
+                                y + d.dy() as isize * k as isize,
+                            );
+                            if x < 0 || y < 0 || x >= width as isize || y >= height as isize {
+                                return false;
+                            }
+                            let c = y as usize * width + x as usize;
+                            let beside = [d.left(), d.right()].into_iter().any(|e| {
+                                let (bx, by) = (x + e.dx() as isize, y + e.dy() as isize);
+                                bx >= 0
+                                    && by >= 0
+                                    && (bx as usize) < width
+                                    && (by as usize) < height
+                                    && tiles[by as usize * width + bx as usize].is_walkable()
+                            });
+                            classes[c] != 0 || beside
+                        });
+                        assert_eq!(
+                            lines.first_event(end, d, look),
+                            walked,
+                            "{width}x{height} from {end} going {d:?}, look {look}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
