@@ -384,6 +384,79 @@ fn generator_revision_7_changes_only_caves() {
     });
 }
 
+/// Generator revision 7 makes its levels exactly as the build before
+/// revision 8 did (the hashes were taken at 3cea33d), in every style and
+/// kind and down the shipped stack.
+#[test]
+fn generator_revision_7_makes_the_levels_it_always_made() {
+    let want: [u64; 11] = [
+        0x17f5_6d85_6a67_03dd,
+        0x9078_9b6d_f61b_10e7,
+        0x2cc7_0554_c160_ee66,
+        0x1621_30ec_85f6_df6b,
+        0x844f_9707_cb76_2240,
+        0x1520_f6d3_7cd1_3542,
+        0xae9f_20ce_0b02_e8ba,
+        0x3d36_8c44_5f2e_3c2d,
+        0x86ed_b382_86f0_d0b4,
+        0xd43e_910c_55f8_79d9,
+        0xb1e7_786a_01ea_6c75,
+    ];
+    assert_fingerprints(&every_style_of_5(), 7, &want);
+}
+
+/// Generator revision 8 samples a DeadEnd level's shortcuts: every level
+/// of another style or kind is revision 7's byte for byte, and DeadEnd
+/// levels (the default config's, and the shipped stack's from depth 8)
+/// are not.
+#[test]
+fn generator_revision_8_changes_only_dead_end_levels() {
+    assert_changes_only(&every_style_of_5(), 7, |name| {
+        name.starts_with("dead end") || name == "shipped"
+    });
+}
+
+/// Drawing shortcuts rather than listing them all finds as many: over
+/// twenty DeadEnd levels (seeds not tuned on), revision 8's loops are
+/// within a tenth of revision 7's, and it makes every shortcut asked for
+/// wherever revision 7 did.
+#[test]
+fn generator_revision_8_draws_as_many_dead_end_shortcuts() {
+    let config = Config {
+        corridors: CorridorStyle::DeadEnd,
+        ..Config::default()
+    };
+    let plain = Config {
+        extra_loops: delve::config::LoopConfig::NONE,
+        ..config.clone()
+    };
+    let mut generator = Generator::default();
+    let mut level = |config: &Config, revision: u16, seed: u64| {
+        generator
+            .level(&with_generator(config, revision), shipped(), seed, 1)
+            .unwrap()
+            .graph()
+            .loops()
+    };
+    let (mut old, mut new) = (0, 0);
+    for seed in 3001..=3020 {
+        let (before, after) = (level(&config, 7, seed), level(&config, 8, seed));
+        let none = level(&plain, 8, seed);
+        let asked = usize::from(config.extra_loops.count);
+        if before >= none + asked {
+            assert!(
+                after >= none + asked,
+                "seed {seed}: {after} loops, {none} without shortcuts"
+            );
+        }
+        (old, new) = (old + before, new + after);
+    }
+    assert!(
+        new * 10 >= old * 9,
+        "{new} loops against revision 7's {old}"
+    );
+}
+
 /// The default config's caves and labyrinths: kinds came after revision
 /// 3, but a config may still ask for any revision with them.
 fn kinds() -> Vec<(&'static str, Config, u64)> {

@@ -19,7 +19,7 @@
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use crate::config::Config;
+use crate::config::{Config, CorridorStyle};
 use crate::geom::{Dir, Pos};
 use crate::grid_search::{Bfs, RowOf, Visit, orthogonal, step as offset};
 use crate::level::Tile;
@@ -49,7 +49,23 @@ pub(super) struct Scratch {
     /// that is not free rock, at most 255 (see [`vertical_runs`]).
     north: Vec<u8>,
     south: Vec<u8>,
+    /// Generator revision 8's DeadEnd levels: the corridor cells a
+    /// shortcut may start from, in row order.
+    corridor: Vec<u32>,
 }
+
+/// Whether `add` samples its shortcuts ([`add_sampled`]) rather than list
+/// them all: from generator revision 8, on DeadEnd levels.
+fn sampled(cfg: &Config) -> bool {
+    cfg.revisions.generator >= 8 && cfg.corridors == CorridorStyle::DeadEnd
+}
+
+/// How many lines [`add_sampled`] may look along for each shortcut asked
+/// for. A DeadEnd level of the default size has about one shortcut in
+/// twelve of its lines and judges about six in five of them good: some
+/// 140 looks make ten; this many leaves a sparse level room to find its
+/// few.
+const SAMPLES_PER_LOOP: usize = 64;
 
 /// Adds up to `extra_loops.count` shortcuts.
 pub(super) fn add(
@@ -60,19 +76,52 @@ pub(super) fn add(
     scratch: &mut Scratch,
     rng: &mut Pcg64,
 ) {
-    let w = site.width;
     let l = &cfg.extra_loops;
-    let max_len = usize::from(l.max_length);
     // The ratio in sixteenths: integer arithmetic decides the world.
     // Rounded up, so any ratio above 1 asks for a walk longer than the
     // shortcut.
     let ratio16 = (l.ratio * 16.0).ceil() as u64;
+    if sampled(cfg) {
+        add_sampled(rules, cfg, site, bfs, scratch, ratio16, rng);
+        return;
+    }
+    if !list(rules, cfg, site, scratch) {
+        return;
+    }
+    let Scratch { found, cells, .. } = scratch;
+    // Shuffle (Fisher-Yates), then judge in that order. A judgement is a
+    // breadth-first search that stops as soon as the walk is known to be
+    // long enough, so it stays within a few dozen steps of the shortcut.
+    for i in (1..found.len()).rev() {
+        let j = rng.random_range(0..=i as u32) as usize;
+        found.swap(i, j);
+    }
+    let wanted = usize::from(l.count);
+    let mut made = 0;
+    for &s in found.iter() {
+        if made == wanted {
+            break;
+        }
+        match judge(rules, cfg, site, bfs, cells, s, ratio16) {
+            Judged::Made => made += 1,
+            Judged::Refused => {}
+            Judged::Overspent => return,
+        }
+    }
+}
+
+/// Every shortcut of the level as it stands into `scratch.found`, by
+/// corridor cell in row order and then `Dir::ALL`'s order; false if the
+/// level's budget ran out first.
+fn list(rules: &Rules, cfg: &Config, site: &Site<'_>, scratch: &mut Scratch) -> bool {
+    let w = site.width;
+    let max_len = usize::from(cfg.extra_loops.max_length);
     let Scratch {
         found,
-        cells,
         meets,
         north,
         south,
+        ..
     } = scratch;
     found.clear();
     // What each cell is to a line, read once: the scan below asks it of
@@ -101,7 +150,7 @@ pub(super) fn add(
             corridor &= corridor - 1;
             // Four lines of at most max_length + 1 cells.
             if !site.budget.spend(4 * span) {
-                return;
+                return false;
             }
             // The free rock before each line's first cell that is not, in
             // `Dir::ALL`'s order, worked out side by side: a `match` on the
@@ -159,79 +208,199 @@ pub(super) fn add(
             }
         }
     }
-    // Shuffle (Fisher-Yates), then judge in that order. A judgement is a
-    // breadth-first search that stops as soon as the walk is known to be
-    // long enough, so it stays within a few dozen steps of the shortcut.
-    for i in (1..found.len()).rev() {
-        let j = rng.random_range(0..=i as u32) as usize;
-        found.swap(i, j);
+    true
+}
+
+/// What became of a shortcut judged.
+enum Judged {
+    Made,
+    Refused,
+    /// The level's budget ran out: stop adding.
+    Overspent,
+}
+
+/// Opens shortcut `s` if it is still possible (no earlier one took its
+/// cells or its room's last door), lies beside no open cell, and saves a
+/// walk at least `ratio16` sixteenths of its length. A judgement is a
+/// breadth-first search that stops as soon as the walk is known to be
+/// long enough, so it stays within a few dozen steps of the shortcut.
+fn judge(
+    rules: &Rules,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    bfs: &mut Bfs,
+    cells: &mut Vec<usize>,
+    s: Shortcut,
+    ratio16: u64,
+) -> Judged {
+    let w = site.width;
+    if !site.budget.spend(4 * usize::from(s.len)) {
+        return Judged::Overspent;
+    }
+    // Still possible? An earlier shortcut may have used its cells.
+    cells.clear();
+    cells.extend((1..=usize::from(s.len)).map(|k| {
+        let mut c = s.from as usize;
+        for _ in 0..k {
+            c = offset(c, s.dir, w);
+        }
+        c
+    }));
+    let last = *cells.last().expect("a shortcut opens a cell");
+    // Never beside an open cell: a shortcut parallel to a corridor (or
+    // to an earlier shortcut) would widen it into a slab, not make a
+    // loop.
+    let sides = match s.dir {
+        Dir::North | Dir::South => [Dir::East, Dir::West],
+        Dir::East | Dir::West => [Dir::North, Dir::South],
+    };
+    if cells.iter().any(|&c| {
+        sides
+            .iter()
+            .any(|&d| site.tiles[offset(c, d, w)].is_walkable())
+    }) {
+        return Judged::Refused;
+    }
+    let door = rules.ring_room(last);
+    let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
+        && match door {
+            Some(r) => rules.usable_door(cfg, site, r, last),
+            None => cells.iter().all(|&c| rules.free(site, c)),
+        };
+    if !still {
+        return Judged::Refused;
+    }
+    // Walks at least this long justify the shortcut: walk * 16 >=
+    // ratio16 * straight.
+    let straight = u64::from(s.len) + 1;
+    let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
+    let walk = walk_shorter_than(
+        bfs,
+        w,
+        site.tiles,
+        s.from as usize,
+        s.to as usize,
+        needed,
+        site.budget,
+    );
+    if site.budget.overspent() {
+        return Judged::Overspent;
+    }
+    if walk {
+        return Judged::Refused;
+    }
+    for &c in cells.iter() {
+        rules.open(site, c);
+    }
+    Judged::Made
+}
+
+/// Generator revision 8's shortcuts on a DeadEnd level. A maze of stubs
+/// has far more possible shortcuts than a level asks for (about 850 on a
+/// default-sized level, for 10), and listing every one (a look four ways
+/// from each of some 2,500 corridor cells) then shuffling them was a
+/// seventh of the level's time, to judge a dozen. So a corridor cell and
+/// a direction are drawn at random instead, and the line that way judged
+/// at once if it is a shortcut (from its lower end, as a listed pair
+/// would be, so each shortcut is one draw among all of them): the same
+/// chance for every shortcut as the shuffled list gave, drawn with
+/// replacement. A Tunnel level has barely more shortcuts than it asks
+/// for, which draws would mostly miss, so it lists them still.
+fn add_sampled(
+    rules: &Rules,
+    cfg: &Config,
+    site: &mut Site<'_>,
+    bfs: &mut Bfs,
+    scratch: &mut Scratch,
+    ratio16: u64,
+    rng: &mut Pcg64,
+) {
+    let l = &cfg.extra_loops;
+    let span = usize::from(l.max_length) + 1;
+    let Scratch {
+        cells, corridor, ..
+    } = scratch;
+    corridor.clear();
+    // Room for every cell at once, rather than doubling up to a maze's
+    // thousands level after level.
+    corridor.reserve(site.tiles.len());
+    const BLOCK: usize = 32;
+    for (block, chunk) in site.tiles.chunks(BLOCK).enumerate() {
+        let mut bits = corridor_mask(chunk);
+        while bits != 0 {
+            corridor.push((block * BLOCK + bits.trailing_zeros() as usize) as u32);
+            bits &= bits - 1;
+        }
+    }
+    // Four lines from each corridor cell, in `Dir::ALL`'s order.
+    let Ok(lines) = u32::try_from(corridor.len() * 4) else {
+        return;
+    };
+    if lines == 0 {
+        return;
     }
     let wanted = usize::from(l.count);
     let mut made = 0;
-    for &s in found.iter() {
+    for _ in 0..wanted * SAMPLES_PER_LOOP {
         if made == wanted {
             break;
         }
-        if !site.budget.spend(4 * usize::from(s.len)) {
+        if !site.budget.spend(span) {
             return;
         }
-        // Still possible? An earlier shortcut may have used its cells.
-        cells.clear();
-        cells.extend((1..=usize::from(s.len)).map(|k| {
-            let mut c = s.from as usize;
-            for _ in 0..k {
-                c = offset(c, s.dir, w);
-            }
-            c
-        }));
-        let last = *cells.last().expect("a shortcut opens a cell");
-        // Never beside an open cell: a shortcut parallel to a corridor (or
-        // to an earlier shortcut) would widen it into a slab, not make a
-        // loop.
-        let sides = match s.dir {
-            Dir::North | Dir::South => [Dir::East, Dir::West],
-            Dir::East | Dir::West => [Dir::North, Dir::South],
+        let line = rng.random_range(0..lines) as usize;
+        let (from, dir) = (corridor[line / 4] as usize, Dir::ALL[line % 4]);
+        let Some(s) = shortcut_from(rules, cfg, site, from, dir, span) else {
+            continue;
         };
-        if cells.iter().any(|&c| {
-            sides
-                .iter()
-                .any(|&d| site.tiles[offset(c, d, w)].is_walkable())
-        }) {
-            continue;
+        match judge(rules, cfg, site, bfs, cells, s, ratio16) {
+            Judged::Made => made += 1,
+            Judged::Refused => {}
+            Judged::Overspent => return,
         }
-        let door = rules.ring_room(last);
-        let still = cells.iter().all(|&c| site.tiles[c] == Tile::Rock)
-            && match door {
-                Some(r) => rules.usable_door(cfg, site, r, last),
-                None => cells.iter().all(|&c| rules.free(site, c)),
-            };
-        if !still {
-            continue;
-        }
-        // Walks at least this long justify the shortcut: walk * 16 >=
-        // ratio16 * straight.
-        let straight = u64::from(s.len) + 1;
-        let needed = (ratio16 * straight).div_ceil(16).min(u64::from(u32::MAX)) as u32;
-        let walk = walk_shorter_than(
-            bfs,
-            w,
-            site.tiles,
-            s.from as usize,
-            s.to as usize,
-            needed,
-            site.budget,
-        );
-        if site.budget.overspent() {
-            return;
-        }
-        if walk {
-            continue;
-        }
-        for &c in cells.iter() {
-            rules.open(site, c);
-        }
-        made += 1;
     }
+}
+
+/// The shortcut the line from corridor cell `from` going `dir` makes, as
+/// the listing in [`add`] would find it: fewer than `span` cells of free
+/// rock, then a corridor (after at least one, and only from the pair's
+/// lower end) or a ring cell that may become a door with its room's floor
+/// straight beyond.
+fn shortcut_from(
+    rules: &Rules,
+    cfg: &Config,
+    site: &Site<'_>,
+    from: usize,
+    dir: Dir,
+    span: usize,
+) -> Option<Shortcut> {
+    let w = site.width;
+    let mut c = from;
+    for rock in 0..span {
+        c = offset(c, dir, w);
+        if site.tiles[c] == Tile::Corridor {
+            return (rock > 0 && from < c).then_some(Shortcut {
+                from: from as u32,
+                to: c as u32,
+                dir,
+                len: rock as u8,
+            });
+        }
+        if !rules.free(site, c) {
+            let r = rules.ring_room(c)?;
+            let beyond = offset(c, dir, w);
+            return (site.tiles[c] == Tile::Rock
+                && site.room_id[beyond] == r as u16 + 1
+                && rules.usable_door(cfg, site, r, c))
+            .then_some(Shortcut {
+                from: from as u32,
+                to: beyond as u32,
+                dir,
+                len: rock as u8 + 1,
+            });
+        }
+    }
+    None
 }
 
 /// Bit i for each corridor cell `chunk[i]` (at most 32 cells). A whole
@@ -497,6 +666,108 @@ mod tests {
                     prop_assert_eq!(rock_west(&meets, c).min(32), walk(c, -1).min(32));
                 }
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Generator revision 8 draws a line and judges the shortcut it
+        /// makes: every shortcut the listing finds is the one its line
+        /// makes, and no other line makes one, so each shortcut is one
+        /// draw among all of them. On levels of placed rooms with corridor
+        /// strewn over the rock between them, of every density.
+        #[test]
+        fn a_drawn_line_makes_the_shortcut_the_listing_finds(
+            seed in any::<u64>(),
+            (w, h) in (20usize..90, 12usize..50),
+            density in 1u64..40,
+            max_length in 1u16..12,
+        ) {
+            use crate::generate::budget::Budget;
+            use crate::generate::{hardness, rooms};
+            use crate::streams::{Stage, stage_rng};
+
+            let mut cfg = Config {
+                width: w as u16,
+                height: h as u16,
+                ..Config::default()
+            };
+            cfg.rooms.count.min = 1;
+            cfg.extra_loops.max_length = max_length;
+            let budget = Budget::for_level(cfg.width, cfg.height);
+            let mut hard = vec![0u8; w * h];
+            hardness::fill(
+                &mut hard,
+                &mut hardness::Scratch::default(),
+                w,
+                h,
+                &cfg.hardness,
+                cfg.revisions.generator,
+                &mut stage_rng(seed, 1, 0, Stage::Hardness),
+            );
+            let (mut room_id, mut shapes) = (vec![0u16; w * h], Vec::new());
+            rooms::place(
+                &cfg,
+                &mut stage_rng(seed, 1, 0, Stage::Rooms),
+                &mut room_id,
+                &[],
+                &budget,
+                &mut shapes,
+                &mut rooms::Scratch::default(),
+            );
+            let mut tiles: Vec<Tile> = room_id
+                .iter()
+                .map(|&id| if id == 0 { Tile::Rock } else { Tile::Floor })
+                .collect();
+            let mut doors = vec![Vec::new(); shapes.len()];
+            let mut site = Site {
+                width: w,
+                height: h,
+                tiles: &mut tiles,
+                hardness: &mut hard,
+                room_id: &room_id,
+                shapes: &shapes,
+                entrances: &[],
+                doors: &mut doors,
+                budget: &budget,
+            };
+            let mut rules = Rules::default();
+            rules.prepare(&site);
+            // Corridor on a share of the free cells, and a door or two.
+            let mut state = seed | 1;
+            let mut draw = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            for c in 0..w * h {
+                if rules.free(&site, c) && draw() % 100 < density {
+                    rules.open(&mut site, c);
+                }
+            }
+            for r in 0..shapes.len() {
+                if let Some(&c) = rules.candidates(r).first() && draw() % 2 == 0 {
+                    rules.open(&mut site, c as usize);
+                }
+            }
+            let mut scratch = Scratch::default();
+            prop_assert!(list(&rules, &cfg, &site, &mut scratch));
+            let span = usize::from(max_length) + 1;
+            let mut listed = scratch.found.iter();
+            for from in (0..w * h).filter(|&c| site.tiles[c] == Tile::Corridor) {
+                for dir in Dir::ALL {
+                    let drawn = shortcut_from(&rules, &cfg, &site, from, dir, span);
+                    let key = |s: &Shortcut| (s.from, s.to, s.dir as u8, s.len);
+                    let want = scratch.found.iter().find(|s| s.from as usize == from && s.dir == dir);
+                    prop_assert_eq!(drawn.as_ref().map(key), want.map(key), "from {} going {:?}", from, dir);
+                    if let Some(s) = drawn {
+                        prop_assert_eq!(listed.next().map(key), Some(key(&s)));
+                    }
+                }
+            }
+            prop_assert!(listed.next().is_none());
         }
     }
 

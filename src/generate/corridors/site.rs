@@ -59,7 +59,7 @@ pub(crate) struct Rules {
 
 impl Rules {
     /// Marks the rings and lists the door candidates of the site's rooms.
-    pub(super) fn prepare(&mut self, site: &Site<'_>) {
+    pub(crate) fn prepare(&mut self, site: &Site<'_>) {
         let n = site.width * site.height;
         self.ring.clear();
         self.ring.resize(n, 0);
@@ -182,7 +182,7 @@ impl Rules {
     }
 
     /// The door candidates of `room`.
-    pub(super) fn candidates(&self, room: usize) -> &[u32] {
+    pub(crate) fn candidates(&self, room: usize) -> &[u32] {
         &self.candidates[self.starts[room] as usize..self.starts[room + 1] as usize]
     }
 
