@@ -34,11 +34,12 @@ use crate::config::problem::{Problem, check};
 /// a third region a passage crosses, joined with it), each passage the
 /// cheapest way within the blocks its plan crosses, where 6 searched the
 /// whole grid cell by cell.
-/// 8 (issue 27) changes DeadEnd levels only: their extra loops are
-/// found by drawing a corridor cell and a direction at random and judging
-/// the line there at once, where 7 listed every possible shortcut of the
-/// level (hundreds, for the dozen judged) and shuffled the list. Each
-/// shortcut has the same chance either way; the draws differ.
+/// 8 (issue 27) changes DeadEnd, Grid and Straight levels only: their
+/// extra loops are found by drawing a corridor cell and a direction at
+/// random and judging the line there at once, where 7 listed every
+/// possible shortcut of the level (hundreds, for the dozen judged) and
+/// shuffled the list. Each shortcut has the same chance either way; the
+/// draws differ. Tunnel levels, with a few dozen, still list them.
 pub const GENERATOR_REVISION: u16 = 8;
 /// The rules revision this build plays by default: 4 is a run of real
 /// decisions (issue 26: unknown potions and scrolls dealt their looks by

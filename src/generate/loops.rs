@@ -49,22 +49,22 @@ pub(super) struct Scratch {
     /// that is not free rock, at most 255 (see [`vertical_runs`]).
     north: Vec<u8>,
     south: Vec<u8>,
-    /// Generator revision 8's DeadEnd levels: the corridor cells a
+    /// Generator revision 8's sampled levels: the corridor cells a
     /// shortcut may start from, in row order.
     corridor: Vec<u32>,
 }
 
 /// Whether `add` samples its shortcuts ([`add_sampled`]) rather than list
-/// them all: from generator revision 8, on DeadEnd levels.
+/// them all: from generator revision 8, on every style but the Tunnel's.
 fn sampled(cfg: &Config) -> bool {
-    cfg.revisions.generator >= 8 && cfg.corridors == CorridorStyle::DeadEnd
+    cfg.revisions.generator >= 8 && cfg.corridors != CorridorStyle::Tunnel
 }
 
 /// How many lines [`add_sampled`] may look along for each shortcut asked
-/// for. A DeadEnd level of the default size has about one shortcut in
-/// twelve of its lines and judges about six in five of them good: some
-/// 140 looks make ten; this many leaves a sparse level room to find its
-/// few.
+/// for. A DeadEnd, Grid or Straight level of the default size has about
+/// one shortcut in eleven of its lines, and a DeadEnd level judges five
+/// in six of them good: some 140 looks make ten; this many leaves a
+/// sparse level room to find its few.
 const SAMPLES_PER_LOOP: usize = 64;
 
 /// Adds up to `extra_loops.count` shortcuts.
@@ -295,17 +295,19 @@ fn judge(
     Judged::Made
 }
 
-/// Generator revision 8's shortcuts on a DeadEnd level. A maze of stubs
-/// has far more possible shortcuts than a level asks for (about 850 on a
-/// default-sized level, for 10), and listing every one (a look four ways
-/// from each of some 2,500 corridor cells) then shuffling them was a
-/// seventh of the level's time, to judge a dozen. So a corridor cell and
-/// a direction are drawn at random instead, and the line that way judged
-/// at once if it is a shortcut (from its lower end, as a listed pair
-/// would be, so each shortcut is one draw among all of them): the same
-/// chance for every shortcut as the shuffled list gave, drawn with
-/// replacement. A Tunnel level has barely more shortcuts than it asks
-/// for, which draws would mostly miss, so it lists them still.
+/// Generator revision 8's shortcuts on a DeadEnd, Grid or Straight level.
+/// Their corridors are dense, with far more possible shortcuts than a
+/// level asks for (on a default-sized level about 850 in a DeadEnd maze,
+/// 340 on a Grid level, 450 on a Straight one, for 10). Listing every one
+/// (a look four ways from each of 1,000 to 2,500 corridor cells) and then
+/// shuffling them took a tenth of such a level's instructions, to judge a
+/// dozen. So a corridor cell and a direction are drawn at random instead,
+/// and the line that way judged at once if it is a shortcut (from its
+/// lower end, as a listed pair would be, so each shortcut is one draw
+/// among all of them): the same chance for every shortcut as the shuffled
+/// list gave, drawn with replacement. A Tunnel level has barely more
+/// shortcuts than it asks for (about 30), which draws would mostly miss,
+/// so it lists them still.
 fn add_sampled(
     rules: &Rules,
     cfg: &Config,
