@@ -178,7 +178,9 @@ impl Dungeon {
     /// (`delve generate`'s text) holds that rather than the whole stack,
     /// and each worker's next level reuses the memory its last one freed,
     /// where holding a hundred levels took a fresh page for every 4 KiB of
-    /// them. Fails with the shallowest failing depth's error.
+    /// them. Fails with the error of the first depth in `depths` that
+    /// fails (the shallowest, when they are in order, as `delve generate`
+    /// passes them).
     pub fn map_levels<T: Send>(
         &self,
         depths: &[u16],
