@@ -352,6 +352,8 @@ fn add_sampled(
     // again: on a level that can take few of the shortcuts asked for,
     // the same ones came up draw after draw.
     refused.clear();
+    // Room for four lines a cell of the level at once, as for the list.
+    refused.reserve((4 * site.tiles.len()).div_ceil(64));
     refused.resize((lines as usize).div_ceil(64), 0);
     let wanted = usize::from(l.count);
     let mut made = 0;
