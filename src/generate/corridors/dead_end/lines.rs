@@ -247,17 +247,23 @@ fn transpose64(a: &mut [u64; 64]) {
 mod tests {
     use super::*;
 
+    /// A small fixed stream of words (a 64-bit LCG) for the grids below.
+    fn draws(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state
+        }
+    }
+
     /// Every row and column bit says what its cell is, on grids whose
     /// rows end part way through a group of eight and a word.
     #[test]
     fn read_sets_each_cells_bits() {
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        };
+        let mut draw = draws(7);
+        let mut next = move || (draw() >> 33) as usize;
         for (width, height) in [(3, 3), (150, 150), (67, 9), (80, 21), (129, 70)] {
             let n = width * height;
             let tiles: Vec<Tile> = (0..n).map(|_| Tile::ALL[next() % 8]).collect();
@@ -286,14 +292,9 @@ mod tests {
 
     #[test]
     fn transpose_moves_every_bit_across_the_diagonal() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut draw = draws(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20 {
-            let a: [u64; 64] = std::array::from_fn(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                state
-            });
+            let a: [u64; 64] = std::array::from_fn(|_| draw());
             let mut t = a;
             transpose64(&mut t);
             for (i, &row) in a.iter().enumerate() {
@@ -335,13 +336,8 @@ mod tests {
     /// first meets a closed cell, a corridor, or a walkable cell beside it.
     #[test]
     fn first_event_is_where_a_walk_meets_something() {
-        let mut state = 11u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        };
+        let mut draw = draws(11);
+        let mut next = move || (draw() >> 33) as usize;
         for (width, height, sparse) in [(150, 150, 60), (67, 130, 20), (80, 21, 8), (200, 9, 40)] {
             let n = width * height;
             let border = |c: usize| {
