@@ -166,15 +166,17 @@ pub(in crate::generate) fn lay(
     }
     // Chambers are read off the automaton's ground, before passages are dug.
     mark_chambers(s, w);
-    for c in 0..cells {
-        if s.open[c] {
-            tiles[c] = if s.next[c] {
-                Tile::Floor
-            } else {
-                Tile::Corridor
-            };
-            hardness[c] = 0;
-        }
+    // Without a branch a cell: whether a cell is open is as good as
+    // random to a branch predictor.
+    for (((tile, hardness), &open), &chamber) in tiles
+        .iter_mut()
+        .zip(hardness.iter_mut())
+        .zip(&s.open)
+        .zip(&s.next)
+    {
+        let ground = [Tile::Corridor, Tile::Floor][usize::from(chamber)];
+        *tile = [*tile, ground][usize::from(open)];
+        *hardness &= u8::from(open).wrapping_sub(1);
     }
     if config.revisions.generator >= 7 {
         rock_costs(config, &mut s.prices);

@@ -255,44 +255,95 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
     for y in 0..h {
         let row = (y / SIDE + 1) * bw + 1;
         let cells = y * w..(y + 1) * w;
-        let region = &cave.region[cells.clone()];
-        // A block's price: the least of its cells', open ground 0 (a
-        // region's block is where its search starts, never stepped into)
-        // and rock never dug (the border, a vault and the cell round it)
-        // [`UNSEEN`]. Without a branch a cell.
-        for (((block, region), hardness), fenced) in s.price[row..]
-            .iter_mut()
-            .zip(region.chunks(SIDE))
-            .zip(cave.hardness[cells.clone()].chunks(SIDE))
-            .zip(cave.fenced[cells].chunks(SIDE))
-        {
-            let mut least = *block;
-            for ((&region, &hardness), &fenced) in region.iter().zip(hardness).zip(fenced) {
-                let rock = if hardness == 255 || fenced {
-                    UNSEEN
-                } else {
-                    prices[usize::from(hardness)]
-                };
-                least = least.min(if region != 0 { 0 } else { rock });
+        let (region, hardness, fenced) = (
+            &cave.region[cells.clone()],
+            &cave.hardness[cells.clone()],
+            &cave.fenced[cells],
+        );
+        let blocks = row..row + w.div_ceil(SIDE);
+        let (price, owner) = (&mut s.price[blocks.clone()], &mut s.owner[blocks]);
+        // The row's whole blocks three cells at a time, so each block's
+        // cells are worked out side by side without a loop or a branch;
+        // then the part block at the row's end, if any.
+        let (whole, _) = region.as_chunks::<SIDE>();
+        for (b, three) in whole.iter().enumerate() {
+            let x = b * SIDE..b * SIDE + SIDE;
+            let other = row_of_block(
+                (&mut price[b], &mut owner[b]),
+                three,
+                &hardness[x.clone()],
+                &fenced[x],
+                prices,
+            );
+            if other {
+                share(&mut s.shared, row + b, three, owner[b]);
             }
-            *block = least;
         }
-        // A block's owner: the first region met in it; any other shares it.
-        for (x, &r) in region.iter().enumerate() {
-            if r == 0 {
-                continue;
-            }
-            let b = row + x / SIDE;
-            match s.owner[b] {
-                0 => s.owner[b] = r,
-                owner if owner != r => s.shared.push((b as u32, r)),
-                _ => {}
+        let b = whole.len();
+        if b * SIDE < w {
+            let x = b * SIDE..w;
+            let other = row_of_block(
+                (&mut price[b], &mut owner[b]),
+                &region[x.clone()],
+                &hardness[x.clone()],
+                &fenced[x.clone()],
+                prices,
+            );
+            if other {
+                share(&mut s.shared, row + b, &region[x], owner[b]);
             }
         }
     }
     // Each (block, region) once, in the order of blocks.
     s.shared.sort_unstable();
     s.shared.dedup();
+}
+
+/// One row of a block's cells (`region`, `hardness`, `fenced`, three or
+/// fewer) into its price and owner: the price is the least of its cells',
+/// open ground 0 (a region's block is where its search starts, never
+/// stepped into) and rock never dug (the border, a vault and the cell
+/// round it) [`UNSEEN`]; the owner is the first region met in the block.
+/// Whether an open cell is there is as good as random to a branch
+/// predictor, so nothing here branches on it. True if a region other than
+/// the owner has a cell here.
+#[inline(always)]
+fn row_of_block(
+    (price, owner): (&mut u32, &mut u32),
+    region: &[u32],
+    hardness: &[u8],
+    fenced: &[bool],
+    prices: &[u32; 256],
+) -> bool {
+    let mut least = *price;
+    for ((&region, &hardness), &fenced) in region.iter().zip(hardness).zip(fenced) {
+        let rock = if hardness == 255 || fenced {
+            UNSEEN
+        } else {
+            prices[usize::from(hardness)]
+        };
+        least = least.min(if region != 0 { 0 } else { rock });
+    }
+    *price = least;
+    let first = region
+        .iter()
+        .rev()
+        .fold(0, |first, &r| if r != 0 { r } else { first });
+    let o = if *owner != 0 { *owner } else { first };
+    *owner = o;
+    region
+        .iter()
+        .fold(false, |any, &r| any | ((r != 0) & (r != o)))
+}
+
+/// Each region of `region` (one row of block `b`'s cells) other than its
+/// `owner`, as sharing the block.
+fn share(shared: &mut Vec<(u32, u32)>, b: usize, region: &[u32], owner: u32) {
+    for &r in region {
+        if r != 0 && r != owner {
+            shared.push((b as u32, r));
+        }
+    }
 }
 
 /// Takes the meeting of blocks `a` and `b` if it joins two sets not yet
