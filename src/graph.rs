@@ -68,39 +68,51 @@ impl PartialEq for LevelGraph {
 impl Eq for LevelGraph {}
 
 const NONE: u32 = u32::MAX;
+/// In `node_of`: a chain cell already walked (node indices stay below it).
+const WALKED: u32 = u32::MAX - 1;
 
 /// Walks every chain leaving node cell `a` that is not yet in the graph,
 /// marking its cells walked, and adds it as an edge. A chain of no cells
 /// (two node cells side by side) is met from both ends and kept from the
 /// smaller; a longer one is walked once, from the end met first.
+///
+/// Directions are numbered as in `Dir::ALL` and a cell's `ways` has bit
+/// `d` set where its neighbour that way is a network cell; each step is
+/// read off those bits and a table of offsets, since in a maze the way
+/// on is as good as random to a branch predictor.
 fn walk_chains(
     a: usize,
     w: usize,
-    in_net: &[bool],
-    node_of: &[u32],
-    walked: &mut [bool],
+    ways: &[u8],
+    node_of: &mut [u32],
     graph: &mut UnGraph<Node, Corridor>,
 ) {
-    for d in Dir::ALL {
-        let first = step(a, d, w);
-        if !in_net[first] || (node_of[first] == NONE && walked[first]) {
+    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    let mut out = ways[a];
+    while out != 0 {
+        let d = out.trailing_zeros() as usize & 3;
+        out &= out - 1;
+        let first = a.wrapping_add(offset[d]);
+        if node_of[first] == WALKED {
             continue;
         }
-        let (mut prev, mut cur, mut last_dir, mut length) = (a, first, d, 0u32);
-        while node_of[cur] == NONE {
-            walked[cur] = true;
+        let (mut cur, mut last, mut length) = (first, d, 0u32);
+        // A chain cell has two ways, one back where the walk came from:
+        // the other is the way on.
+        while node_of[cur] >= WALKED {
+            node_of[cur] = WALKED;
             length += 1;
-            let nd = Dir::ALL
-                .into_iter()
-                .find(|&nd| {
-                    let o = step(cur, nd, w);
-                    o != prev && in_net[o]
-                })
-                .expect("a chain cell has two network neighbours");
-            (prev, cur, last_dir) = (cur, step(cur, nd, w), nd);
+            let on = ways[cur] & !(1u8 << (last ^ 2));
+            debug_assert_eq!(
+                on.count_ones(),
+                1,
+                "a chain cell has two network neighbours"
+            );
+            last = on.trailing_zeros() as usize & 3;
+            cur = cur.wrapping_add(offset[last]);
         }
-        let start = (a, d as u8);
-        let end = (cur, last_dir.opposite() as u8);
+        let start = (a, d);
+        let end = (cur, last ^ 2);
         if length > 0 || start <= end {
             graph.add_edge(
                 NodeIndex::new(node_of[a] as usize),
@@ -121,10 +133,12 @@ struct Scratch {
     room_of: Vec<u16>,
     /// Per cell: a corridor or door cell off the border.
     in_net: Vec<bool>,
-    /// Per network cell: its node, or `NONE` inside a chain.
+    /// Per network cell: its node, or inside a chain `NONE`, then
+    /// `WALKED` once walked.
     node_of: Vec<u32>,
-    /// Per network cell: walked as part of a chain.
-    walked: Vec<bool>,
+    /// Per cell off the border: which of its four neighbours are network
+    /// cells, bit `d` for `Dir::ALL[d]`.
+    ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
     /// The graph as it is read, copied out once done: the copy is the
@@ -142,7 +156,7 @@ impl Scratch {
                 room_of: vec![0; cells],
                 in_net: vec![false; cells],
                 node_of: vec![NONE; cells],
-                walked: vec![false; cells],
+                ways: vec![0; cells],
                 net: std::mem::take(&mut self.net),
                 graph: std::mem::take(&mut self.graph),
                 clean: true,
@@ -206,7 +220,7 @@ impl LevelGraph {
             room_of: _,
             in_net,
             node_of,
-            walked,
+            ways,
             net,
             graph,
             clean,
@@ -252,7 +266,28 @@ impl LevelGraph {
                 bits &= bits - 1;
             }
         }
-        let is_net = |c: usize| in_net[c];
+        // Each cell's ways, a row at a time in straight runs: a chain's
+        // next cell is then read off one byte rather than found by asking
+        // its neighbours in turn.
+        if w >= 3 {
+            for y in 1..h.saturating_sub(1) {
+                let row = y * w;
+                let (up, mid, down) = (
+                    &in_net[row - w + 1..row - 1],
+                    &in_net[row..row + w],
+                    &in_net[row + w + 1..row + 2 * w - 1],
+                );
+                for ((((ways, &n), &e), &s), &west) in ways[row + 1..row + w - 1]
+                    .iter_mut()
+                    .zip(up)
+                    .zip(&mid[2..])
+                    .zip(down)
+                    .zip(&mid[..w - 2])
+                {
+                    *ways = u8::from(n) | u8::from(e) << 1 | u8::from(s) << 2 | u8::from(west) << 3;
+                }
+            }
+        }
         let step = |c: usize, d: Dir| step(c, d, w);
         // Assign a node to every node cell.
         {
@@ -279,7 +314,7 @@ impl LevelGraph {
                     }
                     continue;
                 }
-                let degree = Dir::ALL.into_iter().filter(|&d| is_net(step(c, d))).count();
+                let degree = ways[c].count_ones();
                 if degree != 2 {
                     let (x, y) = rows.xy(c);
                     let pos = Pos::new(x as u16, y as u16);
@@ -301,8 +336,8 @@ impl LevelGraph {
         // climbs and comes down again), and is not a node.
         for &a in net.iter() {
             let a = a as usize;
-            if node_of[a] != NONE {
-                walk_chains(a, w, in_net, node_of, walked, graph);
+            if node_of[a] < WALKED {
+                walk_chains(a, w, ways, node_of, graph);
             }
         }
         // What is left unwalked is closed loops of corridor with no
@@ -311,16 +346,15 @@ impl LevelGraph {
         // still counted.
         for &a in net.iter() {
             let a = a as usize;
-            if node_of[a] == NONE && !walked[a] {
+            if node_of[a] == NONE {
                 let pos = Pos::new((a % w) as u16, (a / w) as u16);
                 node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
-                walk_chains(a, w, in_net, node_of, walked, graph);
+                walk_chains(a, w, ways, node_of, graph);
             }
         }
         // Leave the scratch as found: only network and room cells were set.
         for &c in net.iter() {
             node_of[c as usize] = NONE;
-            walked[c as usize] = false;
         }
         net.clear();
         *clean = true;
