@@ -18,6 +18,7 @@
 //! Draws only from its own stream.
 
 use rand::RngExt;
+use rand::distr::Bernoulli;
 use rand_pcg::Pcg64;
 
 use crate::config::Config;
@@ -74,6 +75,8 @@ pub(in crate::generate) struct Scratch {
     /// The walk: (lattice cell with a margin, level cell).
     walk: Vec<(u32, u32)>,
     dead_ends: Vec<u32>,
+    /// The walls the loops may knock through (level cells), in order.
+    walls: Vec<u32>,
     /// Each hall's lattice cells: (column, row, columns, rows).
     halls: Vec<(usize, usize, usize, usize)>,
     exits: Vec<(usize, usize)>,
@@ -106,7 +109,8 @@ pub(in crate::generate) fn lay(
     }
     // Each list at its largest size at once (see the cave's).
     s.walk.reserve(lattice);
-    s.dead_ends.reserve(lattice);
+    s.dead_ends.reserve(lattice + 1);
+    s.walls.reserve(2 * lattice + 2);
     s.landings.reserve(MAX_LANDINGS);
     s.halls.reserve(16);
     s.exits.reserve(12);
@@ -227,24 +231,33 @@ pub(in crate::generate) fn lay(
         s.walk.push((m as u32, mc as u32));
     }
 
-    // 3. Loops: walls between two maze cells, right and down of each.
+    // 3. Loops: walls between two maze cells, right and down of each,
+    // each knocked through with chance `labyrinth.loops`. A wall is
+    // another cell's than every other wall, so which walls may be knocked
+    // through is known before any is: they are listed first without a
+    // branch a wall (whether one may be is as good as random to a branch
+    // predictor), then drawn for in the same order. Halls, vaults and the
+    // margin are never visited, so a visited pair is two maze cells.
     if maze.loops > 0.0 {
+        let knock = Bernoulli::new(maze.loops).map_err(|_| Rejected::TooFewRooms(0))?;
+        s.walls.clear();
+        s.walls.resize(2 * lattice + 2, 0);
+        let mut walls = 0;
         for j in 0..lh {
+            let (prow, row) = ((j + 1) * pw + 1, (2 * j + 1) * w + 1);
             for i in 0..lw {
-                let l = j * lw + i;
-                if s.hall[l] != 0 {
-                    continue;
+                let (p, c) = (prow + i, row + 2 * i);
+                let here = s.visited[p];
+                for (dp, wall) in [(1, c + 1), (pw, c + w)] {
+                    s.walls[walls] = wall as u32;
+                    let closed = tiles[wall] == Tile::Rock;
+                    walls += usize::from(here & s.visited[p + dp] & closed);
                 }
-                let (p, c) = ((j + 1) * pw + i + 1, (2 * j + 1) * w + 2 * i + 1);
-                for (exists, dp, wall) in [(i + 1 < lw, 1, c + 1), (j + 1 < lh, pw, c + w)] {
-                    if !exists {
-                        continue;
-                    }
-                    let maze_cells = s.visited[p] && s.visited[p + dp];
-                    if maze_cells && tiles[wall] == Tile::Rock && rng.random_bool(maze.loops) {
-                        open(wall, tiles, hardness, Tile::Corridor);
-                    }
-                }
+            }
+        }
+        for &wall in &s.walls[..walls] {
+            if rng.sample(knock) {
+                open(wall as usize, tiles, hardness, Tile::Corridor);
             }
         }
     }
@@ -254,26 +267,26 @@ pub(in crate::generate) fn lay(
     // get theirs next, on the maze's edge cells, which are never dead ends
     // of it: a hall keeps a cell of maze all round).
     let next_to_hall =
-        |near: &[bool], p: usize| near[p - 1] || near[p + 1] || near[p - pw] || near[p + pw];
+        |near: &[bool], p: usize| near[p - 1] | near[p + 1] | near[p - pw] | near[p + pw];
+    // Listed without a branch a cell, as the loops' walls are.
     s.dead_ends.clear();
-    let mut free = 0;
+    s.dead_ends.resize(lattice + 1, 0);
+    let (mut free, mut dead_ends) = (0, 0);
     for j in 0..lh {
+        let (prow, row) = ((j + 1) * pw + 1, (2 * j + 1) * w + 1);
         for i in 0..lw {
-            let p = (j + 1) * pw + i + 1;
-            if !s.visited[p] || next_to_hall(&s.near, p) {
-                continue;
-            }
-            free += 1;
-            let c = (2 * j + 1) * w + 2 * i + 1;
+            let (p, c) = (prow + i, row + 2 * i);
+            let landing = s.visited[p] & !next_to_hall(&s.near, p);
+            free += usize::from(landing);
             let ways = [c - 1, c + 1, c - w, c + w]
                 .iter()
-                .filter(|&&n| tiles[n] != Tile::Rock)
-                .count();
-            if ways == 1 {
-                s.dead_ends.push((j * lw + i) as u32);
-            }
+                .map(|&n| usize::from(tiles[n] != Tile::Rock))
+                .sum::<usize>();
+            s.dead_ends[dead_ends] = (j * lw + i) as u32;
+            dead_ends += usize::from(landing & (ways == 1));
         }
     }
+    s.dead_ends.truncate(dead_ends);
     s.landings.clear();
     while s.landings.len() < MAX_LANDINGS && !s.dead_ends.is_empty() {
         let k = rng.random_range(0..s.dead_ends.len() as u32) as usize;
