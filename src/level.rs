@@ -522,6 +522,37 @@ impl Level {
     ) -> Level {
         let mut area_of = vec![0; usize::from(width) * usize::from(height)];
         mark_areas(&mut area_of, usize::from(width), &tiles, &rooms, true);
+        Level::assemble_with_areas(
+            depth,
+            (width, height),
+            tiles,
+            hardness,
+            rooms,
+            stairs,
+            area_of,
+            rejected_attempts,
+        )
+    }
+
+    /// [`Level::assemble`] with the map of areas already drawn, by a
+    /// generator that found its areas' cells as it laid them: it must be
+    /// the map [`mark_areas`] draws.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble_with_areas(
+        depth: u16,
+        (width, height): (u16, u16),
+        tiles: Vec<Tile>,
+        hardness: Vec<u8>,
+        rooms: Vec<Room>,
+        stairs: Vec<Stairs>,
+        area_of: Vec<u16>,
+        rejected_attempts: u32,
+    ) -> Level {
+        debug_assert_eq!(area_of, {
+            let mut marked = vec![0; area_of.len()];
+            mark_areas(&mut marked, usize::from(width), &tiles, &rooms, true);
+            marked
+        });
         let graph = LevelGraph::from_areas(width, height, &tiles, &area_of, rooms.len());
         Level {
             depth,

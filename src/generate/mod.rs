@@ -544,6 +544,9 @@ struct Laid {
     hardness: Vec<u8>,
     rooms: Vec<Room>,
     vaults: usize,
+    /// A cave's: its chambers' cells are the pieces it labelled, so the
+    /// map of areas is drawn from them rather than flooded again.
+    chambers: bool,
 }
 
 enum Rejected {
@@ -766,6 +769,7 @@ impl Generator {
             hardness,
             rooms,
             vaults: laid,
+            chambers: false,
         })
     }
 
@@ -813,6 +817,7 @@ impl Generator {
         self.kinds
             .fence(w, h, lists.vaults.placed.iter().map(vault_box));
         let mut rng = stage_rng(seed, depth, attempt, Stage::Kind);
+        self.kinds.chambers = false;
         let laid_out = lay(
             &mut self.kinds,
             config,
@@ -849,6 +854,7 @@ impl Generator {
                     hardness,
                     rooms,
                     vaults: lists.laid,
+                    chambers: std::mem::take(&mut self.kinds.chambers),
                 })
             }
             Err(rejected) => {
@@ -874,6 +880,7 @@ impl Generator {
             hardness,
             rooms,
             vaults: laid,
+            chambers,
         } = laid;
         let counts = stairs::StairCounts { up, down };
         // One breadth-first search from the anchor room both proves the
@@ -925,16 +932,22 @@ impl Generator {
                 &mut lists.secret_doors,
             );
         }
-        let level = Level::assemble(
-            depth,
-            config.width,
-            config.height,
-            tiles,
-            hardness,
-            rooms,
-            stairs,
-            0,
-        );
+        let level = if chambers {
+            let area_of = self.kinds.cave.area_map(w, &tiles, &rooms, laid);
+            let size = (config.width, config.height);
+            Level::assemble_with_areas(depth, size, tiles, hardness, rooms, stairs, area_of, 0)
+        } else {
+            Level::assemble(
+                depth,
+                config.width,
+                config.height,
+                tiles,
+                hardness,
+                rooms,
+                stairs,
+                0,
+            )
+        };
         verify::check(
             w,
             h,

@@ -201,7 +201,9 @@ pub(in crate::generate) fn lay(
     } else {
         join_regions(s, config, w, regions, (tiles, hardness), fenced);
     }
-    Ok(label_areas(s, w, tiles, fenced, vaults))
+    let chambers = label_areas(s, w, tiles, fenced, vaults);
+    kinds.chambers = true;
+    Ok(chambers)
 }
 
 /// Generator revision 6's random fill: each cell off the border takes
@@ -553,6 +555,31 @@ fn back(c: usize, k: u32, w: usize) -> usize {
     }
 }
 
+impl Scratch {
+    /// The level's map of areas (each cell's area index + 1, 0 for none)
+    /// for the cave laid last, now `rooms` with its `vaults` first: the
+    /// chambers are the pieces [`label_areas`] found, so their cells are
+    /// filled a run at a time where [`mark_areas`](crate::layout::mark_areas)
+    /// would flood each again from its first cell. The same map: a
+    /// chamber is a whole orthogonal piece of floor off the vaults' fence
+    /// and stairs stand only on floor; no floor is laid or dug after it.
+    pub(in crate::generate) fn area_map(
+        &self,
+        w: usize,
+        tiles: &[Tile],
+        rooms: &[Room],
+        vaults: usize,
+    ) -> Vec<u16> {
+        let mut area_of = vec![0; tiles.len()];
+        for run in self.pieces.runs() {
+            let id = (vaults + run.piece as usize) as u16 + 1;
+            area_of[run.start as usize..run.end as usize].fill(id);
+        }
+        crate::layout::mark_areas(&mut area_of, w, tiles, &rooms[..vaults], true);
+        area_of
+    }
+}
+
 /// Each orthogonal piece of chamber floor as an area, in the order of its
 /// first cell (a vault's floor, fenced, is no chamber's).
 fn label_areas(
@@ -578,4 +605,60 @@ fn label_areas(
         region_room(extent, p.first as usize, w, RegionKind::Chamber)
     }));
     rooms
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, LevelKind};
+    use crate::generate::Generator;
+
+    /// A cave's map of areas, drawn from its labelled pieces, is the map
+    /// flooding each area from its first cell draws, on caves with vaults
+    /// and without, at two sizes, and with smoothing that leaves chambers
+    /// in many pieces.
+    #[test]
+    fn the_chambers_map_is_the_flooded_map() {
+        let shipped = crate::vault::shipped();
+        let configs = [
+            Config {
+                kind: LevelKind::Cave,
+                ..Config::default()
+            },
+            Config {
+                kind: LevelKind::Cave,
+                width: 61,
+                height: 31,
+                cave: crate::config::CaveConfig {
+                    open_share: 0.55,
+                    passes: 2,
+                    survival: 3,
+                    smallest_region: 5,
+                    ..Config::default().cave
+                },
+                ..Config::default()
+            },
+        ];
+        let mut generator = Generator::default();
+        let (mut chambers, mut in_vaults) = (0, 0);
+        for config in &configs {
+            config.validate().expect("a valid config");
+            for vaults in [&[][..], shipped] {
+                for seed in 4100..4115 {
+                    let level = generator.level(config, vaults, seed, 3).expect("a cave");
+                    let mut flooded = vec![0; level.area_of.len()];
+                    let w = usize::from(level.width());
+                    crate::layout::mark_areas(&mut flooded, w, level.tiles(), level.rooms(), true);
+                    assert_eq!(level.area_of, flooded, "seed {seed}");
+                    chambers += level.rooms().len();
+                    in_vaults += level
+                        .rooms()
+                        .iter()
+                        .filter(|r| matches!(r.shape, crate::geom::Shape::Vault(_)))
+                        .count();
+                }
+            }
+        }
+        assert!(chambers > 500, "only {chambers} areas");
+        assert!(in_vaults > 5, "only {in_vaults} vaults");
+    }
 }

@@ -106,6 +106,9 @@ pub(super) struct Kinds {
     prices: Vec<u32>,
     /// Each vault's doors, as joined, until the level takes them.
     pub(super) vault_doors: Vec<Vec<Door>>,
+    /// Set by a cave laid: its chambers are the pieces it labelled last
+    /// (see [`cave::Scratch::area_map`]).
+    pub(super) chambers: bool,
 }
 
 impl Kinds {
