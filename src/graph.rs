@@ -19,8 +19,8 @@ use petgraph::unionfind::UnionFind;
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
-use crate::geom::{Dir, Pos};
-use crate::grid_search::{Bfs, Visit, step};
+use crate::geom::Pos;
+use crate::grid_search::{Bfs, Visit};
 use crate::layout::{Room, Tile, mark_areas};
 use crate::sets::Sets;
 
@@ -86,8 +86,9 @@ fn walk_chains(
     ways: &[u8],
     node_of: &mut [u32],
     graph: &mut UnGraph<Node, Corridor>,
-) {
+) -> usize {
     let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    let mut walked = 0;
     let mut out = ways[a];
     while out != 0 {
         let d = out.trailing_zeros() as usize & 3;
@@ -111,6 +112,7 @@ fn walk_chains(
             last = on.trailing_zeros() as usize & 3;
             cur = cur.wrapping_add(offset[last]);
         }
+        walked += length as usize;
         let start = (a, d);
         let end = (cur, last ^ 2);
         if length > 0 || start <= end {
@@ -121,6 +123,7 @@ fn walk_chains(
             );
         }
     }
+    walked
 }
 
 /// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
@@ -141,6 +144,8 @@ struct Scratch {
     ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
+    /// The node cells of the network, in row order.
+    nodes: Vec<u32>,
     /// The graph as it is read, copied out once done: the copy is the
     /// level's, made at its size, where a graph grown edge by edge would
     /// ask the allocator again each time it outgrew a guess.
@@ -158,10 +163,12 @@ impl Scratch {
                 node_of: vec![NONE; cells],
                 ways: vec![0; cells],
                 net: std::mem::take(&mut self.net),
+                nodes: std::mem::take(&mut self.nodes),
                 graph: std::mem::take(&mut self.graph),
                 clean: true,
             };
             self.net.clear();
+            self.nodes.clear();
         }
     }
 }
@@ -222,6 +229,7 @@ impl LevelGraph {
             node_of,
             ways,
             net,
+            nodes,
             graph,
             clean,
         } = scratch;
@@ -288,7 +296,6 @@ impl LevelGraph {
                 }
             }
         }
-        let step = |c: usize, d: Dir| step(c, d, w);
         // Assign a node to every node cell.
         {
             // A node cell's row by a multiply: a division for every
@@ -296,12 +303,12 @@ impl LevelGraph {
             let rows = crate::grid_search::RowOf::new(w);
             for &c in net.iter() {
                 let c = c as usize;
-                let mut ports = Dir::ALL
-                    .into_iter()
-                    .map(|d| room_of[step(c, d)])
-                    .filter(|&r| r != 0);
-                if let Some(first) = ports.next() {
+                let around = [room_of[c - w], room_of[c + 1], room_of[c + w], room_of[c - 1]];
+                if around != [0; 4] {
+                    let mut ports = around.into_iter().filter(|&r| r != 0);
+                    let first = ports.next().unwrap_or_default();
                     node_of[c] = u32::from(first - 1);
+                    nodes.push(c as u32);
                     // A cell opening onto two rooms joins them directly.
                     for other in ports {
                         if other != first {
@@ -324,6 +331,7 @@ impl LevelGraph {
                         Node::DeadEnd(pos)
                     };
                     node_of[c] = graph.add_node(node).index() as u32;
+                    nodes.push(c as u32);
                 }
             }
         }
@@ -334,24 +342,26 @@ impl LevelGraph {
         // when its other end comes up. Only node cells start walks here: a
         // chain's middle can come first in row order (a corridor that
         // climbs and comes down again), and is not a node.
-        for &a in net.iter() {
-            let a = a as usize;
-            if node_of[a] < WALKED {
-                walk_chains(a, w, ways, node_of, graph);
-            }
+        let mut walked = nodes.len();
+        for &a in nodes.iter() {
+            walked += walk_chains(a as usize, w, ways, node_of, graph);
         }
         // What is left unwalked is closed loops of corridor with no
         // junction, door or dead end to start from: each loop's first cell
         // in row order is made a junction standing for it, so the loop is
-        // still counted.
-        for &a in net.iter() {
-            let a = a as usize;
-            if node_of[a] == NONE {
-                let pos = Pos::new((a % w) as u16, (a / w) as u16);
-                node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
-                walk_chains(a, w, ways, node_of, graph);
+        // still counted. Most levels have none, which the count of cells
+        // walked says.
+        if walked < net.len() {
+            for &a in net.iter() {
+                let a = a as usize;
+                if node_of[a] == NONE {
+                    let pos = Pos::new((a % w) as u16, (a / w) as u16);
+                    node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
+                    walk_chains(a, w, ways, node_of, graph);
+                }
             }
         }
+        nodes.clear();
         // Leave the scratch as found: only network and room cells were set.
         for &c in net.iter() {
             node_of[c as usize] = NONE;
