@@ -301,14 +301,32 @@ impl LevelGraph {
             // A node cell's row by a multiply: a division for every
             // network cell was a tenth of a labyrinth's graph samples.
             let rows = crate::grid_search::RowOf::new(w);
+            // The node cells first, without a branch a cell (whether a
+            // maze's cell is a node is as good as random to a branch
+            // predictor): ports, beside a room's floor, and cells whose
+            // ways are not two.
+            nodes.resize(net.len() + 1, 0);
+            let mut count = 0;
             for &c in net.iter() {
+                let at = c as usize;
+                let port =
+                    (room_of[at - w] | room_of[at + 1] | room_of[at + w] | room_of[at - 1]) != 0;
+                nodes[count] = c;
+                count += usize::from(port | (ways[at].count_ones() != 2));
+            }
+            nodes.truncate(count);
+            for &c in nodes.iter() {
                 let c = c as usize;
-                let around = [room_of[c - w], room_of[c + 1], room_of[c + w], room_of[c - 1]];
+                let around = [
+                    room_of[c - w],
+                    room_of[c + 1],
+                    room_of[c + w],
+                    room_of[c - 1],
+                ];
                 if around != [0; 4] {
                     let mut ports = around.into_iter().filter(|&r| r != 0);
                     let first = ports.next().unwrap_or_default();
                     node_of[c] = u32::from(first - 1);
-                    nodes.push(c as u32);
                     // A cell opening onto two rooms joins them directly.
                     for other in ports {
                         if other != first {
@@ -321,18 +339,14 @@ impl LevelGraph {
                     }
                     continue;
                 }
-                let degree = ways[c].count_ones();
-                if degree != 2 {
-                    let (x, y) = rows.xy(c);
-                    let pos = Pos::new(x as u16, y as u16);
-                    let node = if degree >= 3 {
-                        Node::Junction(pos)
-                    } else {
-                        Node::DeadEnd(pos)
-                    };
-                    node_of[c] = graph.add_node(node).index() as u32;
-                    nodes.push(c as u32);
-                }
+                let (x, y) = rows.xy(c);
+                let pos = Pos::new(x as u16, y as u16);
+                let node = if ways[c].count_ones() >= 3 {
+                    Node::Junction(pos)
+                } else {
+                    Node::DeadEnd(pos)
+                };
+                node_of[c] = graph.add_node(node).index() as u32;
             }
         }
 
