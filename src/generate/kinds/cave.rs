@@ -35,7 +35,7 @@ use rand_pcg::Pcg64;
 
 use crate::config::Config;
 use crate::geom::{RegionKind, Shape};
-use crate::grid_search::{BucketQueue, mask32, orthogonal};
+use crate::grid_search::{BucketQueue, orthogonal};
 use crate::level::{Room, Tile};
 use crate::sets::Sets;
 
@@ -201,7 +201,7 @@ pub(in crate::generate) fn lay(
     } else {
         join_regions(s, config, w, regions, (tiles, hardness), fenced);
     }
-    let chambers = label_areas(s, w, tiles, fenced, vaults);
+    let chambers = label_areas(s, w, vaults);
     kinds.chambers = true;
     Ok(chambers)
 }
@@ -582,17 +582,11 @@ impl Scratch {
 
 /// Each orthogonal piece of chamber floor as an area, in the order of its
 /// first cell (a vault's floor, fenced, is no chamber's).
-fn label_areas(
-    s: &mut Scratch,
-    w: usize,
-    tiles: &[Tile],
-    fenced: &[bool],
-    vaults: usize,
-) -> Vec<Room> {
-    s.pieces.label_by(tiles.len(), w, |start, len| {
-        let floor = mask32(&tiles[start..start + len], |t| t == Tile::Floor);
-        floor & !mask32(&fenced[start..start + len], |fence| fence)
-    });
+fn label_areas(s: &mut Scratch, w: usize, vaults: usize) -> Vec<Room> {
+    // Chamber floor is the chambers marked in `next`: a vault's floor is
+    // fenced, where no ground opens, and passages dig only rock.
+    let Scratch { pieces, next, .. } = s;
+    pieces.label(next, w);
     // The level's own list, made once at its size.
     let mut rooms = Vec::with_capacity(vaults + s.pieces.pieces().len());
     rooms.extend(s.pieces.pieces().iter().map(|p| {

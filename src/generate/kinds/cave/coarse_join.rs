@@ -134,18 +134,25 @@ pub(super) fn join(
     s.way.reserve(2 * blocks);
     s.shared.clear();
     s.shared.reserve(8 * blocks);
-    s.reached.clear();
-    s.reached.reserve(cells);
     price_blocks(s, cave, bw, bh);
     cave.sets.reset(regions as usize + 1);
-    s.fine.clear();
-    s.fine.resize(
-        cells,
-        Node {
-            cost: UNSEEN,
-            tag: 0,
-        },
-    );
+    // Every cell unreached: the last level's last search put back only
+    // when the next starts, so here.
+    for &c in &s.reached {
+        s.fine[c as usize].cost = UNSEEN;
+    }
+    s.reached.clear();
+    s.reached.reserve(cells);
+    if s.fine.len() != cells {
+        s.fine.clear();
+        s.fine.resize(
+            cells,
+            Node {
+                cost: UNSEEN,
+                tag: 0,
+            },
+        );
+    }
     s.allowed.clear();
     s.allowed.resize(blocks, 0);
     s.mark = 0;
