@@ -70,6 +70,11 @@ impl Eq for LevelGraph {}
 const NONE: u32 = u32::MAX;
 /// In `node_of`: a chain cell already walked (node indices stay below it).
 const WALKED: u32 = u32::MAX - 1;
+/// In `ways`: the four ways' bits.
+const WAYS: u8 = 0x0f;
+/// In `ways`: a node cell, so a walk learns where its chain ends from the
+/// byte it reads for the way on.
+const NODE: u8 = 0x80;
 
 /// Walks every chain leaving node cell `a` that is not yet in the graph,
 /// marking its cells walked, and adds it as an edge. A chain of no cells
@@ -89,7 +94,7 @@ fn walk_chains(
 ) -> usize {
     let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
     let mut walked = 0;
-    let mut out = ways[a];
+    let mut out = ways[a] & WAYS;
     while out != 0 {
         let d = out.trailing_zeros() as usize & 3;
         out &= out - 1;
@@ -100,7 +105,7 @@ fn walk_chains(
         let (mut cur, mut last, mut length) = (first, d, 0u32);
         // A chain cell has two ways, one back where the walk came from:
         // the other is the way on.
-        while node_of[cur] >= WALKED {
+        while ways[cur] & NODE == 0 {
             node_of[cur] = WALKED;
             length += 1;
             let on = ways[cur] & !(1u8 << (last ^ 2));
@@ -140,7 +145,8 @@ struct Scratch {
     /// `WALKED` once walked.
     node_of: Vec<u32>,
     /// Per cell off the border: which of its four neighbours are network
-    /// cells, bit `d` for `Dir::ALL[d]`.
+    /// cells, bit `d` for `Dir::ALL[d]`, and [`NODE`] on a node cell.
+    /// Worked out afresh each build.
     ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
@@ -348,6 +354,9 @@ impl LevelGraph {
                 };
                 node_of[c] = graph.add_node(node).index() as u32;
             }
+            for &c in nodes.iter() {
+                ways[c as usize] |= NODE;
+            }
         }
 
         // Walk each chain once, from the end met first in row order (its
@@ -371,6 +380,7 @@ impl LevelGraph {
                 if node_of[a] == NONE {
                     let pos = Pos::new((a % w) as u16, (a / w) as u16);
                     node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
+                    ways[a] |= NODE;
                     walk_chains(a, w, ways, node_of, graph);
                 }
             }
