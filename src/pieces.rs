@@ -140,13 +140,22 @@ impl Pieces {
         // Each root is its piece's earliest run, and every run's parent is
         // an earlier run (or itself), so in run order each run's piece is
         // known from its parent's: roots take the next number.
+        // A run's row by a multiply where it is exact (every level's grid),
+        // not a division a run.
+        let rows = crate::grid_search::RowOf::new(width);
+        let exact = (cells as u64)
+            .checked_mul(width as u64)
+            .is_some_and(|p| p < 1 << 42);
         for r in 0..self.runs.len() {
             let parent = self.parent[r] as usize;
             let run = self.runs[r];
-            let (y, x0) = (
-                (run.start as usize / width) as u16,
-                (run.start as usize % width) as u16,
-            );
+            let start = run.start as usize;
+            let (x0, y) = if exact {
+                rows.xy(start)
+            } else {
+                (start % width, start / width)
+            };
+            let (x0, y) = (x0 as u16, y as u16);
             let x1 = x0 + (run.end - run.start - 1) as u16;
             let piece = if parent == r {
                 self.pieces.push(Piece {
