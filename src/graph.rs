@@ -84,11 +84,15 @@ const NODE: u8 = 0x80;
 /// Directions are numbered as in `Dir::ALL` and a cell's `ways` has bit
 /// `d` set where its neighbour that way is a network cell; each step is
 /// read off those bits and a table of offsets, since in a maze the way
-/// on is as good as random to a branch predictor.
+/// on is as good as random to a branch predictor. A chain (or a pair of
+/// node cells side by side) taken from one end has its way in at the
+/// other end cleared from that node cell's `ways`, so when that cell's
+/// turn comes, every way left is one still to take: nothing asks, at
+/// random, whether a way was taken already.
 fn walk_chains(
     a: usize,
     w: usize,
-    ways: &[u8],
+    ways: &mut [u8],
     node_of: &mut [u32],
     graph: &mut UnGraph<Node, Corridor>,
 ) -> usize {
@@ -99,9 +103,7 @@ fn walk_chains(
         let d = out.trailing_zeros() as usize & 3;
         out &= out - 1;
         let first = a.wrapping_add(offset[d]);
-        if node_of[first] == WALKED {
-            continue;
-        }
+        debug_assert_ne!(node_of[first], WALKED, "a way taken twice");
         let (mut cur, mut last, mut length) = (first, d, 0u32);
         // A chain cell has two ways, one back where the walk came from:
         // the other is the way on.
@@ -118,15 +120,21 @@ fn walk_chains(
             cur = cur.wrapping_add(offset[last]);
         }
         walked += length as usize;
-        let start = (a, d);
-        let end = (cur, last ^ 2);
-        if length > 0 || start <= end {
-            graph.add_edge(
-                NodeIndex::new(node_of[a] as usize),
-                NodeIndex::new(node_of[cur] as usize),
-                Corridor { length },
-            );
+        // The way in at the far end is taken: from a later node cell, or
+        // from this one (a chain back to where it left).
+        let back = !(1u8 << (last ^ 2));
+        ways[cur] &= back;
+        if cur == a {
+            out &= back;
         }
+        // Only a node cell later in row order still has its way back to
+        // this one: the pair is kept from the smaller cell.
+        debug_assert!(length > 0 || a < cur);
+        graph.add_edge(
+            NodeIndex::new(node_of[a] as usize),
+            NodeIndex::new(node_of[cur] as usize),
+            Corridor { length },
+        );
     }
     walked
 }
