@@ -140,9 +140,10 @@ fn walk_chains(
 }
 
 /// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
-/// the graph of level after level allocates and clears no whole grid: a
-/// build sets only the cells of rooms and of the corridor network and puts
-/// them back when it is done.
+/// the graph of level after level allocates no grid: a build puts back
+/// the room and network cells it set, and works each inner cell's `ways`
+/// out afresh (a straight pass of the grid, which the next build
+/// overwrites).
 #[derive(Default)]
 struct Scratch {
     /// Per cell: room index + 1 on a room's floor, else 0.
@@ -496,8 +497,146 @@ impl LevelGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::{Rect, Shape};
+    use crate::geom::{Dir, Rect, Shape};
     use proptest::prelude::*;
+
+    /// The graph as the first reading of it made it, plainly: every
+    /// network cell asked about in row order, each node's chains walked
+    /// by asking the neighbours in `Dir::ALL`'s order, a chain's first
+    /// cell marking it walked. The builds that read it faster must give
+    /// this graph exactly, its nodes and edges in the same order.
+    fn reference(
+        width: u16,
+        height: u16,
+        tiles: &[Tile],
+        room_of: &[u16],
+        rooms: usize,
+    ) -> LevelGraph {
+        let (w, h) = (usize::from(width), usize::from(height));
+        let step = |c: usize, d: Dir| crate::grid_search::step(c, d, w);
+        let inside = |c: usize| (1..w - 1).contains(&(c % w)) && (1..h - 1).contains(&(c / w));
+        let in_net: Vec<bool> = (0..w * h)
+            .map(|c| inside(c) && (tiles[c] == Tile::Corridor || tiles[c].is_door()))
+            .collect();
+        let mut graph = UnGraph::<Node, Corridor>::default();
+        for i in 0..rooms {
+            graph.add_node(Node::Room(i as u16));
+        }
+        let mut node_of = vec![NONE; w * h];
+        let net: Vec<usize> = (0..w * h).filter(|&c| in_net[c]).collect();
+        for &c in &net {
+            let mut ports = Dir::ALL
+                .into_iter()
+                .map(|d| room_of[step(c, d)])
+                .filter(|&r| r != 0);
+            if let Some(first) = ports.next() {
+                node_of[c] = u32::from(first - 1);
+                for other in ports {
+                    if other != first {
+                        graph.add_edge(
+                            NodeIndex::new(usize::from(first - 1)),
+                            NodeIndex::new(usize::from(other - 1)),
+                            Corridor { length: 0 },
+                        );
+                    }
+                }
+                continue;
+            }
+            let degree = Dir::ALL.into_iter().filter(|&d| in_net[step(c, d)]).count();
+            if degree != 2 {
+                let pos = Pos::new((c % w) as u16, (c / w) as u16);
+                let node = if degree >= 3 {
+                    Node::Junction(pos)
+                } else {
+                    Node::DeadEnd(pos)
+                };
+                node_of[c] = graph.add_node(node).index() as u32;
+            }
+        }
+        let mut walked = vec![false; w * h];
+        let walk = |a: usize,
+                    node_of: &[u32],
+                    walked: &mut [bool],
+                    graph: &mut UnGraph<Node, Corridor>| {
+            for d in Dir::ALL {
+                let first = step(a, d);
+                if !in_net[first] || (node_of[first] == NONE && walked[first]) {
+                    continue;
+                }
+                let (mut prev, mut cur, mut last, mut length) = (a, first, d, 0u32);
+                while node_of[cur] == NONE {
+                    walked[cur] = true;
+                    length += 1;
+                    let nd = Dir::ALL
+                        .into_iter()
+                        .find(|&nd| step(cur, nd) != prev && in_net[step(cur, nd)])
+                        .expect("a chain cell has two network neighbours");
+                    (prev, cur, last) = (cur, step(cur, nd), nd);
+                }
+                if length > 0 || (a, d as u8) <= (cur, last.opposite() as u8) {
+                    graph.add_edge(
+                        NodeIndex::new(node_of[a] as usize),
+                        NodeIndex::new(node_of[cur] as usize),
+                        Corridor { length },
+                    );
+                }
+            }
+        };
+        for &a in &net {
+            if node_of[a] != NONE {
+                walk(a, &node_of, &mut walked, &mut graph);
+            }
+        }
+        for &a in &net {
+            if node_of[a] == NONE && !walked[a] {
+                let pos = Pos::new((a % w) as u16, (a / w) as u16);
+                node_of[a] = graph.add_node(Node::Junction(pos)).index() as u32;
+                walk(a, &node_of, &mut walked, &mut graph);
+            }
+        }
+        LevelGraph {
+            graph,
+            rooms: rooms as u16,
+        }
+    }
+
+    /// A random grid `w` by `h` of corridor, doors and rock, with rooms
+    /// (rectangles of floor, none overlapping) laid over it: its tiles,
+    /// each cell's room + 1, and how many rooms.
+    fn random_grid(
+        (w, h): (usize, usize),
+        cells: &[u8],
+        rects: &[(u8, u8, u8, u8)],
+    ) -> (Vec<Tile>, Vec<u16>, usize) {
+        let inside = |c: usize| (1..w - 1).contains(&(c % w)) && (1..h - 1).contains(&(c / w));
+        let mut tiles: Vec<Tile> = (0..w * h)
+            .map(|c| match cells[c % cells.len()] % 8 {
+                _ if !inside(c) => Tile::Rock,
+                0..=3 => Tile::Corridor,
+                4 => Tile::Door,
+                _ => Tile::Rock,
+            })
+            .collect();
+        let mut room_of = vec![0u16; w * h];
+        let mut rooms = 0;
+        for &(x, y, rw, rh) in rects {
+            let (x, y) = (1 + usize::from(x) % (w - 2), 1 + usize::from(y) % (h - 2));
+            let x1 = (x + usize::from(rw) % 4).min(w - 2);
+            let y1 = (y + usize::from(rh) % 4).min(h - 2);
+            let cells: Vec<usize> = (y..=y1)
+                .flat_map(|y| (x..=x1).map(move |x| y * w + x))
+                .collect();
+            if cells.iter().any(|&c| room_of[c] != 0) {
+                continue;
+            }
+            rooms += 1;
+            for c in cells {
+                room_of[c] = rooms as u16;
+                tiles[c] = Tile::Floor;
+            }
+        }
+        (tiles, room_of, rooms)
+    }
 
     proptest! {
         /// The kept union-find counts what petgraph's
@@ -704,6 +843,31 @@ mod tests {
     }
 
     proptest! {
+        /// The graph read fast is the plain reading's, node for node and
+        /// edge for edge in the same order, on random grids of corridor,
+        /// doors and rooms, with one scratch reused across grids of every
+        /// size and width.
+        #[test]
+        fn the_fast_reading_is_the_plain_one(
+            grids in prop::collection::vec(
+                (
+                    (3usize..24, 3usize..18),
+                    prop::collection::vec(any::<u8>(), 1..64),
+                    prop::collection::vec(any::<(u8, u8, u8, u8)>(), 0..6),
+                ),
+                1..4,
+            ),
+        ) {
+            let mut scratch = Scratch::default();
+            for ((w, h), cells, rects) in grids {
+                let (tiles, room_of, rooms) = random_grid((w, h), &cells, &rects);
+                let size = (w as u16, h as u16);
+                let fast = LevelGraph::build_in(&mut scratch, size.0, size.1, &tiles, &room_of, rooms);
+                let plain = reference(size.0, size.1, &tiles, &room_of, rooms);
+                prop_assert!(fast == plain, "{fast:?} against {plain:?}");
+            }
+        }
+
         /// On any pattern of corridor: a junction is where three or four
         /// corridors meet, or stands alone for a closed loop (its one edge
         /// a loop on itself); a dead end has one corridor or none; every

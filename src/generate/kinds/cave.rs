@@ -608,8 +608,8 @@ mod tests {
 
     /// A cave's map of areas, drawn from its labelled pieces, is the map
     /// flooding each area from its first cell draws, on caves with vaults
-    /// and without, at two sizes, and with smoothing that leaves chambers
-    /// in many pieces.
+    /// and without, at three sizes (one whose rows end in a part block),
+    /// and with smoothing that leaves chambers in many pieces.
     #[test]
     fn the_chambers_map_is_the_flooded_map() {
         let shipped = crate::vault::shipped();
@@ -629,6 +629,13 @@ mod tests {
                     smallest_region: 5,
                     ..Config::default().cave
                 },
+                ..Config::default()
+            },
+            // A width whose last block of a row is two cells wide.
+            Config {
+                kind: LevelKind::Cave,
+                width: 62,
+                height: 40,
                 ..Config::default()
             },
         ];
