@@ -72,6 +72,10 @@ const NONE: u32 = u32::MAX;
 const WALKED: u32 = u32::MAX - 1;
 /// In `ways`: the four ways' bits.
 const WAYS: u8 = 0x0f;
+/// Bit `b` set where `b`, as four ways' bits, has two of them: a chain
+/// cell's ways (`count_ones`, without the instruction for it, is slower).
+const TWO_WAYS: u16 =
+    1 << 0b0011 | 1 << 0b0101 | 1 << 0b0110 | 1 << 0b1001 | 1 << 0b1010 | 1 << 0b1100;
 /// In `ways`: a node cell, so a walk learns where its chain ends from the
 /// byte it reads for the way on.
 const NODE: u8 = 0x80;
@@ -89,6 +93,9 @@ const NODE: u8 = 0x80;
 /// other end cleared from that node cell's `ways`, so when that cell's
 /// turn comes, every way left is one still to take: nothing asks, at
 /// random, whether a way was taken already.
+///
+/// Walks the closed loops, one at a time; the chains from the node cells
+/// are [`walk_all_chains`]'s.
 fn walk_chains(
     a: usize,
     w: usize,
@@ -139,6 +146,163 @@ fn walk_chains(
     walked
 }
 
+/// In a lane of [`walk_all_chains`]: no walk.
+const IDLE: u32 = u32::MAX;
+
+/// One chain walked by [`walk_all_chains`]: the node cell it left and the
+/// way it left by, the node cell it reached, the chain cells between, and
+/// whether it is the graph's (walked from its smaller end).
+#[derive(Clone, Copy, Default)]
+struct Walk {
+    from: u32,
+    way: u8,
+    to: u32,
+    length: u32,
+    keep: bool,
+}
+
+/// The chains from the node cells `nodes` (in row order), as
+/// [`walk_chains`] called on each in turn adds them, but walked
+/// four at a time: a step waits on the byte it reads, so one
+/// walk at a time leaves the core waiting.
+///
+/// Called one node cell after another, a chain is walked from its smaller
+/// end (node cell, then way out) and the way in at its other end is
+/// cleared. Here walks set off in the same order of ends, passing over
+/// ways already cleared, but several are under way at once, so a chain's
+/// larger end may be set off from before the walk from its smaller end
+/// has cleared it. That walk ends at an end smaller than its own, which
+/// is how it is known and dropped; every other walk is one the plain
+/// order makes, and the edges are added in the order their walks set
+/// off. Returns the chain cells of the walks kept.
+fn walk_all_chains(
+    nodes: &[u32],
+    (w, cells): (usize, usize),
+    ways: &mut [u8],
+    node_of: &mut [u32],
+    walks: &mut Vec<Walk>,
+    graph: &mut UnGraph<Node, Corridor>,
+) -> usize {
+    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    walks.clear();
+    // At most four ways a node cell, and on the levels made so far (a
+    // maze's node cells are about a sixteenth of its cells) no more than a
+    // quarter of the cells: reserved at once, not grown walk by walk or
+    // level by level.
+    walks.reserve((4 * nodes.len()).max(cells / 4));
+    let mut ends = Ends {
+        nodes,
+        next: 0,
+        out: 0,
+    };
+    // Sets a lane off from the next end: (cell, way entered by, chain
+    // cells, walk), or idle with none left.
+    let mut set_off = |ways: &[u8], walks: &mut Vec<Walk>| match ends.next(ways) {
+        Some((a, d)) => {
+            walks.push(Walk {
+                from: a,
+                way: d,
+                ..Walk::default()
+            });
+            let d = usize::from(d);
+            let walk = walks.len() as u32 - 1;
+            ((a as usize).wrapping_add(offset[d]), d, 0u32, walk)
+        }
+        None => (0, 0, 0, IDLE),
+    };
+    let mut walked = 0;
+    // One step of a lane: the walk on a cell, or, at a node cell, the
+    // walk done and the lane set off again. Each lane's state is its own
+    // variables, so it stays in registers.
+    macro_rules! step {
+        ($cur:ident, $last:ident, $length:ident, $walk:ident) => {
+            if $walk != IDLE {
+                let c = $cur;
+                let byte = ways[c];
+                if byte & NODE == 0 {
+                    // A chain cell has two ways, one back where the walk
+                    // came from: the other is the way on.
+                    node_of[c] = WALKED;
+                    $length += 1;
+                    let on = byte & !(1u8 << ($last ^ 2));
+                    debug_assert_eq!(
+                        on.count_ones(),
+                        1,
+                        "a chain cell has two network neighbours"
+                    );
+                    $last = on.trailing_zeros() as usize & 3;
+                    $cur = c.wrapping_add(offset[$last]);
+                } else {
+                    // The chain ends at node cell `c`, whose way along it
+                    // is back the way the walk came in.
+                    let back = ($last ^ 2) as u8;
+                    let done = &mut walks[$walk as usize];
+                    let keep = (c as u32, back) > (done.from, done.way);
+                    *done = Walk {
+                        to: c as u32,
+                        length: $length,
+                        keep,
+                        ..*done
+                    };
+                    if keep {
+                        ways[c] &= !(1u8 << back);
+                        walked += $length as usize;
+                    }
+                    ($cur, $last, $length, $walk) = set_off(ways, walks);
+                }
+            }
+        };
+    }
+    let (mut cur0, mut last0, mut length0, mut walk0) = set_off(ways, walks);
+    let (mut cur1, mut last1, mut length1, mut walk1) = set_off(ways, walks);
+    let (mut cur2, mut last2, mut length2, mut walk2) = set_off(ways, walks);
+    let (mut cur3, mut last3, mut length3, mut walk3) = set_off(ways, walks);
+    while (walk0 & walk1 & walk2 & walk3) != IDLE {
+        step!(cur0, last0, length0, walk0);
+        step!(cur1, last1, length1, walk1);
+        step!(cur2, last2, length2, walk2);
+        step!(cur3, last3, length3, walk3);
+    }
+    for done in walks.iter().filter(|done| done.keep) {
+        graph.add_edge(
+            NodeIndex::new(node_of[done.from as usize] as usize),
+            NodeIndex::new(node_of[done.to as usize] as usize),
+            Corridor {
+                length: done.length,
+            },
+        );
+    }
+    walked
+}
+
+/// The chains' ends in the order [`walk_all_chains`] sets off from them:
+/// each node cell's ways in turn, passing over those cleared.
+struct Ends<'a> {
+    nodes: &'a [u32],
+    /// The node cell after the one whose ways are in `out`.
+    next: usize,
+    out: u8,
+}
+
+impl Ends<'_> {
+    fn next(&mut self, ways: &[u8]) -> Option<(u32, u8)> {
+        loop {
+            while self.out != 0 {
+                let d = self.out.trailing_zeros() as u8 & 3;
+                self.out &= self.out - 1;
+                let a = self.nodes[self.next - 1];
+                // Unless a walk back to this cell cleared it.
+                if ways[a as usize] & 1 << d != 0 {
+                    return Some((a, d));
+                }
+            }
+            let &a = self.nodes.get(self.next)?;
+            self.next += 1;
+            self.out = ways[a as usize] & WAYS;
+        }
+    }
+}
+
 /// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
 /// the graph of level after level allocates no grid: a build puts back
 /// the room and network cells it set, and works each inner cell's `ways`
@@ -161,6 +325,8 @@ struct Scratch {
     net: Vec<u32>,
     /// The node cells of the network, in row order.
     nodes: Vec<u32>,
+    /// The chains walked from them, in the order their walks set off.
+    walks: Vec<Walk>,
     /// The graph as it is read, copied out once done: the copy is the
     /// level's, made at its size, where a graph grown edge by edge would
     /// ask the allocator again each time it outgrew a guess.
@@ -179,6 +345,7 @@ impl Scratch {
                 ways: vec![0; cells],
                 net: std::mem::take(&mut self.net),
                 nodes: std::mem::take(&mut self.nodes),
+                walks: std::mem::take(&mut self.walks),
                 graph: std::mem::take(&mut self.graph),
                 clean: true,
             };
@@ -245,6 +412,7 @@ impl LevelGraph {
             ways,
             net,
             nodes,
+            walks,
             graph,
             clean,
         } = scratch;
@@ -322,12 +490,19 @@ impl LevelGraph {
             // ways are not two.
             nodes.resize(net.len() + 1, 0);
             let mut count = 0;
-            for &c in net.iter() {
-                let at = c as usize;
-                let port =
-                    (room_of[at - w] | room_of[at + 1] | room_of[at + w] | room_of[at - 1]) != 0;
-                nodes[count] = c;
-                count += usize::from(port | (ways[at].count_ones() != 2));
+            {
+                // Plain slices, so a node written is not taken to move the
+                // buffers read.
+                let (listed, ways): (&mut [u32], &[u8]) = (nodes, ways);
+                for &c in net.iter() {
+                    let at = c as usize;
+                    let port =
+                        (room_of[at - w] | room_of[at + 1] | room_of[at + w] | room_of[at - 1])
+                            != 0;
+                    listed[count] = c;
+                    let two = TWO_WAYS >> ways[at] & 1 != 0;
+                    count += usize::from(port | !two);
+                }
             }
             nodes.truncate(count);
             for &c in nodes.iter() {
@@ -369,15 +544,11 @@ impl LevelGraph {
         }
 
         // Walk each chain once, from the end met first in row order (its
-        // smaller end: a cell, then a direction in `Dir::ALL`'s order). A
-        // chain's first cell, once walked, says the chain is in the graph
-        // when its other end comes up. Only node cells start walks here: a
+        // smaller end: a cell, then a direction in `Dir::ALL`'s order), its
+        // way in at the other end cleared. Only node cells start walks here: a
         // chain's middle can come first in row order (a corridor that
         // climbs and comes down again), and is not a node.
-        let mut walked = nodes.len();
-        for &a in nodes.iter() {
-            walked += walk_chains(a as usize, w, ways, node_of, graph);
-        }
+        let walked = nodes.len() + walk_all_chains(nodes, (w, n), ways, node_of, walks, graph);
         // What is left unwalked is closed loops of corridor with no
         // junction, door or dead end to start from: each loop's first cell
         // in row order is made a junction standing for it, so the loop is
