@@ -222,7 +222,6 @@ fn walk_all_chains(
                 if byte & NODE == 0 {
                     // A chain cell has two ways, one back where the walk
                     // came from: the other is the way on.
-                    node_of[c] = WALKED;
                     $length += 1;
                     let on = byte & !(1u8 << ($last ^ 2));
                     debug_assert_eq!(
@@ -275,6 +274,24 @@ fn walk_all_chains(
     walked
 }
 
+/// Marks the cells of the chains [`walk_all_chains`] kept walked in
+/// `node_of`, walking them again. Only a level with cells no walk took
+/// (closed loops of corridor) needs to know which those are, so the walks
+/// themselves mark nothing, and most levels never come here.
+fn mark_walked(walks: &[Walk], w: usize, ways: &[u8], node_of: &mut [u32]) {
+    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    for done in walks.iter().filter(|done| done.keep) {
+        let mut last = usize::from(done.way);
+        let mut cur = (done.from as usize).wrapping_add(offset[last]);
+        for _ in 0..done.length {
+            node_of[cur] = WALKED;
+            let on = ways[cur] & !(1u8 << (last ^ 2));
+            last = on.trailing_zeros() as usize & 3;
+            cur = cur.wrapping_add(offset[last]);
+        }
+    }
+}
+
 /// The chains' ends in the order [`walk_all_chains`] sets off from them:
 /// each node cell's ways in turn, passing over those cleared.
 struct Ends<'a> {
@@ -315,7 +332,7 @@ struct Scratch {
     /// Per cell: a corridor or door cell off the border.
     in_net: Vec<bool>,
     /// Per network cell: its node, or inside a chain `NONE`, then
-    /// `WALKED` once walked.
+    /// `WALKED` once walked where any cell is left for the closed loops.
     node_of: Vec<u32>,
     /// Per cell off the border: which of its four neighbours are network
     /// cells, bit `d` for `Dir::ALL[d]`, and [`NODE`] on a node cell.
@@ -554,7 +571,9 @@ impl LevelGraph {
         // in row order is made a junction standing for it, so the loop is
         // still counted. Most levels have none, which the count of cells
         // walked says.
-        if walked < net.len() {
+        let loops = walked < net.len();
+        if loops {
+            mark_walked(walks, w, ways, node_of);
             for &a in net.iter() {
                 let a = a as usize;
                 if node_of[a] == NONE {
@@ -565,11 +584,12 @@ impl LevelGraph {
                 }
             }
         }
-        nodes.clear();
-        // Leave the scratch as found: only network and room cells were set.
-        for &c in net.iter() {
+        // Leave the scratch as found: only network cells were set, and
+        // without closed loops only node cells.
+        for &c in if loops { &net[..] } else { &nodes[..] } {
             node_of[c as usize] = NONE;
         }
+        nodes.clear();
         net.clear();
         *clean = true;
         LevelGraph {
