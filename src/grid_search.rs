@@ -245,10 +245,18 @@ impl Bfs {
         from: usize,
         open: impl Fn(usize) -> bool,
     ) -> usize {
-        self.clear(cells);
         if !open(from) {
+            self.clear(cells);
             return 0;
         }
+        // Each cell's count starts as unreached where `open` admits it and
+        // as `BLOCKED` where not, in one pass over the grid, so a step
+        // asks one table, not two, whether its cell is still to reach.
+        self.queue.clear();
+        self.slab_used = 0;
+        self.dist.clear();
+        self.dist
+            .extend((0..cells).map(|c| if open(c) { Self::UNREACHED } else { BLOCKED }));
         // Whether a neighbour is reached is as good as random to the
         // branch predictor, so nothing branches on it: every neighbour is
         // written at the queue's end, and the end moves on only for one
@@ -270,12 +278,17 @@ impl Bfs {
             let d = dist[c] + 1;
             for n in orthogonal(c, width) {
                 let old = dist[n];
-                let reached = (old == Self::UNREACHED) & open(n);
+                let reached = old == Self::UNREACHED;
                 // d where reached (old is UNREACHED then), old otherwise.
                 dist[n] = old.min(d | u32::from(!reached).wrapping_neg());
                 queue[tail] = n as u32;
                 tail += usize::from(reached);
             }
+        }
+        // The cells never admitted, unreached as any other (`BLOCKED` is
+        // `UNREACHED` but its lowest bit).
+        for d in dist.iter_mut() {
+            *d |= u32::from(*d == BLOCKED);
         }
         self.slab_used = tail;
         tail
@@ -346,6 +359,10 @@ impl Bfs {
         self.slab_used = 0;
     }
 }
+
+/// In [`Bfs::distance_map`]'s table while it runs: a cell `open` does not
+/// admit.
+const BLOCKED: u32 = Bfs::UNREACHED - 1;
 
 /// A monotone priority queue over small integer keys (Dial's algorithm):
 /// a ring of buckets, with a bitmap to skip empty ones. Keys pushed are never
