@@ -72,10 +72,19 @@ pub(in crate::generate) struct Scratch {
     near: Vec<bool>,
     /// Per cell of the lattice with a margin: the walk may enter it.
     free: Vec<bool>,
+    /// Per cell of the lattice with a margin: whether the wall right of
+    /// it is open, then (from `padded` on) the wall below it. Kept as the
+    /// walls open, so the passes after the walk read whole rows of them
+    /// rather than the level's cells two apart.
+    open_walls: Vec<bool>,
+    /// A lattice row's flags, before they are listed.
+    flags: Vec<bool>,
     /// The walk: (lattice cell with a margin, level cell).
     walk: Vec<(u32, u32)>,
     dead_ends: Vec<u32>,
-    /// The walls the loops may knock through (level cells), in order.
+    /// The walls the loops may knock through, in order: the lattice cell
+    /// (with a margin) left of or above each, times two, plus one for a
+    /// wall below it.
     walls: Vec<u32>,
     /// Each hall's lattice cells: (column, row, columns, rows).
     halls: Vec<(usize, usize, usize, usize)>,
@@ -178,6 +187,8 @@ pub(in crate::generate) fn lay(
     // Per padded cell: the walk may still enter it.
     s.free.clear();
     s.free.resize(padded, false);
+    s.open_walls.clear();
+    s.open_walls.resize(2 * padded, false);
     for j in 0..lh {
         let (row, prow) = (&s.hall[j * lw..(j + 1) * lw], (j + 1) * pw + 1);
         for (i, &hall) in row.iter().enumerate() {
@@ -217,10 +228,13 @@ pub(in crate::generate) fn lay(
             s.walk.pop();
             continue;
         }
-        let (dp, dc) = steps[choices[rng.random_range(0..n as u32) as usize]];
+        let k = choices[rng.random_range(0..n as u32) as usize];
+        let (dp, dc) = steps[k];
         let (m, mc) = (p.wrapping_add_signed(dp), c.wrapping_add_signed(dc));
         s.visited[m] = true;
         s.free[m] = false;
+        // The wall is right of or below the cell left of or above it.
+        s.open_walls[if k & 1 == 0 { m } else { p } + (k >> 1) * padded] = true;
         open(
             c.wrapping_add_signed(dc / 2),
             tiles,
@@ -241,23 +255,36 @@ pub(in crate::generate) fn lay(
     if maze.loops > 0.0 {
         let knock = Bernoulli::new(maze.loops).map_err(|_| Rejected::TooFewRooms(0))?;
         s.walls.clear();
-        s.walls.resize(2 * lattice + 2, 0);
-        let mut walls = 0;
+        s.flags.clear();
+        s.flags.resize(2 * lw, false);
         for j in 0..lh {
-            let (prow, row) = ((j + 1) * pw + 1, (2 * j + 1) * w + 1);
-            for i in 0..lw {
-                let (p, c) = (prow + i, row + 2 * i);
-                let here = s.visited[p];
-                for (dp, wall) in [(1, c + 1), (pw, c + w)] {
-                    s.walls[walls] = wall as u32;
-                    let closed = tiles[wall] == Tile::Rock;
-                    walls += usize::from(here & s.visited[p + dp] & closed);
-                }
+            let p0 = (j + 1) * pw + 1;
+            let (visited, right, below) = (
+                &s.visited[p0..p0 + lw + 1],
+                &s.open_walls[p0..p0 + lw],
+                &s.visited[p0 + pw..p0 + pw + lw],
+            );
+            let down = &s.open_walls[padded + p0..padded + p0 + lw];
+            // A cell's wall right, then its wall below: the order the
+            // walls are drawn in.
+            for (i, pair) in s.flags.chunks_exact_mut(2).enumerate() {
+                pair[0] = visited[i] & visited[i + 1] & !right[i];
+                pair[1] = visited[i] & below[i] & !down[i];
             }
+            list(&s.flags, &mut s.walls, 2 * p0 as u32);
         }
-        for &wall in &s.walls[..walls] {
+        for &wall in &s.walls {
             if rng.sample(knock) {
-                open(wall as usize, tiles, hardness, Tile::Corridor);
+                let (p, below) = ((wall >> 1) as usize, (wall & 1) as usize);
+                s.open_walls[p + below * padded] = true;
+                let (i, j) = (p % pw - 1, p / pw - 1);
+                let c = (2 * j + 1) * w + 2 * i + 1;
+                open(
+                    c + if below == 1 { w } else { 1 },
+                    tiles,
+                    hardness,
+                    Tile::Corridor,
+                );
             }
         }
     }
@@ -268,25 +295,54 @@ pub(in crate::generate) fn lay(
     // of it: a hall keeps a cell of maze all round).
     let next_to_hall =
         |near: &[bool], p: usize| near[p - 1] | near[p + 1] | near[p - pw] | near[p + pw];
-    // Listed without a branch a cell, as the loops' walls are.
+    // Flagged a row at a time and listed as the loops' walls are.
     s.dead_ends.clear();
-    s.dead_ends.resize(lattice + 1, 0);
-    let (mut free, mut dead_ends) = (0, 0);
+    s.flags.clear();
+    s.flags.resize(lw, false);
+    let mut free = 0;
     for j in 0..lh {
-        let (prow, row) = ((j + 1) * pw + 1, (2 * j + 1) * w + 1);
-        for i in 0..lw {
-            let (p, c) = (prow + i, row + 2 * i);
-            let landing = s.visited[p] & !next_to_hall(&s.near, p);
-            free += usize::from(landing);
-            let ways = [c - 1, c + 1, c - w, c + w]
-                .iter()
-                .map(|&n| usize::from(tiles[n] != Tile::Rock))
-                .sum::<usize>();
-            s.dead_ends[dead_ends] = (j * lw + i) as u32;
-            dead_ends += usize::from(landing & (ways == 1));
+        let p0 = (j + 1) * pw + 1;
+        fn row(v: &[bool], from: usize, lw: usize) -> &[bool] {
+            &v[from..from + lw]
         }
+        let (visited, left, right, up, down) = (
+            row(&s.visited, p0, lw),
+            row(&s.near, p0 - 1, lw),
+            row(&s.near, p0 + 1, lw),
+            row(&s.near, p0 - pw, lw),
+            row(&s.near, p0 + pw, lw),
+        );
+        let walls = &s.open_walls;
+        let (wall_right, wall_left, wall_down, wall_up) = (
+            row(walls, p0, lw),
+            row(walls, p0 - 1, lw),
+            row(walls, padded + p0, lw),
+            row(walls, padded + p0 - pw, lw),
+        );
+        let mut landings = 0u32;
+        for (i, flag) in s.flags.iter_mut().enumerate() {
+            let landing = visited[i] & !(left[i] | right[i] | up[i] | down[i]);
+            landings += u32::from(landing);
+            let ways = u8::from(wall_right[i])
+                + u8::from(wall_left[i])
+                + u8::from(wall_down[i])
+                + u8::from(wall_up[i]);
+            *flag = landing & (ways == 1);
+        }
+        free += landings as usize;
+        list(&s.flags, &mut s.dead_ends, (j * lw) as u32);
     }
-    s.dead_ends.truncate(dead_ends);
+    // Nothing but the walk and the loops has opened a cell yet: the walls
+    // kept are the tiles'.
+    debug_assert!((0..lattice).all(|l| {
+        let (p, c) = (pad(l), cell(l));
+        let ways = [c - 1, c + 1, c - w, c + w]
+            .iter()
+            .filter(|&&n| tiles[n] != Tile::Rock)
+            .count();
+        let dead = s.visited[p] & !next_to_hall(&s.near, p) & (ways == 1);
+        dead == s.dead_ends.contains(&(l as u32))
+    }));
     s.landings.clear();
     while s.landings.len() < MAX_LANDINGS && !s.dead_ends.is_empty() {
         let k = rng.random_range(0..s.dead_ends.len() as u32) as usize;
@@ -346,6 +402,18 @@ pub(in crate::generate) fn lay(
         rooms.push(region_room((x, y, x, y), c, w, RegionKind::Landing));
     }
     Ok(rooms)
+}
+
+/// Appends `first + i` to `to` for each flag `i` set, in order: a mask of
+/// 32 flags at a time, lowest bit first, rather than a branch a flag.
+fn list(flags: &[bool], to: &mut Vec<u32>, first: u32) {
+    for (k, chunk) in flags.chunks(32).enumerate() {
+        let mut bits = crate::grid_search::mask32(chunk, |flag| flag);
+        while bits != 0 {
+            to.push(first + 32 * k as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
 }
 
 /// The (hall, maze) lattice cell pairs across a hall's wall, where a door
