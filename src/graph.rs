@@ -339,7 +339,8 @@ struct Scratch {
     ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
-    /// The node cells of the network, in row order.
+    /// The node cells of the network, in row order, at its start: one
+    /// slot a cell, so each cell can be written whether or not it is one.
     nodes: Vec<u32>,
     /// The chains walked from them, in the order their walks set off.
     walks: Vec<Walk>,
@@ -360,13 +361,12 @@ impl Scratch {
                 node_of: vec![NONE; cells],
                 ways: vec![0; cells],
                 net: std::mem::take(&mut self.net),
-                nodes: std::mem::take(&mut self.nodes),
+                nodes: vec![0; cells],
                 walks: std::mem::take(&mut self.walks),
                 graph: std::mem::take(&mut self.graph),
                 clean: true,
             };
             self.net.clear();
-            self.nodes.clear();
         }
     }
 }
@@ -455,24 +455,6 @@ impl LevelGraph {
                 *net = matches!(tile, Tile::Corridor) || tile.is_door();
             }
         }
-        // The network's cells in row order. It is sparse: blocks of 32
-        // cells without any are passed over in one comparison.
-        const BLOCK: usize = 32;
-        // A block's cells are taken from a mask of them, lowest bit first,
-        // not by asking each cell: on a maze nearly every block has some,
-        // and whether a cell is one was as good as random to the branch
-        // predictor.
-        for (block, chunk) in in_net.chunks(BLOCK).enumerate() {
-            if !chunk.iter().fold(false, |any, &net| any | net) {
-                continue;
-            }
-            let mut bits = crate::grid_search::mask32(chunk, |net| net);
-            let first = block * BLOCK;
-            while bits != 0 {
-                net.push((first + bits.trailing_zeros() as usize) as u32);
-                bits &= bits - 1;
-            }
-        }
         // Each cell's ways, a row at a time in straight runs: a chain's
         // next cell is then read off one byte rather than found by asking
         // its neighbours in turn.
@@ -495,32 +477,47 @@ impl LevelGraph {
                 }
             }
         }
+        // The network's cells in row order, and its node cells among them:
+        // ports (beside a room's floor) and cells whose ways are not two.
+        // It is sparse: blocks of 32 cells without any are passed over in
+        // one comparison.
+        const BLOCK: usize = 32;
+        // A block's cells are taken from a mask of them, lowest bit first,
+        // not by asking each cell: on a maze nearly every block has some,
+        // and whether a cell is one was as good as random to the branch
+        // predictor. Node cells are written at the end of their list
+        // whatever they are, and kept by counting them, for the same
+        // reason.
+        let mut count = 0;
+        {
+            // Plain slices, so a node written is not taken to move the
+            // buffers read.
+            let (slots, ways): (&mut [u32], &[u8]) = (&mut nodes[..], ways);
+            for (block, chunk) in in_net.chunks(BLOCK).enumerate() {
+                if !chunk.iter().fold(false, |any, &net| any | net) {
+                    continue;
+                }
+                let mut bits = crate::grid_search::mask32(chunk, |net| net);
+                let first = block * BLOCK;
+                while bits != 0 {
+                    let at = first + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    net.push(at as u32);
+                    let port =
+                        (room_of[at - w] | room_of[at + 1] | room_of[at + w] | room_of[at - 1])
+                            != 0;
+                    slots[count] = at as u32;
+                    let two = TWO_WAYS >> ways[at] & 1 != 0;
+                    count += usize::from(port | !two);
+                }
+            }
+        }
+        let nodes = &nodes[..count];
         // Assign a node to every node cell.
         {
             // A node cell's row by a multiply: a division for every
             // network cell was a tenth of a labyrinth's graph samples.
             let rows = crate::grid_search::RowOf::new(w);
-            // The node cells first, without a branch a cell (whether a
-            // maze's cell is a node is as good as random to a branch
-            // predictor): ports, beside a room's floor, and cells whose
-            // ways are not two.
-            nodes.resize(net.len() + 1, 0);
-            let mut count = 0;
-            {
-                // Plain slices, so a node written is not taken to move the
-                // buffers read.
-                let (listed, ways): (&mut [u32], &[u8]) = (nodes, ways);
-                for &c in net.iter() {
-                    let at = c as usize;
-                    let port =
-                        (room_of[at - w] | room_of[at + 1] | room_of[at + w] | room_of[at - 1])
-                            != 0;
-                    listed[count] = c;
-                    let two = TWO_WAYS >> ways[at] & 1 != 0;
-                    count += usize::from(port | !two);
-                }
-            }
-            nodes.truncate(count);
             for &c in nodes.iter() {
                 let c = c as usize;
                 let around = [
@@ -585,10 +582,9 @@ impl LevelGraph {
         }
         // Leave the scratch as found: only network cells were set, and
         // without closed loops only node cells.
-        for &c in if loops { &net[..] } else { &nodes[..] } {
+        for &c in if loops { &net[..] } else { nodes } {
             node_of[c as usize] = NONE;
         }
-        nodes.clear();
         net.clear();
         *clean = true;
         LevelGraph {
