@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::geom::Pos;
 use crate::grid_search::{Bfs, Visit};
 use crate::layout::{Room, Tile, mark_areas};
+use crate::sets::Sets;
 
 /// A node of the level graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -373,8 +374,8 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-    /// The union-find of [`LevelGraph::components`]: each node's parent.
-    static PARENT: std::cell::RefCell<Vec<u32>> = std::cell::RefCell::default();
+    /// The union-find of [`LevelGraph::components`].
+    static SETS: std::cell::RefCell<Sets> = std::cell::RefCell::default();
 }
 
 impl LevelGraph {
@@ -610,36 +611,17 @@ impl LevelGraph {
 
     /// Number of connected pieces of the level.
     pub fn components(&self) -> usize {
-        // A union-find kept per thread: the generator verifies every level
-        // it makes with this. Only the count is wanted, so a set's root is
-        // whichever is lower, and no edge branches on whether it joined
-        // two sets (on a maze that is as good as random).
-        PARENT.with_borrow_mut(|parent| {
-            let nodes = self.graph.node_count();
-            parent.clear();
-            parent.extend(0..nodes as u32);
-            let find = |parent: &mut [u32], mut x: u32| {
-                // Each node on the way pointed at its grandparent.
-                loop {
-                    let up = parent[x as usize];
-                    if up == x {
-                        return x;
-                    }
-                    let grandparent = parent[up as usize];
-                    parent[x as usize] = grandparent;
-                    x = grandparent;
-                }
-            };
-            let mut joins = 0;
-            for edge in self.graph.raw_edges() {
-                let a = find(parent, edge.source().index() as u32);
-                let b = find(parent, edge.target().index() as u32);
-                // The higher root under the lower; a root under itself
-                // where they are one already.
-                parent[a.max(b) as usize] = a.min(b);
-                joins += usize::from(a != b);
-            }
-            nodes - joins
+        // petgraph's `connected_components` with a union-find kept per
+        // thread: the generator verifies every level it makes with this.
+        SETS.with_borrow_mut(|sets| {
+            sets.reset(self.graph.node_count());
+            let joins = self
+                .graph
+                .raw_edges()
+                .iter()
+                .filter(|edge| sets.union(edge.source().index(), edge.target().index()))
+                .count();
+            self.graph.node_count() - joins
         })
     }
 

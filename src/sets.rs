@@ -1,8 +1,6 @@
 //! Disjoint sets (a union-find) kept from use to use: the sets of joined
 //! rooms of the corridor styles that merge them as corridors meet
-//! (`grid`, `dead_end`, the legs joining a level's pieces) and a cave's
-//! regions under Kruskal's rule. (A level graph counts its pieces with a
-//! leaner one of its own: a count needs no particular representative.)
+//! (`grid`, `dead_end`), and the connected pieces of a level graph.
 //!
 //! It is petgraph's `UnionFind` step for step (union by rank, `find`
 //! without compression, `union` halving the paths it walks), so every
@@ -11,7 +9,7 @@
 //! same levels. What petgraph's lacks is a way to start over without
 //! allocating.
 
-/// Disjoint sets of `0..n` (rooms, pieces or regions).
+/// Disjoint sets of `0..n` (rooms, or a graph's nodes).
 #[derive(Default)]
 pub(crate) struct Sets {
     /// Each room's parent; a representative is its own.
