@@ -185,11 +185,10 @@ fn walk_all_chains(
 ) -> usize {
     let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
     walks.clear();
-    // At most four ways a node cell, and on the levels made so far (a
-    // maze's node cells are about a sixteenth of its cells) no more than a
-    // quarter of the cells: reserved at once, not grown walk by walk or
-    // level by level.
-    walks.reserve((4 * nodes.len()).max(cells / 4));
+    // At most four ways a node cell: reserved at once, not grown walk by
+    // walk, and at least a sixteenth of the cells (a default level's need
+    // with room to spare), so a run of levels grows it once or twice.
+    walks.reserve((4 * nodes.len()).max(cells / 16));
     let mut ends = Ends {
         nodes,
         next: 0,
@@ -340,8 +339,9 @@ struct Scratch {
     ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
-    /// The node cells of the network, in row order, at its start: one
-    /// slot a cell, so each cell can be written whether or not it is one.
+    /// The node cells of the network, in row order, at its start: a slot
+    /// for every network cell, so each can be written whether or not it
+    /// is one (grown with the largest network yet).
     nodes: Vec<u32>,
     /// The chains walked from them, in the order their walks set off.
     walks: Vec<Walk>,
@@ -362,7 +362,7 @@ impl Scratch {
                 node_of: vec![NONE; cells],
                 ways: vec![0; cells],
                 net: std::mem::take(&mut self.net),
-                nodes: vec![0; cells],
+                nodes: std::mem::take(&mut self.nodes),
                 walks: std::mem::take(&mut self.walks),
                 graph: std::mem::take(&mut self.graph),
                 clean: true,
@@ -491,13 +491,21 @@ impl LevelGraph {
         // reason.
         let mut count = 0;
         {
-            // Plain slices, so a node written is not taken to move the
-            // buffers read.
-            let (slots, ways): (&mut [u32], &[u8]) = (&mut nodes[..], ways);
+            let ways: &[u8] = ways;
             for (block, chunk) in in_net.chunks(BLOCK).enumerate() {
                 if !chunk.iter().fold(false, |any, &net| any | net) {
                     continue;
                 }
+                // Room for this block's cells, whatever they are: the
+                // slots grow with the most node cells yet, not the grid,
+                // from a sixteenth of the grid (a maze's share) at once.
+                if nodes.len() < count + BLOCK {
+                    let size = (2 * nodes.len()).max(count + BLOCK).max(n / 16);
+                    nodes.resize(size, 0);
+                }
+                // A plain slice, so a node written is not taken to move
+                // the buffers read.
+                let slots: &mut [u32] = nodes;
                 let mut bits = crate::grid_search::mask32(chunk, |net| net);
                 let first = block * BLOCK;
                 while bits != 0 {
@@ -1017,6 +1025,145 @@ mod tests {
         assert_eq!(g.node_count(), 2, "{g:?}");
         assert_eq!(g.edge_count(), 1);
         assert_eq!(g.graph().edge_weights().next().unwrap().length, 9);
+    }
+
+    /// The fast reading against the plain one on shapes the random grids
+    /// seldom hold: closed loops beside chains (so the walks' cells must
+    /// be marked before the closed-loop pass), a ring that leaves a
+    /// junction and comes back to it, two dead ends side by side (a chain
+    /// of no cells), a long chain from room to room, and more chains than
+    /// the four walks under way at once.
+    #[test]
+    fn the_fast_reading_is_the_plain_one_on_chosen_shapes() {
+        let (w, h) = (40usize, 14usize);
+        let mut tiles = vec![Tile::Rock; w * h];
+        let mut set = |x: usize, y: usize, tile: Tile| tiles[y * w + x] = tile;
+        // Two rooms joined by a door, a long corridor and a door.
+        for y in 1..=3 {
+            for x in (1..=3).chain(15..=17) {
+                set(x, y, Tile::Floor);
+            }
+        }
+        set(4, 2, Tile::Door);
+        set(14, 2, Tile::Door);
+        for x in 5..=13 {
+            set(x, 2, Tile::Corridor);
+        }
+        // A closed loop of four cells and one of eight.
+        for (x, y) in [(24, 1), (25, 1), (24, 2), (25, 2)] {
+            set(x, y, Tile::Corridor);
+        }
+        for x in 17..=19 {
+            set(x, 5, Tile::Corridor);
+            set(x, 7, Tile::Corridor);
+        }
+        set(17, 6, Tile::Corridor);
+        set(19, 6, Tile::Corridor);
+        // A ring from the junction at (5, 7) back to it, and a stem from
+        // the same junction to a dead end.
+        for x in 3..=7 {
+            set(x, 5, Tile::Corridor);
+            set(x, 7, Tile::Corridor);
+        }
+        set(3, 6, Tile::Corridor);
+        set(7, 6, Tile::Corridor);
+        for (x, y) in [(5, 8), (5, 9), (6, 9), (7, 9), (8, 9), (8, 10)] {
+            set(x, y, Tile::Corridor);
+        }
+        // Two dead ends side by side.
+        set(11, 10, Tile::Corridor);
+        set(12, 10, Tile::Corridor);
+        // A comb: a spine with many short teeth, more chains than lanes.
+        for x in 22..=38 {
+            set(x, 9, Tile::Corridor);
+        }
+        for x in (22..=37).step_by(3) {
+            set(x, 10, Tile::Corridor);
+            set(x, 11, Tile::Corridor);
+            set(x + 1, 8, Tile::Corridor);
+        }
+        let rooms: Vec<Room> = [rect(1, 1, 3, 3), rect(15, 1, 3, 3)]
+            .into_iter()
+            .map(|r| Room {
+                shape: Shape::Rect(r),
+                doors: vec![],
+            })
+            .collect();
+        let mut room_of = vec![0; w * h];
+        mark_areas(&mut room_of, w, &tiles, &rooms, true);
+        let size = (w as u16, h as u16);
+        let fast = LevelGraph::build(size.0, size.1, &tiles, &rooms);
+        let plain = reference(size.0, size.1, &tiles, &room_of, rooms.len());
+        assert!(fast == plain, "{fast:?} against {plain:?}");
+        // The rooms, the ring with its stem, the pair of dead ends, the
+        // comb, and the two closed loops.
+        assert_eq!(fast.components(), 6);
+    }
+
+    /// The fast reading against the plain one on generated levels of every
+    /// kind: a labyrinth's thousand-odd chains, a cave's, the default
+    /// level's, a DeadEnd maze's, and the large level's.
+    #[test]
+    fn the_fast_reading_is_the_plain_one_on_generated_levels() {
+        use crate::config::{Config, CorridorStyle, LevelKind};
+        let big = Config {
+            width: 1000,
+            height: 1000,
+            levels: 1,
+            rooms: crate::config::RoomConfig {
+                count: crate::config::Range::new(222, 1778),
+                ..Config::default().rooms
+            },
+            ..Config::default()
+        };
+        let configs = [
+            (Config::default(), 3),
+            (
+                Config {
+                    kind: LevelKind::Labyrinth,
+                    ..Config::default()
+                },
+                3,
+            ),
+            (
+                Config {
+                    kind: LevelKind::Cave,
+                    ..Config::default()
+                },
+                3,
+            ),
+            (
+                Config {
+                    corridors: CorridorStyle::DeadEnd,
+                    ..Config::default()
+                },
+                3,
+            ),
+            (big, 1),
+        ];
+        let mut generator = crate::generate::Generator::default();
+        for (config, seeds) in configs {
+            for seed in 0..seeds {
+                let level = generator
+                    .level(&config, crate::vault::shipped(), 7000 + seed, 1)
+                    .expect("a level");
+                let w = usize::from(level.width());
+                let mut room_of = vec![0; level.tiles().len()];
+                mark_areas(&mut room_of, w, level.tiles(), level.rooms(), true);
+                let plain = reference(
+                    level.width(),
+                    level.height(),
+                    level.tiles(),
+                    &room_of,
+                    level.rooms().len(),
+                );
+                assert!(
+                    *level.graph() == plain,
+                    "{:?} seed {seed}: the graphs differ",
+                    config.kind
+                );
+            }
+        }
     }
 
     /// Each node's edge ends (a loop counts twice), from the edge list.

@@ -273,6 +273,24 @@ pub(in crate::generate) fn lay(
             }
             list(&s.flags, &mut s.walls, 2 * p0 as u32);
         }
+        // The walls as the tiles give them (nothing but the walk has
+        // opened a cell yet), in the order the old listing took them: a
+        // lattice cell's wall right, then its wall below.
+        #[cfg(any(test, debug_assertions))]
+        {
+            let mut want = Vec::new();
+            for j in 0..lh {
+                for i in 0..lw {
+                    let (p, c) = ((j + 1) * pw + 1 + i, (2 * j + 1) * w + 1 + 2 * i);
+                    for (dp, wall, below) in [(1, c + 1, 0), (pw, c + w, 1)] {
+                        if s.visited[p] && s.visited[p + dp] && tiles[wall] == Tile::Rock {
+                            want.push((p as u32) << 1 | below);
+                        }
+                    }
+                }
+            }
+            assert_eq!(s.walls, want, "the loops' walls are the tiles'");
+        }
         for &wall in &s.walls {
             if rng.sample(knock) {
                 let (p, below) = ((wall >> 1) as usize, (wall & 1) as usize);
@@ -332,17 +350,23 @@ pub(in crate::generate) fn lay(
         free += landings as usize;
         list(&s.flags, &mut s.dead_ends, (j * lw) as u32);
     }
-    // Nothing but the walk and the loops has opened a cell yet: the walls
-    // kept are the tiles'.
-    debug_assert!((0..lattice).all(|l| {
-        let (p, c) = (pad(l), cell(l));
-        let ways = [c - 1, c + 1, c - w, c + w]
-            .iter()
-            .filter(|&&n| tiles[n] != Tile::Rock)
-            .count();
-        let dead = s.visited[p] & !next_to_hall(&s.near, p) & (ways == 1);
-        dead == s.dead_ends.contains(&(l as u32))
-    }));
+    // Nothing but the walk and the loops has opened a cell yet: the dead
+    // ends are the tiles' too.
+    #[cfg(any(test, debug_assertions))]
+    {
+        let want: Vec<u32> = (0..lattice)
+            .filter(|&l| {
+                let (p, c) = (pad(l), cell(l));
+                let ways = [c - 1, c + 1, c - w, c + w]
+                    .iter()
+                    .filter(|&&n| tiles[n] != Tile::Rock)
+                    .count();
+                s.visited[p] & !next_to_hall(&s.near, p) & (ways == 1)
+            })
+            .map(|l| l as u32)
+            .collect();
+        assert_eq!(s.dead_ends, want, "the dead ends are the tiles'");
+    }
     s.landings.clear();
     while s.landings.len() < MAX_LANDINGS && !s.dead_ends.is_empty() {
         let k = rng.random_range(0..s.dead_ends.len() as u32) as usize;
@@ -434,5 +458,45 @@ fn hall_exits(
     for j in j0..j0 + ch {
         exits.push((j * lw + i0, j * lw + i0 - 1));
         exits.push((j * lw + i0 + cw - 1, j * lw + i0 + cw));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, LabyrinthConfig, LevelKind};
+    use crate::generate::Generator;
+
+    /// The loops' walls and the dead ends, flagged a lattice row at a time
+    /// from the walls the walk opened, are those the tiles give (`lay`
+    /// asserts both under test), on labyrinths whose rows take one mask and
+    /// several, every wall a loop and few, with halls and vaults.
+    #[test]
+    fn walls_and_dead_ends_from_the_walk_are_the_tiles() {
+        let shipped = crate::vault::shipped();
+        let mut generator = Generator::default();
+        let mut levels = 0;
+        for (width, height) in [(150, 150), (81, 22), (67, 41), (41, 15)] {
+            for loops in [0.05, 1.0] {
+                let config = Config {
+                    kind: LevelKind::Labyrinth,
+                    width,
+                    height,
+                    labyrinth: LabyrinthConfig {
+                        loops,
+                        ..Config::default().labyrinth
+                    },
+                    ..Config::default()
+                };
+                config.validate().expect("a valid config");
+                for vaults in [&[][..], shipped] {
+                    for seed in 5200..5204 {
+                        if generator.level(&config, vaults, seed, 2).is_ok() {
+                            levels += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(levels >= 48, "only {levels} labyrinths made");
     }
 }
