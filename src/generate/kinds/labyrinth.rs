@@ -214,23 +214,38 @@ pub(in crate::generate) fn lay(
         (-(pw as isize), -2 * w as isize),
         (pw as isize, 2 * w as isize),
     ];
+    // For each set of free ways (a bit a way, in the walk's order) and
+    // each choice among them: the way, and its padded step, so the next
+    // cell waits on one table rather than a list written and read back.
+    let mut nth_way = [0u8; 64];
+    let mut nth_step = [0isize; 64];
+    for mask in 0..16usize {
+        let ways = (0..4).filter(|&k| mask >> k & 1 == 1);
+        for (r, k) in ways.enumerate() {
+            nth_way[mask * 4 + r] = k as u8;
+            nth_step[mask * 4 + r] = steps[k].0;
+        }
+    }
     while let Some(&(p, c)) = s.walk.last() {
         let (p, c) = (p as usize, c as usize);
-        let mut choices = [0usize; 4];
-        let mut n = 0;
-        // Each way written, and kept by counting it only if free: whether
-        // a way is free is as good as random to a branch predictor.
-        for (k, &(dp, _)) in steps.iter().enumerate() {
-            choices[n] = k;
-            n += usize::from(s.free[p.wrapping_add_signed(dp)]);
-        }
+        let free = steps.map(|(dp, _)| s.free[p.wrapping_add_signed(dp)]);
+        let n = usize::from(free[0])
+            + usize::from(free[1])
+            + usize::from(free[2])
+            + usize::from(free[3]);
         if n == 0 {
             s.walk.pop();
             continue;
         }
-        let k = choices[rng.random_range(0..n as u32) as usize];
-        let (dp, dc) = steps[k];
-        let (m, mc) = (p.wrapping_add_signed(dp), c.wrapping_add_signed(dc));
+        let mask = usize::from(free[0])
+            | usize::from(free[1]) << 1
+            | usize::from(free[2]) << 2
+            | usize::from(free[3]) << 3;
+        let at = mask * 4 + rng.random_range(0..n as u32) as usize;
+        let m = p.wrapping_add_signed(nth_step[at]);
+        let k = usize::from(nth_way[at]);
+        let dc = steps[k].1;
+        let mc = c.wrapping_add_signed(dc);
         s.visited[m] = true;
         s.free[m] = false;
         // The wall is right of or below the cell left of or above it.
