@@ -103,7 +103,7 @@ fn walk_chains(
     node_of: &mut [u32],
     graph: &mut UnGraph<Node, Corridor>,
 ) -> usize {
-    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    let offset = offsets(w);
     let mut walked = 0;
     let mut out = ways[a] & WAYS;
     while out != 0 {
@@ -112,19 +112,10 @@ fn walk_chains(
         let first = a.wrapping_add(offset[d]);
         debug_assert_ne!(node_of[first], WALKED, "a way taken twice");
         let (mut cur, mut last, mut length) = (first, d, 0u32);
-        // A chain cell has two ways, one back where the walk came from:
-        // the other is the way on.
         while ways[cur] & NODE == 0 {
             node_of[cur] = WALKED;
             length += 1;
-            let on = ways[cur] & !(1u8 << (last ^ 2));
-            debug_assert_eq!(
-                on.count_ones(),
-                1,
-                "a chain cell has two network neighbours"
-            );
-            last = on.trailing_zeros() as usize & 3;
-            cur = cur.wrapping_add(offset[last]);
+            (cur, last) = chain_step(ways[cur], cur, last, &offset);
         }
         walked += length as usize;
         // The way in at the far end is taken: from a later node cell, or
@@ -144,6 +135,28 @@ fn walk_chains(
         );
     }
     walked
+}
+
+/// A cell's offsets to its neighbours in `Dir::ALL`'s order on a grid
+/// `w` wide (the way bits of `ways`).
+fn offsets(w: usize) -> [usize; 4] {
+    [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()]
+}
+
+/// One step along a chain from `cur`, whose ways are `byte`, entered by
+/// way `last`: a chain cell has two ways, one back where the walk came
+/// from, and the other is the way on. Returns the next cell and the way
+/// it is entered by.
+#[inline(always)]
+fn chain_step(byte: u8, cur: usize, last: usize, offset: &[usize; 4]) -> (usize, usize) {
+    let on = byte & !(1u8 << (last ^ 2));
+    debug_assert_eq!(
+        on.count_ones(),
+        1,
+        "a chain cell has two network neighbours"
+    );
+    let next = on.trailing_zeros() as usize & 3;
+    (cur.wrapping_add(offset[next]), next)
 }
 
 /// In a lane of [`walk_all_chains`]: no walk.
@@ -183,7 +196,7 @@ fn walk_all_chains(
     walks: &mut Vec<Walk>,
     graph: &mut UnGraph<Node, Corridor>,
 ) -> usize {
-    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    let offset = offsets(w);
     walks.clear();
     // At most four ways a node cell: reserved at once, not grown walk by
     // walk, and at least a sixteenth of the cells (a default level's need
@@ -219,17 +232,8 @@ fn walk_all_chains(
                 let c = $cur;
                 let byte = ways[c];
                 if byte & NODE == 0 {
-                    // A chain cell has two ways, one back where the walk
-                    // came from: the other is the way on.
                     $length += 1;
-                    let on = byte & !(1u8 << ($last ^ 2));
-                    debug_assert_eq!(
-                        on.count_ones(),
-                        1,
-                        "a chain cell has two network neighbours"
-                    );
-                    $last = on.trailing_zeros() as usize & 3;
-                    $cur = c.wrapping_add(offset[$last]);
+                    ($cur, $last) = chain_step(byte, c, $last, &offset);
                 } else {
                     // The chain ends at node cell `c`, whose way along it
                     // is back the way the walk came in.
@@ -278,15 +282,13 @@ fn walk_all_chains(
 /// (closed loops of corridor) needs to know which those are, so the walks
 /// themselves mark nothing, and most levels never come here.
 fn mark_walked(walks: &[Walk], w: usize, ways: &[u8], node_of: &mut [u32]) {
-    let offset = [w.wrapping_neg(), 1, w, 1usize.wrapping_neg()];
+    let offset = offsets(w);
     for done in walks.iter().filter(|done| done.keep) {
         let mut last = usize::from(done.way);
         let mut cur = (done.from as usize).wrapping_add(offset[last]);
         for _ in 0..done.length {
             node_of[cur] = WALKED;
-            let on = ways[cur] & !(1u8 << (last ^ 2));
-            last = on.trailing_zeros() as usize & 3;
-            cur = cur.wrapping_add(offset[last]);
+            (cur, last) = chain_step(ways[cur], cur, last, &offset);
         }
     }
 }
@@ -321,7 +323,8 @@ impl Ends<'_> {
 
 /// Grid-sized buffers of [`LevelGraph::build`], kept per thread so reading
 /// the graph of level after level allocates no grid: a build puts back
-/// the room and network cells it set, and works each inner cell's `ways`
+/// the room and node cells it set (every network cell where it walked
+/// closed loops), and works each inner cell's `ways`
 /// out afresh (a straight pass of the grid, which the next build
 /// overwrites).
 #[derive(Default)]
@@ -339,9 +342,9 @@ struct Scratch {
     ways: Vec<u8>,
     /// The network cells, in row order.
     net: Vec<u32>,
-    /// The node cells of the network, in row order, at its start: a slot
-    /// for every network cell, so each can be written whether or not it
-    /// is one (grown with the largest network yet).
+    /// The node cells of the network, in row order, at its start: each
+    /// network cell is written to the next slot whether or not it is one
+    /// and kept by counting it (grown with the most node cells yet).
     nodes: Vec<u32>,
     /// The chains walked from them, in the order their walks set off.
     walks: Vec<Walk>,
