@@ -104,6 +104,17 @@ pub fn mask32<T: Copy>(cells: &[T], flag: impl Fn(T) -> bool) -> u32 {
     bits
 }
 
+/// Appends `first + i` to `to` for each bit `i` set in `bits`, lowest
+/// first: a block's cells taken from its mask ([`mask32`]) without a
+/// branch on each cell.
+#[inline(always)]
+pub fn push_bits(mut bits: u32, first: u32, to: &mut Vec<u32>) {
+    while bits != 0 {
+        to.push(first + bits.trailing_zeros());
+        bits &= bits - 1;
+    }
+}
+
 /// A cell's coordinates, with one 32-bit division.
 #[inline]
 pub fn xy(c: usize, width: usize) -> (i32, i32) {

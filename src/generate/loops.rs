@@ -333,11 +333,7 @@ fn add_sampled(
     corridor.reserve(site.tiles.len());
     const BLOCK: usize = 32;
     for (block, chunk) in site.tiles.chunks(BLOCK).enumerate() {
-        let mut bits = corridor_mask(chunk);
-        while bits != 0 {
-            corridor.push((block * BLOCK + bits.trailing_zeros() as usize) as u32);
-            bits &= bits - 1;
-        }
+        crate::grid_search::push_bits(corridor_mask(chunk), (block * BLOCK) as u32, corridor);
     }
     // Four lines from each corridor cell, in `Dir::ALL`'s order.
     let Ok(lines) = u32::try_from(corridor.len() * 4) else {

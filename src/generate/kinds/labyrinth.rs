@@ -447,11 +447,8 @@ pub(in crate::generate) fn lay(
 /// 32 flags at a time, lowest bit first, rather than a branch a flag.
 fn list(flags: &[bool], to: &mut Vec<u32>, first: u32) {
     for (k, chunk) in flags.chunks(32).enumerate() {
-        let mut bits = crate::grid_search::mask32(chunk, |flag| flag);
-        while bits != 0 {
-            to.push(first + 32 * k as u32 + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
+        let bits = crate::grid_search::mask32(chunk, |flag| flag);
+        crate::grid_search::push_bits(bits, first + 32 * k as u32, to);
     }
 }
 
