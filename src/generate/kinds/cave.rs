@@ -148,7 +148,7 @@ pub(in crate::generate) fn lay(
     }
     for _ in 0..cave.passes {
         smooth(
-            &s.open,
+            (&s.open, fenced),
             &mut s.next,
             &mut s.columns,
             w,
@@ -156,9 +156,6 @@ pub(in crate::generate) fn lay(
             cave.survival,
         );
         std::mem::swap(&mut s.open, &mut s.next);
-        for (open, &fence) in s.open.iter_mut().zip(fenced.iter()) {
-            *open &= !fence;
-        }
     }
     let regions = find_regions(s, w, u32::from(cave.smallest_region));
     if regions == 0 {
@@ -185,10 +182,12 @@ pub(in crate::generate) fn lay(
             prices,
             sets,
             coarse,
+            steps,
             ..
         } = s;
         let mut cave = coarse_join::Cave {
             w,
+            step: steps,
             region,
             tiles,
             hardness,
@@ -211,6 +210,12 @@ pub(in crate::generate) fn lay(
 /// below `share` of 2^16. A Bernoulli draw a cell cost a draw of the
 /// 128-bit generator each, a tenth of the cave's time; a quarter of one
 /// is a shift and a compare, and `share` is kept to within 2^-17.
+///
+/// The draws are made 64 at a time into a buffer of quarters: a draw's
+/// quarters, lowest first, are the next four cells off the border in
+/// reading order, so the cells are then straight compares over runs of
+/// quarters, and the draws' chain of multiplies is not held up by the
+/// cells.
 fn fill_by_quarters(
     open: &mut Vec<bool>,
     fenced: &[bool],
@@ -219,25 +224,37 @@ fn fill_by_quarters(
     share: f64,
     rng: &mut Pcg64,
 ) {
+    const WORDS: usize = 64;
     // `share` is in (0, 1) (`Config::validate`): at most 2^16, which a
     // quarter (below 2^16) is always under.
     let below = (share * 65536.0).round() as u32;
     open.resize(w * h, false);
-    let (mut word, mut left) = (0u64, 0);
+    let mut words_left = ((w - 2) * (h - 2)).div_ceil(4);
+    let mut quarters = [0u16; 4 * WORDS];
+    let (mut at, mut held) = (0, 0);
     for y in 1..h - 1 {
-        let row = y * w;
-        for (cell, &fence) in open[row + 1..row + w - 1]
-            .iter_mut()
-            .zip(&fenced[row + 1..row + w - 1])
-        {
-            if left == 0 {
-                (word, left) = (rng.random::<u64>(), 4);
+        let (mut x, end) = (y * w + 1, y * w + w - 1);
+        while x < end {
+            if at == held {
+                let words = words_left.min(WORDS);
+                for four in quarters.as_chunks_mut::<4>().0[..words].iter_mut() {
+                    let word = rng.random::<u64>();
+                    *four = [0, 16, 32, 48].map(|shift| (word >> shift) as u16);
+                }
+                words_left -= words;
+                (at, held) = (0, 4 * words);
             }
-            // `&`, not `&&`: a branch on a coin toss is mispredicted half
-            // the time.
-            *cell = ((word as u16 as u32) < below) & !fence;
-            word >>= 16;
-            left -= 1;
+            let take = (held - at).min(end - x);
+            for ((cell, &fence), &quarter) in open[x..x + take]
+                .iter_mut()
+                .zip(&fenced[x..x + take])
+                .zip(&quarters[at..at + take])
+            {
+                // `&`, not `&&`: a branch on a coin toss is mispredicted
+                // half the time.
+                *cell = (u32::from(quarter) < below) & !fence;
+            }
+            (x, at) = (x + take, at + take);
         }
     }
 }
@@ -295,9 +312,9 @@ fn mark_chambers(s: &mut Scratch, w: usize) {
 /// One smoothing pass from `open` into `next`, a row at a time: first
 /// each column's three cells summed (`columns`), then three columns a
 /// cell, in straight runs over slices the compiler can vectorise. The
-/// border stays rock.
+/// border and the `fenced` cells stay rock.
 fn smooth(
-    open: &[bool],
+    (open, fenced): (&[bool], &[bool]),
     next: &mut Vec<bool>,
     columns: &mut Vec<u8>,
     w: usize,
@@ -308,27 +325,30 @@ fn smooth(
     next.resize(open.len(), false);
     columns.clear();
     columns.resize(w, 0);
-    for (rows, out) in open
+    for ((rows, out), fenced) in open
         .windows(3 * w)
         .step_by(w)
         .zip(next[w..].chunks_exact_mut(w))
+        .zip(fenced[w..].chunks_exact(w))
     {
         let (up, rest) = rows.split_at(w);
         let (mid, down) = rest.split_at(w);
         for (((sum, &a), &b), &c) in columns.iter_mut().zip(up).zip(mid).zip(down) {
             *sum = u8::from(a) + u8::from(b) + u8::from(c);
         }
-        for ((cell, three), &here) in out[1..w - 1]
+        for (((cell, three), &here), &fence) in out[1..w - 1]
             .iter_mut()
             .zip(columns.windows(3))
             .zip(&mid[1..w - 1])
+            .zip(&fenced[1..w - 1])
         {
             let around = three[0] + three[1] + three[2] - u8::from(here);
-            *cell = if here {
+            let open = if here {
                 around >= survival
             } else {
                 around >= birth
             };
+            *cell = open & !fence;
         }
     }
 }

@@ -36,7 +36,7 @@ use crate::sets::Sets;
 use super::super::super::Rejected;
 use super::super::super::WorkStage;
 use super::super::super::budget::Budget;
-use super::{CAME_SHIFT, Node, REGION, SETTLED, UNSEEN, back};
+use super::{CAME_SHIFT, NEVER, Node, REGION, SETTLED, UNSEEN, back};
 
 /// A block's side in cells.
 const SIDE: usize = 3;
@@ -60,10 +60,11 @@ pub(in crate::generate) struct CoarseScratch {
     /// (cost, block, block) where two regions' searches meet, cheapest
     /// first.
     meetings: BinaryHeap<Reverse<(u32, u32, u32)>>,
-    /// Per block: the last dig whose search was kept to it (digs are
-    /// numbered from 1 a level, `mark` the last).
+    /// Per cell: the last dig whose search was kept to its block (digs
+    /// are numbered on from level to level, `mark` the last).
     allowed: Vec<u32>,
     mark: u32,
+
     /// The blocks of the way of the meeting being dug.
     way: Vec<u32>,
     /// (block, region) for each region after the first with cells in a
@@ -87,17 +88,17 @@ pub(super) struct Cave<'a> {
     pub(super) fenced: &'a [bool],
     /// Price of a step into rock by hardness.
     pub(super) prices: &'a [u32],
+    /// Per cell: a fine search's price to step into it: 0 for open ground
+    /// (its own or a passage dug), [`NEVER`] for rock never dug, else the
+    /// rock's price. Written while the blocks are priced, which reads
+    /// every cell anyway, so a fine search reads one table a step.
+    /// (Revision 6's search's table, which this join does not use.)
+    pub(super) step: &'a mut Vec<u16>,
     pub(super) sets: &'a mut Sets,
     pub(super) budget: &'a Budget,
 }
 
 impl Cave<'_> {
-    /// Whether cell `c` is rock that is never dug: the border (hardness
-    /// 255), a vault and the cell round it.
-    fn never(&self, c: usize) -> bool {
-        self.region[c] == 0 && (self.hardness[c] == 255 || self.fenced[c])
-    }
-
     /// The set of the region of open cell `c`.
     fn set_of(&self, c: usize) -> usize {
         self.sets.find(self.region[c] as usize)
@@ -153,9 +154,11 @@ pub(super) fn join(
             },
         );
     }
-    s.allowed.clear();
-    s.allowed.resize(blocks, 0);
-    s.mark = 0;
+    if s.allowed.len() != cells {
+        s.allowed.clear();
+        s.allowed.resize(cells, 0);
+        s.mark = 0;
+    }
     let mut apart = regions;
     // Regions sharing a block first: they meet at no cost.
     for i in 0..s.shared.len() {
@@ -189,8 +192,14 @@ pub(super) fn join(
             }),
     );
     s.queue.reset(ring, 0);
+    // A block with its own region's blocks all round would find nothing
+    // to reach (each costs 0 already) or meet (each is its own region's),
+    // so it is left out, as revision 6 left out a region's inner cells;
+    // the queue keeps the others' order. (A region's block is never in
+    // the ring, so its four neighbours are blocks.)
     for b in 0..blocks {
-        if s.owner[b] != 0 {
+        let owner = s.owner[b];
+        if owner != 0 && orthogonal(b, bw).into_iter().any(|n| s.owner[n] != owner) {
             s.queue.push(0, b as u32);
         }
     }
@@ -249,7 +258,7 @@ pub(super) fn join(
 /// Prices the blocks and finds their owners (and the regions sharing a
 /// block with another) for a `bw` x `bh` grid of blocks, its ring
 /// included.
-fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
+fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize) {
     let w = cave.w;
     let h = cave.tiles.len() / w;
     s.price.clear();
@@ -257,16 +266,30 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
     s.owner.clear();
     s.owner.resize(bw * bh, 0);
     s.shared.clear();
-    // `rock_costs` prices every hardness.
-    let prices: &[u32; 256] = cave.prices[..256].try_into().expect("a price a hardness");
+    // `rock_costs` prices every hardness, each at most 14,064
+    // (`validate`), below `NEVER`.
+    let mut prices = [NEVER; 256];
+    for (price, &p) in prices.iter_mut().zip(&cave.prices[..255]) {
+        *price = p.min(u32::from(NEVER) - 1) as u16;
+    }
+    cave.step.resize(w * h, 0);
     for y in 0..h {
         let row = (y / SIDE + 1) * bw + 1;
         let cells = y * w..(y + 1) * w;
-        let (region, hardness, fenced) = (
+        let (region, hardness, fenced, step) = (
             &cave.region[cells.clone()],
             &cave.hardness[cells.clone()],
-            &cave.fenced[cells],
+            &cave.fenced[cells.clone()],
+            &mut cave.step[cells],
         );
+        // Hardness 255 is the border's, never dug (priced `NEVER` above).
+        for (((step, &region), &hardness), &fenced) in
+            step.iter_mut().zip(region).zip(hardness).zip(fenced)
+        {
+            let rock = [prices[usize::from(hardness)], NEVER][usize::from(fenced)];
+            *step = [rock, 0][usize::from(region != 0)];
+        }
+        let step = &cave.step[y * w..(y + 1) * w];
         let blocks = row..row + w.div_ceil(SIDE);
         let (price, owner) = (&mut s.price[blocks.clone()], &mut s.owner[blocks]);
         // The row's whole blocks three cells at a time, so each block's
@@ -275,13 +298,7 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
         let (whole, _) = region.as_chunks::<SIDE>();
         for (b, three) in whole.iter().enumerate() {
             let x = b * SIDE..b * SIDE + SIDE;
-            let other = row_of_block(
-                (&mut price[b], &mut owner[b]),
-                three,
-                &hardness[x.clone()],
-                &fenced[x],
-                prices,
-            );
+            let other = row_of_block((&mut price[b], &mut owner[b]), three, &step[x]);
             if other {
                 share(&mut s.shared, row + b, three, owner[b]);
             }
@@ -292,9 +309,7 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
             let other = row_of_block(
                 (&mut price[b], &mut owner[b]),
                 &region[x.clone()],
-                &hardness[x.clone()],
-                &fenced[x.clone()],
-                prices,
+                &step[x.clone()],
             );
             if other {
                 share(&mut s.shared, row + b, &region[x], owner[b]);
@@ -306,32 +321,23 @@ fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
     s.shared.dedup();
 }
 
-/// One row of a block's cells (`region`, `hardness`, `fenced`, three or
-/// fewer) into its price and owner: the price is the least of its cells',
-/// open ground 0 (a region's block is where its search starts, never
-/// stepped into) and rock never dug (the border, a vault and the cell
-/// round it) [`UNSEEN`]; the owner is the first region met in the block.
+/// One row of a block's cells (`region`, `step`, three or fewer) into its
+/// price and owner: the price is the least of its cells' steps, open
+/// ground 0 (a region's block is where its search starts, never stepped
+/// into) and rock never dug (the border, a vault and the cell round it)
+/// [`UNSEEN`]; the owner is the first region met in the block.
 /// Whether an open cell is there is as good as random to a branch
 /// predictor, so nothing here branches on it. True if a region other than
 /// the owner has a cell here.
 #[inline(always)]
-fn row_of_block(
-    (price, owner): (&mut u32, &mut u32),
-    region: &[u32],
-    hardness: &[u8],
-    fenced: &[bool],
-    prices: &[u32; 256],
-) -> bool {
-    let mut least = *price;
-    for ((&region, &hardness), &fenced) in region.iter().zip(hardness).zip(fenced) {
-        let rock = if hardness == 255 || fenced {
-            UNSEEN
-        } else {
-            prices[usize::from(hardness)]
-        };
-        least = least.min(if region != 0 { 0 } else { rock });
-    }
-    *price = least;
+fn row_of_block((price, owner): (&mut u32, &mut u32), region: &[u32], step: &[u16]) -> bool {
+    let least = step.iter().fold(NEVER, |least, &step| least.min(step));
+    let least = if least == NEVER {
+        UNSEEN
+    } else {
+        u32::from(least)
+    };
+    *price = (*price).min(least);
     let first = region
         .iter()
         .rev()
@@ -394,14 +400,14 @@ fn dig(
     ring: usize,
     (from, to): (u32, u32),
 ) -> Result<u32, Rejected> {
-    s.mark += 1;
-    for i in 0..s.way.len() {
-        let block = s.way[i] as usize;
-        s.allowed[block] = s.mark;
+    if s.mark == u32::MAX {
+        s.allowed.fill(0);
+        s.mark = 0;
     }
-    let end = match search(s, cave, bw, ring, (from, to), true)? {
+    s.mark += 1;
+    let end = match search::<true>(s, cave, bw, ring, (from, to))? {
         Some(end) => end,
-        None => match search(s, cave, bw, ring, (from, to), false)? {
+        None => match search::<false>(s, cave, bw, ring, (from, to))? {
             Some(end) => end,
             None => return Ok(0),
         },
@@ -414,6 +420,7 @@ fn dig(
             cave.tiles[c] = Tile::Corridor;
             cave.hardness[c] = 0;
             cave.region[c] = from;
+            cave.step[c] = 0;
         } else if cave.sets.union(from as usize, cave.region[c] as usize) {
             joined += 1;
         }
@@ -430,13 +437,12 @@ fn dig(
 /// rock, open ground costing nothing (kept to the blocks marked for this
 /// dig if `kept`): the cell of `to`'s set it ends on, its way back in
 /// `s.fine`.
-fn search(
+fn search<const KEPT: bool>(
     s: &mut CoarseScratch,
     cave: &Cave<'_>,
     bw: usize,
     ring: usize,
     (from, to): (u32, u32),
-    kept: bool,
 ) -> Result<Option<usize>, Rejected> {
     let w = cave.w;
     let cells = cave.tiles.len();
@@ -447,7 +453,6 @@ fn search(
     s.reached.clear();
     s.fine_queue.reset(ring, 0);
     let (from_set, to_set) = (cave.sets.find(from as usize), cave.sets.find(to as usize));
-    let block_of = |c: usize| ((c / w) / SIDE + 1) * bw + (c % w) / SIDE + 1;
     let mark = s.mark;
     // The sources: `from`'s set's open cells in the way's blocks, or all
     // of them.
@@ -461,12 +466,15 @@ fn search(
             s.fine_queue.push(0, c as u32);
         }
     };
-    if kept {
+    if KEPT {
+        // The way's cells are marked as they are read, so a step asks
+        // one table whether it stays inside.
         for i in 0..s.way.len() {
             let block = s.way[i] as usize;
             let (by, bx) = (block / bw - 1, block % bw - 1);
             for y in by * SIDE..(by * SIDE + SIDE).min(h) {
                 for x in bx * SIDE..(bx * SIDE + SIDE).min(w) {
+                    s.allowed[y * w + x] = mark;
                     seed(s, y * w + x);
                 }
             }
@@ -480,8 +488,7 @@ fn search(
             seed(s, c);
         }
     }
-    let allowed = &s.allowed;
-    let inside = |c: usize| !kept || allowed[block_of(c)] == mark;
+    let (allowed, step) = (&s.allowed, &cave.step[..]);
     let mut found = None;
     while let Some((cost, c)) = s.fine_queue.pop() {
         let c = c as usize;
@@ -493,15 +500,11 @@ fn search(
             break;
         }
         for (k, n) in orthogonal(c, w).into_iter().enumerate() {
-            if cave.never(n) || !inside(n) {
+            let step = step[n];
+            if step == NEVER || (KEPT && allowed[n] != mark) {
                 continue;
             }
-            let step = if cave.region[n] != 0 {
-                0
-            } else {
-                cave.prices[usize::from(cave.hardness[n])]
-            };
-            let next = cost + step;
+            let next = cost + u32::from(step);
             if next < s.fine[n].cost {
                 if s.fine[n].cost == UNSEEN {
                     s.reached.push(n as u32);
@@ -581,9 +584,10 @@ mod tests {
             let (mut tiles7, mut hardness7) = (before.clone(), hardness.clone());
             rock_costs(&config, &mut seven.prices);
             let budget = Budget::new(1 << 40);
-            let Scratch { region, prices, sets, coarse, .. } = &mut seven;
+            let Scratch { region, prices, sets, coarse, steps, .. } = &mut seven;
             let mut cave = Cave {
                 w,
+                step: steps,
                 region,
                 tiles: &mut tiles7,
                 hardness: &mut hardness7,
