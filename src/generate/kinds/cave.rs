@@ -182,12 +182,10 @@ pub(in crate::generate) fn lay(
             prices,
             sets,
             coarse,
-            steps,
             ..
         } = s;
         let mut cave = coarse_join::Cave {
             w,
-            step: steps,
             region,
             tiles,
             hardness,
@@ -336,13 +334,15 @@ fn smooth(
         for (((sum, &a), &b), &c) in columns.iter_mut().zip(up).zip(mid).zip(down) {
             *sum = u8::from(a) + u8::from(b) + u8::from(c);
         }
-        for (((cell, three), &here), &fence) in out[1..w - 1]
+        for (((((cell, &left), &centre), &right), &here), &fence) in out[1..w - 1]
             .iter_mut()
-            .zip(columns.windows(3))
+            .zip(&columns[..w - 2])
+            .zip(&columns[1..w - 1])
+            .zip(&columns[2..])
             .zip(&mid[1..w - 1])
             .zip(&fenced[1..w - 1])
         {
-            let around = three[0] + three[1] + three[2] - u8::from(here);
+            let around = left + centre + right - u8::from(here);
             let open = if here {
                 around >= survival
             } else {

@@ -36,7 +36,7 @@ use crate::sets::Sets;
 use super::super::super::Rejected;
 use super::super::super::WorkStage;
 use super::super::super::budget::Budget;
-use super::{CAME_SHIFT, NEVER, Node, REGION, SETTLED, UNSEEN, back};
+use super::{CAME_SHIFT, Node, REGION, SETTLED, UNSEEN, back};
 
 /// A block's side in cells.
 const SIDE: usize = 3;
@@ -88,17 +88,17 @@ pub(super) struct Cave<'a> {
     pub(super) fenced: &'a [bool],
     /// Price of a step into rock by hardness.
     pub(super) prices: &'a [u32],
-    /// Per cell: a fine search's price to step into it: 0 for open ground
-    /// (its own or a passage dug), [`NEVER`] for rock never dug, else the
-    /// rock's price. Written while the blocks are priced, which reads
-    /// every cell anyway, so a fine search reads one table a step.
-    /// (Revision 6's search's table, which this join does not use.)
-    pub(super) step: &'a mut Vec<u16>,
     pub(super) sets: &'a mut Sets,
     pub(super) budget: &'a Budget,
 }
 
 impl Cave<'_> {
+    /// Whether cell `c` is rock that is never dug: the border (hardness
+    /// 255), a vault and the cell round it.
+    fn never(&self, c: usize) -> bool {
+        self.region[c] == 0 && (self.hardness[c] == 255 || self.fenced[c])
+    }
+
     /// The set of the region of open cell `c`.
     fn set_of(&self, c: usize) -> usize {
         self.sets.find(self.region[c] as usize)
@@ -258,7 +258,7 @@ pub(super) fn join(
 /// Prices the blocks and finds their owners (and the regions sharing a
 /// block with another) for a `bw` x `bh` grid of blocks, its ring
 /// included.
-fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize) {
+fn price_blocks(s: &mut CoarseScratch, cave: &Cave<'_>, bw: usize, bh: usize) {
     let w = cave.w;
     let h = cave.tiles.len() / w;
     s.price.clear();
@@ -266,30 +266,16 @@ fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize
     s.owner.clear();
     s.owner.resize(bw * bh, 0);
     s.shared.clear();
-    // `rock_costs` prices every hardness, each at most 14,064
-    // (`validate`), below `NEVER`.
-    let mut prices = [NEVER; 256];
-    for (price, &p) in prices.iter_mut().zip(&cave.prices[..255]) {
-        *price = p.min(u32::from(NEVER) - 1) as u16;
-    }
-    cave.step.resize(w * h, 0);
+    // `rock_costs` prices every hardness.
+    let prices: &[u32; 256] = cave.prices[..256].try_into().expect("a price a hardness");
     for y in 0..h {
         let row = (y / SIDE + 1) * bw + 1;
         let cells = y * w..(y + 1) * w;
-        let (region, hardness, fenced, step) = (
+        let (region, hardness, fenced) = (
             &cave.region[cells.clone()],
             &cave.hardness[cells.clone()],
-            &cave.fenced[cells.clone()],
-            &mut cave.step[cells],
+            &cave.fenced[cells],
         );
-        // Hardness 255 is the border's, never dug (priced `NEVER` above).
-        for (((step, &region), &hardness), &fenced) in
-            step.iter_mut().zip(region).zip(hardness).zip(fenced)
-        {
-            let rock = [prices[usize::from(hardness)], NEVER][usize::from(fenced)];
-            *step = [rock, 0][usize::from(region != 0)];
-        }
-        let step = &cave.step[y * w..(y + 1) * w];
         let blocks = row..row + w.div_ceil(SIDE);
         let (price, owner) = (&mut s.price[blocks.clone()], &mut s.owner[blocks]);
         // The row's whole blocks three cells at a time, so each block's
@@ -298,7 +284,13 @@ fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize
         let (whole, _) = region.as_chunks::<SIDE>();
         for (b, three) in whole.iter().enumerate() {
             let x = b * SIDE..b * SIDE + SIDE;
-            let other = row_of_block((&mut price[b], &mut owner[b]), three, &step[x]);
+            let other = row_of_block(
+                (&mut price[b], &mut owner[b]),
+                three,
+                &hardness[x.clone()],
+                &fenced[x],
+                prices,
+            );
             if other {
                 share(&mut s.shared, row + b, three, owner[b]);
             }
@@ -309,7 +301,9 @@ fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize
             let other = row_of_block(
                 (&mut price[b], &mut owner[b]),
                 &region[x.clone()],
-                &step[x.clone()],
+                &hardness[x.clone()],
+                &fenced[x.clone()],
+                prices,
             );
             if other {
                 share(&mut s.shared, row + b, &region[x], owner[b]);
@@ -321,23 +315,32 @@ fn price_blocks(s: &mut CoarseScratch, cave: &mut Cave<'_>, bw: usize, bh: usize
     s.shared.dedup();
 }
 
-/// One row of a block's cells (`region`, `step`, three or fewer) into its
-/// price and owner: the price is the least of its cells' steps, open
-/// ground 0 (a region's block is where its search starts, never stepped
-/// into) and rock never dug (the border, a vault and the cell round it)
-/// [`UNSEEN`]; the owner is the first region met in the block.
+/// One row of a block's cells (`region`, `hardness`, `fenced`, three or
+/// fewer) into its price and owner: the price is the least of its cells',
+/// open ground 0 (a region's block is where its search starts, never
+/// stepped into) and rock never dug (the border, a vault and the cell
+/// round it) [`UNSEEN`]; the owner is the first region met in the block.
 /// Whether an open cell is there is as good as random to a branch
 /// predictor, so nothing here branches on it. True if a region other than
 /// the owner has a cell here.
 #[inline(always)]
-fn row_of_block((price, owner): (&mut u32, &mut u32), region: &[u32], step: &[u16]) -> bool {
-    let least = step.iter().fold(NEVER, |least, &step| least.min(step));
-    let least = if least == NEVER {
-        UNSEEN
-    } else {
-        u32::from(least)
-    };
-    *price = (*price).min(least);
+fn row_of_block(
+    (price, owner): (&mut u32, &mut u32),
+    region: &[u32],
+    hardness: &[u8],
+    fenced: &[bool],
+    prices: &[u32; 256],
+) -> bool {
+    let mut least = *price;
+    for ((&region, &hardness), &fenced) in region.iter().zip(hardness).zip(fenced) {
+        let rock = if hardness == 255 || fenced {
+            UNSEEN
+        } else {
+            prices[usize::from(hardness)]
+        };
+        least = least.min(if region != 0 { 0 } else { rock });
+    }
+    *price = least;
     let first = region
         .iter()
         .rev()
@@ -420,7 +423,6 @@ fn dig(
             cave.tiles[c] = Tile::Corridor;
             cave.hardness[c] = 0;
             cave.region[c] = from;
-            cave.step[c] = 0;
         } else if cave.sets.union(from as usize, cave.region[c] as usize) {
             joined += 1;
         }
@@ -488,7 +490,7 @@ fn search<const KEPT: bool>(
             seed(s, c);
         }
     }
-    let (allowed, step) = (&s.allowed, &cave.step[..]);
+    let allowed = &s.allowed;
     let mut found = None;
     while let Some((cost, c)) = s.fine_queue.pop() {
         let c = c as usize;
@@ -500,11 +502,15 @@ fn search<const KEPT: bool>(
             break;
         }
         for (k, n) in orthogonal(c, w).into_iter().enumerate() {
-            let step = step[n];
-            if step == NEVER || (KEPT && allowed[n] != mark) {
+            if cave.never(n) || (KEPT && allowed[n] != mark) {
                 continue;
             }
-            let next = cost + u32::from(step);
+            let step = if cave.region[n] != 0 {
+                0
+            } else {
+                cave.prices[usize::from(cave.hardness[n])]
+            };
+            let next = cost + step;
             if next < s.fine[n].cost {
                 if s.fine[n].cost == UNSEEN {
                     s.reached.push(n as u32);
@@ -584,10 +590,9 @@ mod tests {
             let (mut tiles7, mut hardness7) = (before.clone(), hardness.clone());
             rock_costs(&config, &mut seven.prices);
             let budget = Budget::new(1 << 40);
-            let Scratch { region, prices, sets, coarse, steps, .. } = &mut seven;
+            let Scratch { region, prices, sets, coarse, .. } = &mut seven;
             let mut cave = Cave {
                 w,
-                step: steps,
                 region,
                 tiles: &mut tiles7,
                 hardness: &mut hardness7,
