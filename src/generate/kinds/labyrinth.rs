@@ -228,7 +228,15 @@ pub(in crate::generate) fn lay(
     }
     while let Some(&(p, c)) = s.walk.last() {
         let (p, c) = (p as usize, c as usize);
-        let free = steps.map(|(dp, _)| s.free[p.wrapping_add_signed(dp)]);
+        // Written out, not `steps.map(..)`: whether the compiler inlined
+        // the map's closure came and went with unrelated code elsewhere
+        // (5% of a labyrinth's instructions when it did not).
+        let free = [
+            s.free[p.wrapping_add_signed(steps[0].0)],
+            s.free[p.wrapping_add_signed(steps[1].0)],
+            s.free[p.wrapping_add_signed(steps[2].0)],
+            s.free[p.wrapping_add_signed(steps[3].0)],
+        ];
         let n = usize::from(free[0])
             + usize::from(free[1])
             + usize::from(free[2])
