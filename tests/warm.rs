@@ -195,6 +195,62 @@ fn the_same_area_turned_on_its_side_makes_fresh_levels() {
     }
 }
 
+/// Caves and labyrinths, which keep buffers of their own (the cave's
+/// grids, its join's blocks and marks, the maze's lattice), on one warm
+/// generator in turn with rooms levels: sizes turned on their side, rows
+/// ending at every place in a draw's quarters, the caves of revisions 6
+/// and 7 (two ways of joining sharing buffers) and the current one, with
+/// and without vaults. Each level is the one a fresh generator makes.
+#[test]
+fn caves_and_labyrinths_on_a_warm_generator_make_fresh_levels() {
+    use delve::config::{LevelKind, Revisions};
+    let mut warm = Generator::default();
+    let revision = |generator| Revisions {
+        generator,
+        ..Revisions::CURRENT
+    };
+    let mut made = 0;
+    for (w, h) in [
+        (60, 40),
+        (40, 60),
+        (61, 31),
+        (31, 61),
+        (62, 40),
+        (60, 40),
+        (150, 150),
+        (150, 150),
+    ] {
+        for kind in [LevelKind::Cave, LevelKind::Rooms, LevelKind::Labyrinth] {
+            for revisions in [revision(6), revision(7), Revisions::CURRENT] {
+                let config = Config {
+                    width: w,
+                    height: h,
+                    levels: 2,
+                    kind,
+                    revisions,
+                    rooms: delve::config::RoomConfig {
+                        count: Range::new(4, 10),
+                        width: Range::new(3, 7),
+                        height: Range::new(3, 7),
+                        ..Default::default()
+                    },
+                    ..Config::default()
+                };
+                for (seed, vaults) in [(1, shipped()), (2, &[][..])] {
+                    let fresh = Generator::default().level(&config, vaults, seed, 2);
+                    let got = warm.level(&config, vaults, seed, 2);
+                    made += usize::from(got.is_ok());
+                    assert_eq!(
+                        got, fresh,
+                        "{kind:?} {w}x{h} revision {revisions:?} seed {seed}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(made > 110, "only {made} of 144 levels made");
+}
+
 /// A level that runs out of work budget part way (placing 400 overlapping
 /// rooms joined by DeadEnd corridors of generator 3, which throws away
 /// attempts that leave rooms apart, as in tests/limits.rs) leaves nothing

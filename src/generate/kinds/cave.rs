@@ -626,6 +626,53 @@ mod tests {
     use crate::config::{Config, LevelKind};
     use crate::generate::Generator;
 
+    /// The fill, its draws made 64 at a time, gives each cell off the
+    /// border the quarter a draw a cell at a time gave it (and leaves the
+    /// generator where that left it), at widths whose rows end at every
+    /// place in a draw's four quarters, on grids of fewer cells than one
+    /// buffer of draws holds and of many buffers, with and without fences.
+    #[test]
+    fn the_fill_gives_each_cell_its_quarter_in_reading_order() {
+        use rand::{RngExt, SeedableRng};
+        for (w, h) in [
+            (15, 15),
+            (16, 15),
+            (17, 16),
+            (18, 20),
+            (150, 150),
+            (301, 152),
+        ] {
+            for fence_share in [0.0, 0.2] {
+                let mut rng = rand_pcg::Pcg64::seed_from_u64(w as u64 * 1000 + h as u64);
+                let fenced: Vec<bool> = (0..w * h).map(|_| rng.random_bool(fence_share)).collect();
+                let share = 0.45;
+                let below = (share * 65536.0f64).round() as u32;
+                let mut want = vec![false; w * h];
+                let mut reference = rand_pcg::Pcg64::seed_from_u64(7);
+                let (mut word, mut left) = (0u64, 0);
+                for y in 1..h - 1 {
+                    for x in 1..w - 1 {
+                        if left == 0 {
+                            (word, left) = (reference.random::<u64>(), 4);
+                        }
+                        want[y * w + x] = (word as u16 as u32) < below && !fenced[y * w + x];
+                        word >>= 16;
+                        left -= 1;
+                    }
+                }
+                let mut open = Vec::new();
+                let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+                super::fill_by_quarters(&mut open, &fenced, w, h, share, &mut rng);
+                assert_eq!(open, want, "{w}x{h}");
+                assert_eq!(
+                    rng.random::<u64>(),
+                    reference.random::<u64>(),
+                    "{w}x{h}: draws"
+                );
+            }
+        }
+    }
+
     /// A cave's map of areas, drawn from its labelled pieces, is the map
     /// flooding each area from its first cell draws, on caves with vaults
     /// and without, at three sizes (one whose rows end in a part block),
