@@ -191,14 +191,8 @@ pub(super) fn join(
             }),
     );
     s.queue.reset(ring, 0);
-    // A block with its own region's blocks all round would find nothing
-    // to reach (each costs 0 already) or meet (each is its own region's),
-    // so it is left out, as revision 6 left out a region's inner cells;
-    // the queue keeps the others' order. (A region's block is never in
-    // the ring, so its four neighbours are blocks.)
     for b in 0..blocks {
-        let owner = s.owner[b];
-        if owner != 0 && orthogonal(b, bw).into_iter().any(|n| s.owner[n] != owner) {
+        if s.owner[b] != 0 {
             s.queue.push(0, b as u32);
         }
     }
