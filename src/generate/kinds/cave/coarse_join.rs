@@ -430,7 +430,7 @@ fn dig(
 
 /// The cheapest way from region `from`'s set to region `to`'s through
 /// rock, open ground costing nothing (kept to the blocks marked for this
-/// dig if `kept`): the cell of `to`'s set it ends on, its way back in
+/// dig if `KEPT`): the cell of `to`'s set it ends on, its way back in
 /// `s.fine`.
 fn search<const KEPT: bool>(
     s: &mut CoarseScratch,
@@ -658,21 +658,8 @@ mod tests {
             fence_share in 0.0f64..0.3,
             seed in any::<u64>(),
         ) {
-            let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
             let cells = w * h;
-            let inside = |c: usize| (1..w - 1).contains(&(c % w)) && (1..h - 1).contains(&(c / w));
-            let fenced: Vec<bool> = (0..cells).map(|_| rng.random_bool(fence_share)).collect();
-            let open: Vec<bool> = (0..cells)
-                .map(|c| inside(c) && !fenced[c] && rng.random_bool(open_share))
-                .collect();
-            let mut hardness: Vec<u8> = (0..cells)
-                .map(|c| if inside(c) { rng.random_range(0..=254u8) } else { 255 })
-                .collect();
-            for c in 0..cells {
-                if open[c] {
-                    hardness[c] = 0;
-                }
-            }
+            let (open, fenced, hardness) = random_ground(seed, (w, h), open_share, fence_share);
             let before: Vec<Tile> = open.iter().map(|&o| if o { Tile::Floor } else { Tile::Rock }).collect();
             let config = Config::default();
             let (mut six, mut seven) = (Scratch::default(), Scratch::default());
