@@ -66,13 +66,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     // With DELVE_FINGERPRINT set, a hash of every level's text and
     // hardness: the same number before and after a change means the same
-    // levels.
+    // levels (and on standard error, the work they spent).
     let fingerprint = std::env::var_os("DELVE_FINGERPRINT").is_some();
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut rooms = 0;
+    let mut work = 0u64;
     for seed in 1..=levels {
         let level = generator.level(&config, vaults, seed, 1)?;
         rooms += level.rooms().len();
+        work += generator.work_spent();
         if fingerprint {
             let text = delve::export::ascii(&level);
             let graph = format!("{:?}", level.graph().graph());
@@ -88,6 +90,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if fingerprint {
         println!("{levels} levels, {rooms} rooms, fingerprint {hash:016x}");
+        // The work the levels spent from their budgets, apart from the
+        // fingerprint: a change that keeps the levels should keep it too.
+        eprintln!("work {work}");
     } else {
         println!("{levels} levels, {rooms} rooms");
     }

@@ -421,6 +421,15 @@ impl BucketQueue {
         self.cursor = lowest;
     }
 
+    /// Makes room for rings of up to `ring_len` buckets without growing
+    /// again, for a caller whose windows vary from search to search.
+    pub fn reserve_ring(&mut self, ring_len: usize) {
+        self.heads
+            .reserve(ring_len.saturating_sub(self.heads.len()));
+        self.occupied
+            .reserve((ring_len / 64).saturating_sub(self.occupied.len()));
+    }
+
     /// Makes room for `values` queued at once without growing again.
     pub fn reserve(&mut self, values: usize) {
         self.entries

@@ -459,6 +459,95 @@ fn generator_revision_8_draws_as_many_dead_end_shortcuts() {
     );
 }
 
+/// Generator revision 8 makes its levels exactly as the build before
+/// revision 9 did (the hashes were taken at 3491847), in every style and
+/// kind and down the shipped stack.
+#[test]
+fn generator_revision_8_makes_the_levels_it_always_made() {
+    let want: [u64; 11] = [
+        0x1b9f_e3b8_6b14_d8a6,
+        0x9078_9b6d_f61b_10e7,
+        0x2cc7_0554_c160_ee66,
+        0x6402_8f57_c39a_a8ec,
+        0x02fa_c018_97cc_9b0b,
+        0xd71e_9469_2ece_9cd9,
+        0x1af8_ccb8_3226_efab,
+        0x77c3_bb4e_4878_160d,
+        0x55d0_e884_4598_d1e1,
+        0xd43e_910c_55f8_79d9,
+        0xb1e7_786a_01ea_6c75,
+    ];
+    assert_fingerprints(&every_style_of_5(), 8, &want);
+}
+
+/// Generator revision 9 aims the corridors from vault doors and plans a
+/// cave's passages on larger blocks: labyrinths (whose vault doors have a
+/// search of their own) are revision 8's byte for byte, and every other
+/// config's levels, each with vaults or a cave, are not.
+#[test]
+fn generator_revision_9_changes_all_but_labyrinths() {
+    assert_changes_only(&every_style_of_5(), 8, |name| name != "labyrinth");
+}
+
+/// Aiming a vault door's corridor at the nearest open cell joins as many
+/// doors as searching for the cheapest one did: over levels of every
+/// style with vaults (seeds not tuned on), revision 9 leaves within a
+/// tenth as many vault doors open as revision 8, and draws its corridors
+/// no longer in all than a tenth more.
+#[test]
+fn generator_revision_9_joins_as_many_vault_doors() {
+    let mut generator = Generator::default();
+    let mut count = |config: &Config, revision: u16, seed: u64| -> (usize, usize) {
+        let level = generator
+            .level(&with_generator(config, revision), shipped(), seed, 1)
+            .unwrap();
+        let doors = level
+            .rooms()
+            .iter()
+            .filter(|room| matches!(room.shape, Shape::Vault(_)))
+            .map(|room| room.doors.len())
+            .sum();
+        let corridor = level
+            .tiles()
+            .iter()
+            .filter(|&&t| t == Tile::Corridor)
+            .count();
+        (doors, corridor)
+    };
+    for corridors in [
+        CorridorStyle::Tunnel,
+        CorridorStyle::Grid,
+        CorridorStyle::Straight,
+        CorridorStyle::DeadEnd,
+    ] {
+        let config = Config {
+            corridors,
+            vaults: delve::config::VaultConfig {
+                count: Range::new(2, 2),
+            },
+            ..Config::default()
+        };
+        let (mut old, mut new) = ((0, 0), (0, 0));
+        for seed in 4001..=4020 {
+            let (before, after) = (count(&config, 8, seed), count(&config, 9, seed));
+            old = (old.0 + before.0, old.1 + before.1);
+            new = (new.0 + after.0, new.1 + after.1);
+        }
+        assert!(
+            new.0 * 10 >= old.0 * 9,
+            "{corridors:?}: {} vault doors open against revision 8's {}",
+            new.0,
+            old.0
+        );
+        assert!(
+            new.1 * 10 <= old.1 * 11,
+            "{corridors:?}: {} corridor cells against revision 8's {}",
+            new.1,
+            old.1
+        );
+    }
+}
+
 /// The default config's caves and labyrinths: kinds came after revision
 /// 3, but a config may still ask for any revision with them.
 fn kinds() -> Vec<(&'static str, Config, u64)> {

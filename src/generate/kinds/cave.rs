@@ -194,7 +194,10 @@ pub(in crate::generate) fn lay(
             sets,
             budget,
         };
-        coarse_join::join(coarse, &mut cave, regions)?;
+        match coarse_join::side(config.revisions.generator) {
+            3 => coarse_join::join::<3>(coarse, &mut cave, regions)?,
+            _ => coarse_join::join::<4>(coarse, &mut cave, regions)?,
+        }
     } else {
         join_regions(s, config, w, regions, (tiles, hardness), fenced);
     }

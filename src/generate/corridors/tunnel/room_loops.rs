@@ -138,7 +138,14 @@ impl Tunnel {
             if !site.budget.spend(partners.len() + 1) || partners.is_empty() {
                 continue;
             }
-            walker.run(&graph, a, cap, site.budget);
+            // From generator revision 9 the walk stops once every partner
+            // is reached: the walks beyond are never read.
+            let wanted = if cfg.revisions.generator >= 9 {
+                &partners[..]
+            } else {
+                &[]
+            };
+            walker.run(&graph, a, cap, wanted, site.budget);
             for &b in partners.iter() {
                 let straight = centres[a].manhattan(centres[b]);
                 let walk = walker.to(b, cap);
@@ -368,17 +375,29 @@ impl Walker {
         self.heap.clear();
     }
 
-    /// Walks from `from` to every room within `cap` steps.
-    fn run(&mut self, graph: &Walks, from: usize, cap: u32, budget: &Budget) {
-        self.search(graph, from, None, cap, budget);
+    /// Walks from `from` to every room within `cap` steps; with `wanted`
+    /// rooms, only until each of them is settled (the walks to others
+    /// are then not all known).
+    fn run(&mut self, graph: &Walks, from: usize, cap: u32, wanted: &[usize], budget: &Budget) {
+        self.search(graph, from, None, (cap, wanted), budget);
     }
 
     /// Walks from `from` until `to` is settled (or `cap` is passed).
     fn run_to(&mut self, graph: &Walks, from: usize, to: usize, cap: u32, budget: &Budget) {
-        self.search(graph, from, Some(to), cap, budget);
+        self.search(graph, from, Some(to), (cap, &[]), budget);
     }
 
-    fn search(&mut self, graph: &Walks, from: usize, to: Option<usize>, cap: u32, budget: &Budget) {
+    /// The walks from `from` up to `cap`: until `to` is settled, if given,
+    /// or until every room of `wanted` is (if any; a room's few partners,
+    /// so each settled room is looked for among them).
+    fn search(
+        &mut self,
+        graph: &Walks,
+        from: usize,
+        to: Option<usize>,
+        (cap, wanted): (u32, &[usize]),
+        budget: &Budget,
+    ) {
         for &r in &self.touched {
             self.dist[r as usize] = u32::MAX;
         }
@@ -387,6 +406,7 @@ impl Walker {
         self.dist[from] = 0;
         self.touched.push(from as u32);
         self.heap.push(key(0, from as u32));
+        let mut unsettled = wanted.len();
         let mut work = 0;
         while let Some(std::cmp::Reverse(k)) = self.heap.pop() {
             let (d, r) = ((k >> 32) as u32, k as u32 as usize);
@@ -395,6 +415,12 @@ impl Walker {
             }
             if Some(r) == to || d > cap {
                 break;
+            }
+            if unsettled > 0 && wanted.contains(&r) {
+                unsettled -= 1;
+                if unsettled == 0 {
+                    break;
+                }
             }
             work += graph[r].len() + 1;
             for &(s, w) in &graph[r] {
