@@ -40,14 +40,16 @@ use crate::config::problem::{Problem, check};
 /// possible shortcut of the level (hundreds, for the dozen judged) and
 /// shuffled the list. Each shortcut has the same chance either way; the
 /// draws differ. Tunnel levels, with a few dozen, still list them.
-/// 9 (issue 27) changes levels of rooms (where they have vaults) and
-/// caves: the corridor from a vault's door (and a vault's last leg on a
-/// Grid or Straight level, from its few doors at once) is searched for
-/// by A* aimed at the open cell nearest the door in steps, and ends on
-/// the first open cell it meets, where 8 spread its search round the
-/// door until it met the cheapest (some 350 states against a few dozen),
-/// so where hard rock lies between, another cell is joined; and a
-/// cave's passages are planned on blocks of 4x4 cells, where 7 and 8
+/// 9 (issue 27) changes levels of rooms (where they have vaults, and
+/// DeadEnd levels whose small pieces are joined by legs) and caves: a
+/// corridor from a vault's door (and a vault's last leg on a Grid or
+/// Straight level, and a small piece's leg, each from at most eight
+/// doors at once) is searched for by A* aimed at the goal nearest a door
+/// in steps, and ends on the first goal it meets (an open cell, a door,
+/// or a new door of another room), where 8 spread its search round the
+/// doors until it met the cheapest (some 350 states against a few
+/// dozen), so where hard rock lies between, another cell is joined; and
+/// a cave's passages are planned on blocks of 4x4 cells, where 7 and 8
 /// used 3x3. Labyrinths are revision 8's. (The Tunnel's room loops also
 /// stop each walk between rooms once the rooms it is for are reached:
 /// the same loops, less work counted against the level's budget.)

@@ -195,11 +195,12 @@ fn settle(site: &mut Site<'_>, doors: &[u32], fate: &mut [Fate], outcome: &mut O
 
 /// The farthest (in steps from a porch) [`nearest_goal`] looks for a goal.
 const NEAREST_WITHIN: i32 = 32;
-/// A route from at most this many porches is aimed (a vault's doors, or
-/// a vault's last leg from all of them); a DeadEnd piece's leg leaves
-/// from dozens of door candidates, whose ring scans cost more than the
-/// search they would save (1.5% more instructions a DeadEnd level when
-/// every route was aimed).
+/// A route from at most this many porches is aimed: a vault's door, a
+/// vault's last leg from all its doors, and a DeadEnd piece's leg from a
+/// small piece's door candidates. A larger piece's leg (dozens of them)
+/// keeps the Dijkstra: a ring scan round every porch cost more than the
+/// search it saved (DeadEnd levels ran 1.5% more instructions when every
+/// route was aimed).
 const AIMED_STARTS: usize = 8;
 
 /// Generator revision 9: the cell a route aims at, the goal nearest in
@@ -497,8 +498,9 @@ impl Scratch {
             self.touched.reserve(room);
             self.queue.reserve(room);
             // An aimed search's ring spans how far apart its porches'
-            // estimates start (revision 9): a vault's few doors, at most
-            // some thousands of cost apart.
+            // estimates start (revision 9): with the shipped prices a
+            // vault's doors start at most a few thousand apart (a config
+            // with dearer steps grows the ring once, at its first level).
             self.queue.reserve_ring(RING_RESERVED);
             self.path.reserve(256);
             self.sorted.reserve(256);
@@ -510,7 +512,13 @@ impl Scratch {
         let t = &cfg.tunnel;
         let (open_cost, turn) = (u32::from(t.open_cost), u32::from(t.turn_penalty));
         let rock = &self.rock_cost;
-        let max_step = rock[254].max(open_cost);
+        // The dearest step: into the hardest rock, which is 255 where a
+        // vault's door was walled up and is still another vault's door
+        // candidate (the table rises with hardness). Until this build the
+        // window was sized by 254's price; where that left the ring a
+        // bucket short, such a step would have overrun it. For the
+        // shipped prices the ring is the same size either way.
+        let max_step = rock[255].max(open_cost);
         // The estimate: steps to the target at the cheapest step, none
         // without one. A step changes it by at most the cheapest step, so
         // it stays consistent, and a key pushed is at most a step, a turn

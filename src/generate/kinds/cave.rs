@@ -17,8 +17,9 @@
 //!    region to another not yet joined (a minimum spanning tree of the
 //!    regions under the Tunnel's prices).
 //!    From generator revision 7 the same search runs on blocks of 3x3
-//!    cells, each passage then dug as the cheapest way within the blocks
-//!    the plan crosses (`coarse_join.rs`): a ninth of the cells searched.
+//!    cells (4x4 from revision 9), each passage then dug as the cheapest
+//!    way within the blocks the plan crosses (`coarse_join.rs`): a ninth
+//!    of the cells searched (a sixteenth).
 //! 5. Open ground a 3x3 block of open cells covers is chamber floor; each
 //!    orthogonal piece of it is an area of the level (a node of its
 //!    graph), and every other open cell is passage (corridor), an edge.

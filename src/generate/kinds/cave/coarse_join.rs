@@ -1,12 +1,13 @@
 //! Generator revision 7's join of a cave's regions: planned on blocks of
-//! 3x3 cells, dug cell by cell.
+//! `SIDE` x `SIDE` cells (3x3 under revisions 7 and 8, 4x4 from 9), dug
+//! cell by cell.
 //!
 //! Revision 6's one search from every region at once settled about 18,000
 //! of a 150x150 cave's 22,500 cells, at some 34 ns each: the last join
 //! needs the search to reach the most isolated region, and by then it has
 //! covered the rock. Here the same search (every region at once, Kruskal's
 //! rule over where the regions' searches meet) runs on blocks, a ninth of
-//! the cells, each block priced by the cheapest rock in it that may be
+//! the cells (a sixteenth from revision 9), each block priced by the cheapest rock in it that may be
 //! dug. Each meeting it takes names a way of blocks from one region to
 //! another; the passage is the cheapest way through rock (as the Tunnel
 //! prices it) within those blocks, found by a search kept to them, or
@@ -277,21 +278,21 @@ fn price_blocks<const SIDE: usize>(s: &mut CoarseScratch, cave: &Cave<'_>, bw: u
         );
         let blocks = row..row + w.div_ceil(SIDE);
         let (price, owner) = (&mut s.price[blocks.clone()], &mut s.owner[blocks]);
-        // The row's whole blocks three cells at a time, so each block's
+        // The row's whole blocks `SIDE` cells at a time, so each block's
         // cells are worked out side by side without a loop or a branch;
         // then the part block at the row's end, if any.
         let (whole, _) = region.as_chunks::<SIDE>();
-        for (b, three) in whole.iter().enumerate() {
+        for (b, cells) in whole.iter().enumerate() {
             let x = b * SIDE..b * SIDE + SIDE;
             let other = row_of_block(
                 (&mut price[b], &mut owner[b]),
-                three,
+                cells,
                 &hardness[x.clone()],
                 &fenced[x],
                 prices,
             );
             if other {
-                share(&mut s.shared, row + b, three, owner[b]);
+                share(&mut s.shared, row + b, cells, owner[b]);
             }
         }
         let b = whole.len();
@@ -314,7 +315,7 @@ fn price_blocks<const SIDE: usize>(s: &mut CoarseScratch, cave: &Cave<'_>, bw: u
     s.shared.dedup();
 }
 
-/// One row of a block's cells (`region`, `hardness`, `fenced`, three or
+/// One row of a block's cells (`region`, `hardness`, `fenced`, `SIDE` or
 /// fewer) into its price and owner: the price is the least of its cells',
 /// open ground 0 (a region's block is where its search starts, never
 /// stepped into) and rock never dug (the border, a vault and the cell
@@ -656,9 +657,10 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
         /// On random open ground, hardness and fences: the plan on blocks
-        /// leaves the cave in one piece exactly when revision 6's search
-        /// cell by cell does, and digs
-        /// only rock that may be dug, keeping every open cell as it was.
+        /// of 3x3 cells (revisions 7 and 8) or 4x4 (from 9) leaves the
+        /// cave in one piece exactly when revision 6's search cell by cell
+        /// does, and digs only rock that may be dug, keeping every open
+        /// cell as it was.
         #[test]
         fn joins_whatever_the_search_cell_by_cell_joins(
             w in 5usize..70,
@@ -666,6 +668,7 @@ mod tests {
             open_share in 0.05f64..0.6,
             fence_share in 0.0f64..0.3,
             seed in any::<u64>(),
+            side4 in any::<bool>(),
         ) {
             let cells = w * h;
             let (open, fenced, hardness) = random_ground(seed, (w, h), open_share, fence_share);
@@ -693,7 +696,12 @@ mod tests {
                 sets,
                 budget: &budget,
             };
-            prop_assert!(join::<3>(coarse, &mut cave, regions).is_ok());
+            let joined = if side4 {
+                join::<4>(coarse, &mut cave, regions)
+            } else {
+                join::<3>(coarse, &mut cave, regions)
+            };
+            prop_assert!(joined.is_ok());
             for c in 0..cells {
                 if tiles7[c] != before[c] {
                     prop_assert!(before[c] == Tile::Rock && tiles7[c] == Tile::Corridor);
