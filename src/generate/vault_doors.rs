@@ -408,7 +408,20 @@ impl Scratch {
         if starts.is_empty() {
             return None;
         }
-        let goal = self.search(rules, cfg, site, starts, ends)?;
+        // From generator revision 9 a route from a few porches is first
+        // aimed at the goal nearest one of them in steps
+        // ([`nearest_goal`]); the search over every goal runs if that
+        // finds none (or none is near).
+        let aimed = if cfg.revisions.generator >= 9 && starts.len() <= AIMED_STARTS {
+            nearest_goal(rules, cfg, site, starts, ends)
+                .and_then(|target| self.search(rules, cfg, site, starts, ends, Some(target)))
+        } else {
+            None
+        };
+        let goal = match aimed {
+            Some(goal) => goal,
+            None => self.search(rules, cfg, site, starts, ends, None)?,
+        };
         self.trace(goal, w);
         // The route ends (in `path`, goal first) on the porch it left from.
         let first = *self.path.last().expect("a route holds its porch");
@@ -437,28 +450,6 @@ impl Scratch {
         Some(door)
     }
 
-    /// The goal state a route reaches from the porches of `starts`: from
-    /// generator revision 9, first by a search aimed at the goal nearest
-    /// a porch in steps ([`nearest_goal`]), and by the search
-    /// over every goal if that finds none (or none is near).
-    fn search(
-        &mut self,
-        rules: &Rules,
-        cfg: &Config,
-        site: &Site<'_>,
-        starts: &[(u32, u32)],
-        ends: &impl Ends,
-    ) -> Option<u32> {
-        if cfg.revisions.generator >= 9
-            && starts.len() <= AIMED_STARTS
-            && let Some(target) = nearest_goal(rules, cfg, site, starts, ends)
-            && let Some(goal) = self.search_toward(rules, cfg, site, starts, ends, Some(target))
-        {
-            return Some(goal);
-        }
-        self.search_toward(rules, cfg, site, starts, ends, None)
-    }
-
     /// Over (cell, axis of arrival) from the porches of `starts` (door,
     /// porch), with the Tunnel's prices, to the first open cell or usable
     /// door of another room that `ends` allows: the cheapest, by Dijkstra's
@@ -468,7 +459,7 @@ impl Scratch {
     /// goal took some 350 states a route of the default level, spread
     /// round the porch in a diamond until it touched the nearest; aimed,
     /// a few dozen. The goal state reached.
-    fn search_toward(
+    fn search(
         &mut self,
         rules: &Rules,
         cfg: &Config,
