@@ -679,12 +679,8 @@ struct Regions {
     /// Cells in each region (index = label - 1).
     size: Vec<u32>,
     ready: bool,
-    /// Labelling's scratch: the runs of passable cells, row by row (first
-    /// and last cell), each run's parent in a union-find over runs, and
-    /// each root run's region + 1 (0 until given one).
-    runs: Vec<(u32, u32)>,
-    parent: Vec<u32>,
-    region: Vec<u32>,
+    /// Labelling's runs and pieces.
+    pieces: crate::pieces::Pieces,
     /// The regions touching the current search's sources.
     near_sources: Vec<u32>,
 }
@@ -698,71 +694,27 @@ impl Regions {
     /// Labels the passable cells of a `width` x `height` grid whose step
     /// costs are `step` (0 = closed; the border is always closed).
     ///
-    /// By runs, not cells: each row's runs of passable cells are read off
-    /// 32 cells at a time and joined (union-find) to the runs of the row
-    /// above that share a column; then each run's cells are labelled with
-    /// its region, numbered in the order of the regions' first cells, as a
-    /// flood from each unlabelled cell in turn would number them. A
-    /// 1000x1000 level has about 20 runs a row, so this is a few hundred
-    /// microseconds where a flood of its million cells took milliseconds.
+    /// By runs of passable cells ([`crate::pieces`]), numbered in the
+    /// order of their first cells as a flood from each unlabelled cell in
+    /// turn numbers them: a 1000x1000 level has about 20 runs a row, and a
+    /// flood of its million cells took milliseconds.
     fn label(&mut self, step: &[u16], width: usize, height: usize) {
         let n = width * height;
-        let Regions {
-            label,
-            size,
-            runs,
-            parent,
-            region,
-            ..
-        } = self;
-        size.clear();
-        runs.clear();
-        parent.clear();
-        // At most a run for every other cell: room for that at once (a
-        // warm generator asks for nothing; tests/alloc.rs).
-        runs.reserve(n / 2 + 1);
-        parent.reserve(n / 2 + 1);
-        let mut above = 0..0;
-        for y in 1..height.saturating_sub(1) {
-            let row = y * width;
-            let first = runs.len();
-            row_runs(&step[row..row + width], row, runs);
-            parent.extend(first as u32..runs.len() as u32);
-            // Join each run to the runs above it that share a column.
-            let mut a = above.start;
-            for r in first..runs.len() {
-                let (x0, x1) = (runs[r].0 as usize - row, runs[r].1 as usize - row);
-                // Runs above that end left of this one touch no later run.
-                while a < above.end && (runs[a].1 as usize - (row - width)) < x0 {
-                    a += 1;
-                }
-                let mut b = a;
-                while b < above.end && (runs[b].0 as usize - (row - width)) <= x1 {
-                    union(parent, r as u32, b as u32);
-                    b += 1;
-                }
-            }
-            above = first..runs.len();
+        self.pieces.reserve(n, width);
+        self.pieces.label_by(n, width, |start, len| {
+            crate::grid_search::mask32(&step[start..start + len], |cost| cost != 0)
+        });
+        self.size.clear();
+        self.size
+            .extend(self.pieces.pieces().iter().map(|piece| piece.cells));
+        // Every cell, in order: 0 between the runs, a run's region + 1 on it.
+        self.label.clear();
+        self.label.reserve(n);
+        for run in self.pieces.runs() {
+            self.label.resize(run.start as usize, 0);
+            self.label.resize(run.end as usize, run.piece + 1);
         }
-        // Regions in the order of their first runs, which is the order of
-        // their first cells.
-        region.clear();
-        region.resize(runs.len(), 0);
-        label.clear();
-        label.reserve(n);
-        for (r, &(first, last)) in runs.iter().enumerate() {
-            let root = find(parent, r as u32) as usize;
-            if region[root] == 0 {
-                size.push(0);
-                region[root] = size.len() as u32;
-            }
-            let id = region[root];
-            let (first, last) = (first as usize, last as usize);
-            size[id as usize - 1] += (last + 1 - first) as u32;
-            label.resize(first, 0);
-            label.resize(last + 1, id);
-        }
-        label.resize(n, 0);
+        self.label.resize(n, 0);
         self.ready = true;
     }
 
@@ -809,51 +761,6 @@ impl Regions {
                 + count
         })
     }
-}
-
-/// Appends the runs of passable cells (nonzero step) of one row, `first`
-/// the index of its first cell, as (first cell, last cell).
-fn row_runs(row: &[u16], first: usize, runs: &mut Vec<(u32, u32)>) {
-    // Whether the cell before the current block is passable, and where
-    // the run it belongs to began.
-    let (mut open, mut start) = (false, 0);
-    for (k, block) in row.chunks(32).enumerate() {
-        let bits = crate::grid_search::mask32(block, |s| s != 0);
-        let all = u32::MAX >> (32 - block.len());
-        // A bit where a cell differs from the one before it.
-        let mut changes = (bits ^ (bits << 1 | u32::from(open))) & all;
-        while changes != 0 {
-            let i = changes.trailing_zeros() as usize;
-            changes &= changes - 1;
-            let x = first + k * 32 + i;
-            if bits >> i & 1 != 0 {
-                start = x;
-            } else {
-                runs.push((start as u32, x as u32 - 1));
-            }
-        }
-        open = bits >> (block.len() - 1) & 1 != 0;
-    }
-    if open {
-        runs.push((start as u32, (first + row.len() - 1) as u32));
-    }
-}
-
-/// The root of run `r`'s set, halving the path on the way.
-fn find(parent: &mut [u32], mut r: u32) -> u32 {
-    while parent[r as usize] != r {
-        let up = parent[parent[r as usize] as usize];
-        parent[r as usize] = up;
-        r = up;
-    }
-    r
-}
-
-/// Joins the sets of runs `a` and `b`, the lower root the root.
-fn union(parent: &mut [u32], a: u32, b: u32) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    let (low, high) = (ra.min(rb), ra.max(rb));
-    parent[high as usize] = low;
 }
 
 /// A step's cost into rock as a line in its hardness, in 16-bit fixed
