@@ -30,7 +30,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::config::Config;
-use crate::geom::{Pos, Rect};
+use crate::geom::Pos;
 use crate::level::Tile;
 
 use super::super::super::budget::Budget;
@@ -54,13 +54,23 @@ pub(super) struct Scratch {
     /// The room graph of walks, its lists kept with their capacity.
     graph: Walks,
     walker: Walker,
-    /// Each room's centre and box, the rooms by left edge, one room's
-    /// partners, and the pairs by gain.
+    /// Each room's centre, the rooms by left edge, one room's partners,
+    /// and the pairs by gain.
     centres: Vec<Pos>,
-    boxes: Vec<Rect>,
-    by_x: Vec<usize>,
+    by_x: Vec<Swept>,
     partners: Vec<usize>,
     heap: BinaryHeap<(u32, Reverse<(usize, usize)>)>,
+}
+
+/// A room as the sweep for pairs reads it: its box's left edge, its centre
+/// and its index, side by side. On a 1000x1000 level a strip of `reach`
+/// columns holds some 80 rooms for each room's five partners, and the
+/// sweep looked each up in three tables.
+#[derive(Clone, Copy)]
+struct Swept {
+    left: u16,
+    centre: Pos,
+    room: u32,
 }
 
 /// The most search steps one loop's route may take, per cell of Manhattan
@@ -118,26 +128,26 @@ impl Tunnel {
         // by sweeping the rooms in order of their left edges.
         let mut heap = std::mem::take(&mut self.loops.heap);
         heap.clear();
-        let Scratch {
-            boxes,
-            by_x,
-            partners,
-            ..
-        } = &mut self.loops;
-        boxes.clear();
-        boxes.extend(site.shapes.iter().map(|s| s.bounds()));
+        let Scratch { by_x, partners, .. } = &mut self.loops;
         by_x.clear();
-        by_x.extend(0..n);
+        by_x.extend(site.shapes.iter().zip(&centres).enumerate().map(
+            |(room, (shape, &centre))| Swept {
+                left: shape.bounds().x,
+                centre,
+                room: room as u32,
+            },
+        ));
         // Unique keys: the unstable sort (no buffer) orders as a stable one.
-        by_x.sort_unstable_by_key(|&r| (boxes[r].x, r));
-        for (k, &a) in by_x.iter().enumerate() {
+        by_x.sort_unstable_by_key(|r| (r.left, r.room));
+        for (k, a) in by_x.iter().enumerate() {
+            let (centre, a) = (a.centre, a.room as usize);
             partners.clear();
             partners.extend(
                 by_x[k + 1..]
                     .iter()
-                    .copied()
-                    .take_while(|&b| u32::from(boxes[b].x) <= u32::from(centres[a].x) + reach)
-                    .filter(|&b| centres[a].manhattan(centres[b]) <= reach),
+                    .take_while(|b| u32::from(b.left) <= u32::from(centre.x) + reach)
+                    .filter(|b| centre.manhattan(b.centre) <= reach)
+                    .map(|b| b.room as usize),
             );
             if !site.budget.spend(partners.len() + 1) || partners.is_empty() {
                 continue;
