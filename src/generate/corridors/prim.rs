@@ -26,7 +26,12 @@ pub(super) struct PrimIndex {
     start: Vec<u32>,
     /// Filing's cursor per square (kept, so filing allocates nothing).
     fill: Vec<u32>,
-    rooms: Vec<u32>,
+    /// The rooms filed by square, each with its centre: a square's rooms
+    /// not taken yet first (`left` of them), so a search reads those and
+    /// nothing else, from one table.
+    filed: Vec<Filed>,
+    /// Per room: where it is in `filed`.
+    slot: Vec<u32>,
     /// Per square: how many of its rooms are not taken yet.
     left: Vec<u32>,
     /// The squares with rooms left, a bit each: by row (`words_x` words a
@@ -125,12 +130,20 @@ impl PrimIndex {
             at += count;
         }
         self.start.push(at);
-        self.rooms.clear();
-        self.rooms.resize(centres.len(), 0);
+        self.filed.clear();
+        self.filed.resize(centres.len(), Filed::default());
+        self.slot.clear();
+        self.slot.resize(centres.len(), 0);
         // Where each square's next room goes: a kept copy of the starts.
         self.fill.clone_from(&self.start);
-        for (room, &s) in self.square_of.iter().enumerate() {
-            self.rooms[self.fill[s as usize] as usize] = room as u32;
+        for (room, (&s, &(x, y))) in self.square_of.iter().zip(centres).enumerate() {
+            let at = self.fill[s as usize];
+            self.filed[at as usize] = Filed {
+                x,
+                y,
+                room: room as u32,
+            };
+            self.slot[room] = at;
             self.fill[s as usize] += 1;
         }
         self.taken.clear();
@@ -158,6 +171,12 @@ impl PrimIndex {
     fn take(&mut self, room: usize, out: &mut Vec<usize>) {
         self.taken[room] = true;
         let s = self.square_of[room] as usize;
+        // Out of its square's rooms left: swapped with the last of them.
+        let (at, last) = (self.slot[room], self.start[s] + self.left[s] - 1);
+        self.filed.swap(at as usize, last as usize);
+        let moved = self.filed[at as usize].room;
+        self.slot[moved as usize] = at;
+        self.slot[room] = last;
         self.left[s] -= 1;
         if self.left[s] == 0 {
             let (x, y) = (s % self.columns, s / self.columns);
@@ -170,21 +189,12 @@ impl PrimIndex {
     /// Brings `best` (distance, room) up to date with the untaken rooms of
     /// square `s`, nearer `p` or as near with a lower index.
     #[inline(always)]
-    fn nearest_in(
-        &self,
-        centres: &[(i64, i64)],
-        p: (i64, i64),
-        s: usize,
-        best: &mut Option<(i64, u32)>,
-    ) {
-        let rooms = &self.rooms[self.start[s] as usize..self.start[s + 1] as usize];
-        for &r in rooms {
-            if self.taken[r as usize] {
-                continue;
-            }
-            let d = dist2(p, centres[r as usize]);
-            if best.is_none_or(|b| (d, r) < b) {
-                *best = Some((d, r));
+    fn nearest_in(&self, p: (i64, i64), s: usize, best: &mut Option<(i64, u32)>) {
+        let first = self.start[s] as usize;
+        for f in &self.filed[first..first + self.left[s] as usize] {
+            let d = dist2(p, (f.x, f.y));
+            if best.is_none_or(|b| (d, f.room) < b) {
+                *best = Some((d, f.room));
             }
         }
     }
@@ -229,7 +239,7 @@ impl PrimIndex {
             let square = |x: usize, y: usize| y * self.columns + x;
             if k == 0 {
                 if self.left[square(sx as usize, sy as usize)] > 0 {
-                    self.nearest_in(centres, p, square(sx as usize, sy as usize), &mut best);
+                    self.nearest_in(p, square(sx as usize, sy as usize), &mut best);
                 }
                 continue;
             }
@@ -243,7 +253,7 @@ impl PrimIndex {
                     let y = y as usize;
                     let row = &self.by_row[y * self.words_x..(y + 1) * self.words_x];
                     for_each_bit(row, x0, x1, |x| {
-                        self.nearest_in(centres, p, square(x, y), &mut best);
+                        self.nearest_in(p, square(x, y), &mut best);
                     });
                 }
             }
@@ -256,13 +266,21 @@ impl PrimIndex {
                     let x = x as usize;
                     let column = &self.by_column[x * self.words_y..(x + 1) * self.words_y];
                     for_each_bit(column, y0, y1, |y| {
-                        self.nearest_in(centres, p, square(x, y), &mut best);
+                        self.nearest_in(p, square(x, y), &mut best);
                     });
                 }
             }
         }
         best
     }
+}
+
+/// A room filed in its square, with its (doubled) centre.
+#[derive(Clone, Copy, Default)]
+struct Filed {
+    x: i64,
+    y: i64,
+    room: u32,
 }
 
 /// Calls `f` with each set bit of `words` (bit i of word i / 64 is i % 64)
