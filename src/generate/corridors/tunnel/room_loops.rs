@@ -42,14 +42,9 @@ use crate::config::RoomLoopConfig as RoomLoops;
 /// The stage's scratch buffers, reused from level to level.
 #[derive(Default)]
 pub(super) struct Scratch {
-    /// Per cell, a bit (cell `c` is bit `c % 64` of word `c / 64`): reached
-    /// by the current flood, or on the route being judged; every bit is
-    /// cleared again after each use. A bit a cell, where a search number a
-    /// cell took 4 MB on a 1000x1000 level, read at each of its floods'
-    /// cells from far outside the core's cache.
-    seen: Vec<u64>,
-    /// The cells other than the queue's that a flood marked (doors met).
-    marked: Vec<u32>,
+    /// Per cell: the search that last reached it.
+    seen: Vec<u32>,
+    epoch: u32,
     queue: Vec<u32>,
     /// The room graph of walks, its lists kept with their capacity.
     graph: Walks,
@@ -103,8 +98,9 @@ impl Tunnel {
             return 0;
         }
         let cells = site.width * site.height;
-        if self.loops.seen.len() < cells.div_ceil(64) {
-            self.loops.seen = vec![0; cells.div_ceil(64)];
+        if self.loops.seen.len() != cells || self.loops.epoch > u32::MAX - 1_000_000 {
+            self.loops.seen = vec![0; cells];
+            self.loops.epoch = 0;
         }
         let mut centres = std::mem::take(&mut self.loops.centres);
         centres.clear();
@@ -283,14 +279,17 @@ impl Tunnel {
     /// and door cells.
     fn makes_slab(&mut self, site: &Site<'_>) -> bool {
         let w = site.width;
-        let seen = &mut self.loops.seen;
+        let scratch = &mut self.loops;
+        scratch.epoch += 1;
+        let mark = scratch.epoch;
         for &c in &self.path {
-            set(seen, c as usize);
+            scratch.seen[c as usize] = mark;
         }
         site.budget.spend(9 * self.path.len());
+        let seen = &scratch.seen;
         let open =
-            |c: usize| is_set(seen, c) || matches!(site.tiles[c], Tile::Corridor | Tile::Door);
-        let slab = self.path.iter().any(|&c| {
+            |c: usize| seen[c] == mark || matches!(site.tiles[c], Tile::Corridor | Tile::Door);
+        self.path.iter().any(|&c| {
             let c = c as usize;
             // The four blocks with `c` at a corner; path cells are off the
             // border, so every neighbour exists.
@@ -302,11 +301,7 @@ impl Tunnel {
                         && open(top_left + w)
                         && open(top_left + w + 1)
                 })
-        });
-        for &c in &self.path {
-            clear(seen, c as usize);
-        }
-        slab
+        })
     }
 
     /// The room graph as the grid stands: each room's doors joined by their
@@ -329,7 +324,9 @@ impl Tunnel {
             for door in doors {
                 let d = usize::from(door.pos.y) * w + usize::from(door.pos.x);
                 let into = centres[r].manhattan(door.pos);
-                set(&mut scratch.seen, d);
+                scratch.epoch += 1;
+                let mark = scratch.epoch;
+                scratch.seen[d] = mark;
                 queue.clear();
                 queue.extend([d as u32, 0]);
                 let mut head = 0;
@@ -337,18 +334,17 @@ impl Tunnel {
                     let (c, steps) = (queue[head] as usize, queue[head + 1]);
                     head += 2;
                     for m in [c - w, c + 1, c + w, c - 1] {
-                        if is_set(&scratch.seen, m) {
+                        if scratch.seen[m] == mark {
                             continue;
                         }
                         match site.tiles[m] {
                             Tile::Corridor => {
-                                set(&mut scratch.seen, m);
+                                scratch.seen[m] = mark;
                                 queue.extend([m as u32, steps + 1]);
                             }
                             // Another door: a walk from this room to its.
                             Tile::Door if c != d => {
-                                set(&mut scratch.seen, m);
-                                scratch.marked.push(m as u32);
+                                scratch.seen[m] = mark;
                                 if let Some(s) = rules.ring_room(m).filter(|&s| s != r) {
                                     let total = into + steps + 1 + at(m).manhattan(centres[s]);
                                     graph[r].push((s as u32, total));
@@ -359,31 +355,10 @@ impl Tunnel {
                     }
                 }
                 site.budget.spend(head / 2 + 1);
-                // Left clear for the next flood: the cells queued (the
-                // door first), and the doors met.
-                for &c in queue.iter().step_by(2) {
-                    clear(&mut scratch.seen, c as usize);
-                }
-                for c in scratch.marked.drain(..) {
-                    clear(&mut scratch.seen, c as usize);
-                }
             }
         }
         scratch.queue = queue;
     }
-}
-
-/// Whether cell `c`'s bit is set in `bits`.
-fn is_set(bits: &[u64], c: usize) -> bool {
-    bits[c / 64] >> (c % 64) & 1 != 0
-}
-
-fn set(bits: &mut [u64], c: usize) {
-    bits[c / 64] |= 1 << (c % 64);
-}
-
-fn clear(bits: &mut [u64], c: usize) {
-    bits[c / 64] &= !(1 << (c % 64));
 }
 
 /// Dijkstra over the room graph, cut off at a walk length; buffers kept.
