@@ -154,13 +154,19 @@ impl PrimIndex {
         self.by_row.resize(self.rows * self.words_x, 0);
         self.by_column.clear();
         self.by_column.resize(self.columns * self.words_y, 0);
-        for (s, &count) in self.left.iter().enumerate() {
-            if count > 0 {
-                let (x, y) = (s % self.columns, s / self.columns);
-                self.by_row[y * self.words_x + x / 64] |= 1 << (x % 64);
-                self.by_column[x * self.words_y + y / 64] |= 1 << (y % 64);
+        for s in 0..squares {
+            if self.left[s] > 0 {
+                self.flip_bits(s);
             }
         }
+    }
+
+    /// Flips square `s`'s bit by row and by column: set when it is filed
+    /// with rooms, cleared when its last room is taken.
+    fn flip_bits(&mut self, s: usize) {
+        let (x, y) = (s % self.columns, s / self.columns);
+        self.by_row[y * self.words_x + x / 64] ^= 1 << (x % 64);
+        self.by_column[x * self.words_y + y / 64] ^= 1 << (y % 64);
     }
 
     fn square(&self, c: (i64, i64)) -> (usize, usize) {
@@ -179,9 +185,7 @@ impl PrimIndex {
         self.slot[room] = last;
         self.left[s] -= 1;
         if self.left[s] == 0 {
-            let (x, y) = (s % self.columns, s / self.columns);
-            self.by_row[y * self.words_x + x / 64] &= !(1 << (x % 64));
-            self.by_column[x * self.words_y + y / 64] &= !(1 << (y % 64));
+            self.flip_bits(s);
         }
         out.push(room);
     }
@@ -238,16 +242,18 @@ impl PrimIndex {
             }
             let square = |x: usize, y: usize| y * self.columns + x;
             if k == 0 {
-                if self.left[square(sx as usize, sy as usize)] > 0 {
-                    self.nearest_in(p, square(sx as usize, sy as usize), &mut best);
-                }
+                self.nearest_in(p, square(sx as usize, sy as usize), &mut best);
                 continue;
             }
             // Ring k's squares with rooms left, clipped to the grid: its top
             // and bottom rows, then the columns between. The best is the
             // least (distance, room) of all looked at, whatever the order.
             let (x0, x1) = ((sx - k).max(0) as usize, (sx + k).min(columns - 1) as usize);
-            let (y0, y1) = ((sy - k + 1).max(0), (sy + k - 1).min(rows - 1));
+            // Never empty: sy is inside the grid and k is at least 1.
+            let (y0, y1) = (
+                (sy - k + 1).max(0) as usize,
+                (sy + k - 1).min(rows - 1) as usize,
+            );
             for y in [sy - k, sy + k] {
                 if (0..rows).contains(&y) {
                     let y = y as usize;
@@ -257,10 +263,6 @@ impl PrimIndex {
                     });
                 }
             }
-            if y0 > y1 {
-                continue;
-            }
-            let (y0, y1) = (y0 as usize, y1 as usize);
             for x in [sx - k, sx + k] {
                 if (0..columns).contains(&x) {
                     let x = x as usize;
